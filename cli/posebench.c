@@ -1,0 +1,158 @@
+/* posebench.c — the command-line front end (build/posebench).
+ *   posebench variants                 list variants: native / emulated-only / unavailable here
+ *   posebench ops                      list registered ops
+ *   posebench validate [options]       every op x variant vs reference and oracle
+ * Global: --variant NAME forces the variant ops run with (like POSEBENCH_VARIANT). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "posebench/posebench.h"
+#include "validate.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: posebench <command> [options]\n"
+          "commands:\n"
+          "  variants                     list variants and whether this CPU runs them\n"
+          "  ops                          list registered ops\n"
+          "  validate [--op NAME] [--variant NAME] [--json FILE] [--seed N] [--quick] [--verbose]\n"
+          "                               check every op x variant against the float reference\n"
+          "                               and the double oracle; exit status 1 on any failure\n"
+          "environment:\n"
+          "  POSEBENCH_VARIANT=NAME       force the variant ops use (refused if the CPU cannot run it)\n"
+          "  POSEBENCH_DISABLE=avx512,... hide CPU features from dispatch\n",
+          f);
+}
+
+static int cmd_variants(void)
+{
+    char feats[128];
+    printf("CPU features: %s\n", pb_cpu_feature_names(pb_cpu_features(), feats, sizeof feats));
+    const pb_variant *active = NULL;
+    pb_status as = pb_variant_active(&active);
+    printf("%-12s %-8s %-6s %s\n", "variant", "isa", "lanes", "status");
+    for (size_t i = 0; i < pb_variant_count(); i++) {
+        const pb_variant *v = pb_variant_at(i);
+        const char *status;
+        if (pb_variant_check(v) == PB_OK)
+            status = pb_variant_mode(v) == PB_MODE_NATIVE ? "native" : "emulated (portable SIMDe, runs anywhere)";
+        else
+            status = "unavailable on this CPU/build (validated through its -emu build)";
+        printf("%-12s %-8s %-6d %s%s\n", pb_variant_name(v), pb_variant_isa(v), pb_variant_lanes(v), status,
+               v == active ? "  [active]" : "");
+    }
+    if (as != PB_OK) {
+        fprintf(stderr, "posebench: %s\n", pb_last_error());
+        return 2;
+    }
+    return 0;
+}
+
+static int cmd_ops(void)
+{
+    for (int i = 0; i < PB_OP_COUNT; i++) {
+        const pb_op_info *o = pb_op_get((pb_op)i);
+        printf("%-28s %s\n", o->name, o->summary);
+    }
+    return 0;
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    pb_validate_opts o = { .seed = 20231, .table = stdout };
+    const char *json = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "--op") && has) o.op = argv[++i];
+        else if (!strcmp(a, "--variant") && has) o.variant = argv[++i];
+        else if (!strcmp(a, "--json") && has) json = argv[++i];
+        else if (!strcmp(a, "--seed") && has) {
+            char *end;
+            errno = 0;
+            o.seed = strtoull(argv[++i], &end, 10);
+            if (errno || *end) {
+                fprintf(stderr, "posebench validate: --seed expects a non-negative integer, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--quick")) o.quick = 1;
+        else if (!strcmp(a, "--verbose")) o.verbose = 1;
+        else {
+            fprintf(stderr, "posebench validate: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o.op) {
+        pb_op op;
+        if (pb_op_find(o.op, &op) != PB_OK) {
+            fprintf(stderr, "posebench validate: %s\n", pb_last_error());
+            return 2;
+        }
+    }
+    if (o.variant) {
+        const pb_variant *v = NULL;
+        int known = 0;
+        for (size_t i = 0; i < pb_variant_count(); i++)
+            known |= !strcmp(o.variant, pb_variant_name(pb_variant_at(i))) ||
+                     !strcmp(o.variant, pb_variant_isa(pb_variant_at(i)));
+        if (!known && pb_variant_find(o.variant, &v) != PB_OK) {
+            fprintf(stderr, "posebench validate: %s\n", pb_last_error());
+            return 2;
+        }
+    }
+    FILE *jf = NULL;
+    if (json) {
+        jf = fopen(json, "w");
+        if (!jf) {
+            fprintf(stderr, "posebench validate: cannot write %s: %s\n", json, strerror(errno));
+            return 2;
+        }
+        o.json = jf;
+    }
+    int fails = pb_validate_report(&o);
+    if (jf && fclose(jf) != 0) {
+        fprintf(stderr, "posebench validate: error writing %s\n", json);
+        return 2;
+    }
+    if (fails < 0) {
+        fprintf(stderr, "posebench validate: %s\n", pb_last_error());
+        return 2;
+    }
+    printf("%s: %d failing row(s)\n", fails ? "FAILED" : "all passed", fails);
+    return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* Global --variant (before the command) forces the dispatch choice. */
+    int i = 1;
+    while (i < argc && argv[i][0] == '-') {
+        if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
+            if (pb_variant_force(argv[i + 1]) != PB_OK) {
+                fprintf(stderr, "posebench: %s\n", pb_last_error());
+                return 2;
+            }
+            i += 2;
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "posebench: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[i++];
+    if (!strcmp(cmd, "variants")) return cmd_variants();
+    if (!strcmp(cmd, "ops")) return cmd_ops();
+    if (!strcmp(cmd, "validate")) return cmd_validate(argc - i, argv + i);
+    fprintf(stderr, "posebench: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

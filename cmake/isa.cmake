@@ -1,0 +1,48 @@
+# isa.cmake — the ISA table: each kernel source kernels/isa_<isa>.c is built
+# twice: "native" with the ISA's flags (only where the target architecture can
+# run it; dispatch and benchmarks use it) and "emu" with no ISA flags and
+# SIMDE_NO_NATIVE (SIMDe's portable C path), so every ISA is validated on any
+# host. Per-file flags, never __attribute__((target)): SIMDe picks native code
+# from the file's predefined macros (__AVX2__, ...).
+set(PB_ISAS sse41 avx2 avx512 neon)
+
+set(PB_ISA_ARCH_sse41  x86_64)
+set(PB_ISA_ARCH_avx2   x86_64)
+set(PB_ISA_ARCH_avx512 x86_64)
+set(PB_ISA_ARCH_neon   aarch64)
+
+set(PB_ISA_FLAGS_sse41  -msse4.1)
+set(PB_ISA_FLAGS_avx2   -mavx2 -mfma)
+set(PB_ISA_FLAGS_avx512 -mavx512f -mavx512dq -mavx512bw -mavx512vl -mavx2 -mfma)
+set(PB_ISA_FLAGS_neon   "")   # baseline on aarch64
+
+string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" _pb_proc)
+if(_pb_proc MATCHES "^(x86_64|amd64)$")
+  set(PB_ARCH x86_64)
+elseif(_pb_proc MATCHES "^(aarch64|arm64)$")
+  set(PB_ARCH aarch64)
+else()
+  set(PB_ARCH "${_pb_proc}")
+endif()
+
+# pb_add_kernels(<target>): compile every ISA's kernels into <target>.
+function(pb_add_kernels target)
+  foreach(isa IN LISTS PB_ISAS)
+    set(emu pbk_${isa}_emu)
+    add_library(${emu} OBJECT ${PROJECT_SOURCE_DIR}/kernels/isa_${isa}.c)
+    target_compile_definitions(${emu} PRIVATE PB_MODE=emu SIMDE_NO_NATIVE)
+    target_include_directories(${emu} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${emu}>)
+    if(PB_ARCH STREQUAL PB_ISA_ARCH_${isa})
+      set(nat pbk_${isa}_native)
+      add_library(${nat} OBJECT ${PROJECT_SOURCE_DIR}/kernels/isa_${isa}.c)
+      target_compile_definitions(${nat} PRIVATE PB_MODE=native)
+      target_compile_options(${nat} PRIVATE ${PB_ISA_FLAGS_${isa}})
+      target_include_directories(${nat} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:${nat}>)
+      target_compile_definitions(${target} PRIVATE PB_HAVE_${isa}_native)
+      list(APPEND PB_NATIVE_ISAS ${isa})
+    endif()
+  endforeach()
+  set(PB_NATIVE_ISAS "${PB_NATIVE_ISAS}" PARENT_SCOPE)
+endfunction()

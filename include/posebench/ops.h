@@ -1,0 +1,155 @@
+/* ops.h — the op list, the variant (ISA) table, and the calls that run ops.
+ *
+ * Every op has one name used everywhere: pb_ref_<name> in reference/, one
+ * kernel body in kernels/ instantiated per ISA, one registry row
+ * (src/registry.c), one tolerance row (validate/tolerance.c). Adding an op
+ * means adding it to PB_OP_LIST and filling those rows: the dispatcher,
+ * the validation harness and the CLI pick it up from the registry. */
+#ifndef POSEBENCH_OPS_H
+#define POSEBENCH_OPS_H
+
+#include <stdint.h>
+#include "pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(name): every op, in registry order. Primitives first (each maps its
+ * inputs and outputs onto pose planes so one harness validates them all),
+ * then pose ops. */
+#define PB_OP_LIST(X)            \
+    X(quat_mul)                  \
+    X(quat_inv_mul)              \
+    X(quat_mul_inv)              \
+    X(quat_mul_vec3)             \
+    X(quat_inv_mul_vec3)         \
+    X(quat_abs)                  \
+    X(quat_normalize)            \
+    X(quat_exp)                  \
+    X(quat_log)                  \
+    X(quat_from_scaled_angle_axis) \
+    X(quat_to_scaled_angle_axis) \
+    X(slerp_shortest)            \
+    X(nlerp_shortest)            \
+    X(eerp)                      \
+    X(negexp)                    \
+    X(fast_negexp_est)           \
+    X(smoothstep)                \
+    X(blend_static)              \
+    X(blend_static_nlerp)        \
+    X(pose_to_aos)               \
+    X(pose_from_aos)
+
+typedef enum pb_op {
+#define PB_X_ENUM(name) PB_OP_##name,
+    PB_OP_LIST(PB_X_ENUM)
+#undef PB_X_ENUM
+    PB_OP_COUNT
+} pb_op;
+
+/* Scalar parameters of an op call. Ops read only the fields they document. */
+typedef struct pb_params {
+    float alpha;   /* blend weight; any finite value (alpha outside [0,1] extrapolates) */
+} pb_params;
+
+/* Op flags (pb_op_info.flags). */
+enum {
+    PB_OPF_ALPHA      = 1u << 0, /* reads params.alpha */
+    PB_OPF_AOS_IN     = 1u << 1, /* input is a pb_pose_aos (pose_from_aos) */
+    PB_OPF_AOS_OUT    = 1u << 2, /* output is a pb_pose_aos (pose_to_aos) */
+    PB_OPF_SIGNED_ROT = 1u << 3, /* output quaternion sign matters (quat_abs) */
+    PB_OPF_UNNORM_IN  = 1u << 4, /* input quaternions need not be unit (quat_normalize) */
+    PB_OPF_SCALAR_IN  = 1u << 5, /* elementwise scalar function of a.pos over [dom_lo, dom_hi] */
+    PB_OPF_EST        = 1u << 6, /* an approximation: has its own method bound */
+    PB_OPF_LOG_IN     = 1u << 7  /* a.ang is a quaternion log (half-angle x axis, |v| <= pi) */
+};
+
+/* What the registry knows about an op. */
+typedef struct pb_op_info {
+    const char *name;
+    const char *summary;   /* one line: what it computes, in plane terms */
+    uint32_t in_a, in_b;   /* masks of pb_group read from a and b (1u << PB_G_x) */
+    uint32_t out;          /* mask of pb_group written to out */
+    uint32_t flags;        /* PB_OPF_* */
+    float dom_lo, dom_hi;  /* input domain of PB_OPF_SCALAR_IN ops */
+    int method_of;         /* op this one approximates (method error), or -1 */
+} pb_op_info;
+
+const pb_op_info *pb_op_get(pb_op op);               /* NULL if op is out of range */
+pb_status pb_op_find(const char *name, pb_op *op);   /* by name */
+
+/* ---- Variants: one per ISA, native and emulated ------------------------------
+ * "scalar"      the float reference, auto-vectorization off (the baseline).
+ * "sse41" "avx2" "avx512" "neon"
+ *               kernels built with the ISA's flags; runnable when the CPU has
+ *               the features (x86 checks CPUID and XGETBV; NEON is aarch64
+ *               baseline).
+ * "<isa>-emu"   the same kernel source built without ISA flags (SIMDe's
+ *               portable path): runs on any CPU, used to validate every ISA
+ *               everywhere; slow, never chosen by dispatch. */
+typedef struct pb_variant pb_variant;
+
+typedef enum pb_mode { PB_MODE_NATIVE, PB_MODE_EMULATED } pb_mode;
+
+size_t pb_variant_count(void);
+const pb_variant *pb_variant_at(size_t i);          /* NULL past the end */
+const char *pb_variant_name(const pb_variant *v);   /* "avx2", "avx2-emu" */
+const char *pb_variant_isa(const pb_variant *v);    /* "avx2" for both */
+pb_mode pb_variant_mode(const pb_variant *v);
+int pb_variant_lanes(const pb_variant *v);          /* floats per vector; 1 for scalar */
+/* PB_OK if this CPU can run v, else PB_ERR_UNSUPPORTED with the missing features named. */
+pb_status pb_variant_check(const pb_variant *v);
+/* Look up by name. PB_ERR_VARIANT if unknown (message lists the names). */
+pb_status pb_variant_find(const char *name, const pb_variant **v);
+
+/* The variant ops use when none is passed: the one forced by
+ * pb_variant_force() or POSEBENCH_VARIANT, else the first native entry of the
+ * priority table (avx512, avx2, sse41, neon, scalar) the CPU supports.
+ * PB_ERR_VARIANT / PB_ERR_UNSUPPORTED if the forced name is unknown or the CPU
+ * cannot run it (never a fallback: a forced choice is honoured or refused). */
+pb_status pb_variant_active(const pb_variant **v);
+/* Force a variant by name for this process (NULL: back to automatic). */
+pb_status pb_variant_force(const char *name);
+
+/* ---- CPU features ----------------------------------------------------------- */
+enum {
+    PB_CPU_SSE41  = 1u << 0,
+    PB_CPU_AVX2   = 1u << 1,  /* AVX2 with OS-enabled YMM state */
+    PB_CPU_FMA    = 1u << 2,
+    PB_CPU_AVX512 = 1u << 3,  /* AVX-512 F+DQ+BW+VL with OS-enabled ZMM/opmask state */
+    PB_CPU_NEON   = 1u << 4
+};
+uint32_t pb_cpu_features(void);          /* detected, minus disabled */
+const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len);
+/* Hide features from dispatch, as if the CPU lacked them (for tests and for
+ * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
+void pb_cpu_disable(uint32_t mask);
+
+/* ---- Running ops -------------------------------------------------------------- */
+typedef struct pb_call {
+    const pb_pose *a;            /* first input pose */
+    const pb_pose *b;            /* second input pose (ops that read b) */
+    pb_pose *out;                /* output pose (may be the same pose as a or b) */
+    const pb_pose_aos *aos_in;   /* PB_OPF_AOS_IN ops */
+    pb_pose_aos *aos_out;        /* PB_OPF_AOS_OUT ops */
+    pb_params params;
+} pb_call;
+
+/* Run op with variant v (NULL: the active variant). Validates everything
+ * first: op id, variant runnable on this CPU, each pointer the op needs is
+ * non-NULL, every pose's layout (pb_pose_check), equal n across inputs and
+ * output, no partial overlap of out with an input, finite parameters. On
+ * error nothing is written. */
+pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
+
+/* Typed conveniences over pb_run with the active variant. */
+pb_status pb_blend_static(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
+pb_status pb_blend_static_nlerp(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
+pb_status pb_pose_to_aos(const pb_pose *pose, pb_pose_aos *aos);
+pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

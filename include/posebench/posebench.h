@@ -1,0 +1,7 @@
+/* posebench.h — umbrella header: include this to use the library. */
+#ifndef POSEBENCH_H
+#define POSEBENCH_H
+#include "status.h"
+#include "pose.h"
+#include "ops.h"
+#endif

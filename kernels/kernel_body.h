@@ -1,0 +1,158 @@
+/* kernel_body.h — every op's SIMD kernel, written once over the pb_vf
+ * vocabulary. Included by one isa_<name>.c per ISA after its backend header;
+ * CMake compiles each of those twice (native flags / emulated), and PB_MODE
+ * (native or emu) keeps the two builds' table symbols apart.
+ *
+ * SoA kernels run over n_padded lanes in whole vectors: pose padding is
+ * identity and every op maps identity to identity, so no tail is needed. */
+#include "internal.h"
+#include "vmath.h"
+
+#define PB_CAT3_(a, b, c) a##_##b##_##c
+#define PB_CAT3(a, b, c) PB_CAT3_(a, b, c)
+#define PB_TABLE PB_CAT3(pb_table, PB_ISA, PB_MODE)
+
+#define FOR_VECTORS(k) for (size_t i = 0; i < (k)->n_padded; i += PB_LANES)
+
+static void k_quat_mul(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vq_store(k->out, i, vq_mul(vq_load(k->a, i), vq_load(k->b, i)));
+}
+static void k_quat_inv_mul(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vq_store(k->out, i, vq_mul(vq_inv(vq_load(k->a, i)), vq_load(k->b, i)));
+}
+static void k_quat_mul_inv(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vq_store(k->out, i, vq_mul(vq_load(k->a, i), vq_inv(vq_load(k->b, i))));
+}
+static void k_quat_mul_vec3(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vv3_store(k->out, PB_POS_X, i, vq_mul_vec3(vq_load(k->a, i), vv3_load(k->b, PB_POS_X, i)));
+}
+static void k_quat_inv_mul_vec3(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vv3_store(k->out, PB_POS_X, i, vq_mul_vec3(vq_inv(vq_load(k->a, i)), vv3_load(k->b, PB_POS_X, i)));
+}
+static void k_quat_abs(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_abs(vq_load(k->a, i))); }
+static void k_quat_normalize(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_normalize(vq_load(k->a, i))); }
+static void k_quat_exp(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_exp(vv3_load(k->a, PB_ANG_X, i))); }
+static void k_quat_log(const pb_kargs *k) { FOR_VECTORS(k) vv3_store(k->out, PB_ANG_X, i, vq_log(vq_load(k->a, i))); }
+static void k_quat_from_scaled_angle_axis(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vq_store(k->out, i, vq_exp(vv3_scale(vv3_load(k->a, PB_ANG_X, i), vset1(0.5f))));
+}
+static void k_quat_to_scaled_angle_axis(const pb_kargs *k)
+{
+    FOR_VECTORS(k) vv3_store(k->out, PB_ANG_X, i, vv3_scale(vq_log(vq_load(k->a, i)), vset1(2.0f)));
+}
+static void k_slerp_shortest(const pb_kargs *k)
+{
+    pb_vf t = vset1(k->p.alpha);
+    FOR_VECTORS(k) vq_store(k->out, i, vq_slerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t));
+}
+static void k_nlerp_shortest(const pb_kargs *k)
+{
+    pb_vf t = vset1(k->p.alpha);
+    FOR_VECTORS(k) vq_store(k->out, i, vq_nlerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t));
+}
+static void k_eerp(const pb_kargs *k)
+{
+    pb_vf t = vset1(k->p.alpha);
+    FOR_VECTORS(k) for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
+        vstore(k->out[c] + i, veerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+}
+static void k_negexp(const pb_kargs *k)
+{
+    FOR_VECTORS(k) for (int c = 0; c < 3; c++)
+        vstore(k->out[PB_SCL_X + c] + i, vexp(vneg(vload(k->a[PB_POS_X + c] + i))));
+}
+static void k_fast_negexp_est(const pb_kargs *k)
+{
+    FOR_VECTORS(k) for (int c = 0; c < 3; c++) {
+        pb_vf x = vload(k->a[PB_POS_X + c] + i);
+        pb_vf d = vfma(vfma(vfma(vset1(0.235f), x, vset1(0.48f)), x, vset1(1.0f)), x, vset1(1.0f));
+        vstore(k->out[PB_SCL_X + c] + i, vdiv(vset1(1.0f), d));
+    }
+}
+static void k_smoothstep(const pb_kargs *k)
+{
+    FOR_VECTORS(k) for (int c = 0; c < 3; c++) {
+        pb_vf x = vload(k->a[PB_POS_X + c] + i);
+        vstore(k->out[PB_POS_X + c] + i, vsmoothstep(x));
+        vstore(k->out[PB_VEL_X + c] + i, vsmoothstep_dx(x));
+    }
+}
+
+/* Static blend: lerp pos and the three velocities, slerp/nlerp rot, eerp scl. */
+static inline void blend_static_body(const pb_kargs *k, vq (*qblend)(vq, vq, pb_vf))
+{
+    static const int lerped[] = { PB_POS_X, PB_POS_Y, PB_POS_Z, PB_VEL_X, PB_VEL_Y, PB_VEL_Z,
+                                  PB_ANG_X, PB_ANG_Y, PB_ANG_Z, PB_SVL_X, PB_SVL_Y, PB_SVL_Z };
+    pb_vf t = vset1(k->p.alpha);
+    FOR_VECTORS(k) {
+        for (size_t g = 0; g < sizeof lerped / sizeof lerped[0]; g++) {
+            int c = lerped[g];
+            vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+        }
+        vq_store(k->out, i, qblend(vq_load(k->a, i), vq_load(k->b, i), t));
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
+            vstore(k->out[c] + i, veerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+    }
+}
+static void k_blend_static(const pb_kargs *k) { blend_static_body(k, vq_slerp_shortest); }
+static void k_blend_static_nlerp(const pb_kargs *k) { blend_static_body(k, vq_nlerp_shortest); }
+
+/* Layout conversions. The AoS side holds exactly n elements, so the last
+ * partial vector goes through a small buffer: its AoS part is copied out
+ * (to_aos) or in, over identity (from_aos, keeping the pose padding identity). */
+static void k_pose_to_aos(const pb_kargs *k)
+{
+    for (int a = 0; a < PB_AOS_ARRAYS; a++) {
+        int w = pb_aos_width[a], first = pb_aos_plane[a];
+        vil_plan plan;
+        vil_plan_store(&plan, w);
+        float *dst = k->aos_out[a];
+        for (size_t i = 0; i < k->n; i += PB_LANES) {
+            pb_vf src[4];
+            for (int c = 0; c < w; c++) src[c] = vload(k->a[first + c] + i);
+            size_t left = k->n - i;
+            if (left >= PB_LANES) {
+                vstore_interleaved(dst + i * (size_t)w, src, &plan);
+            } else {
+                float buf[4 * PB_LANES];
+                vstore_interleaved(buf, src, &plan);
+                memcpy(dst + i * (size_t)w, buf, left * (size_t)w * sizeof(float));
+            }
+        }
+    }
+}
+static void k_pose_from_aos(const pb_kargs *k)
+{
+    for (int a = 0; a < PB_AOS_ARRAYS; a++) {
+        int w = pb_aos_width[a], first = pb_aos_plane[a];
+        vil_plan plan;
+        vil_plan_load(&plan, w);
+        const float *src = k->aos_in[a];
+        for (size_t i = 0; i < k->n; i += PB_LANES) {
+            pb_vf dst[4];
+            size_t left = k->n - i;
+            if (left >= PB_LANES) {
+                vload_deinterleaved(src + i * (size_t)w, dst, &plan);
+            } else {
+                float buf[4 * PB_LANES];
+                for (size_t j = 0; j < PB_LANES; j++)
+                    for (int c = 0; c < w; c++) buf[j * (size_t)w + (size_t)c] = pb_plane_identity(first + c);
+                memcpy(buf, src + i * (size_t)w, left * (size_t)w * sizeof(float));
+                vload_deinterleaved(buf, dst, &plan);
+            }
+            for (int c = 0; c < w; c++) vstore(k->out[first + c] + i, dst[c]);
+        }
+    }
+}
+
+const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
+#define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,
+    PB_OP_LIST(PB_X_KERNEL)
+#undef PB_X_KERNEL
+};

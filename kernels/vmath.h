@@ -1,0 +1,304 @@
+/* vmath.h — everything above the backend, written once for every ISA:
+ * derived vector ops, polynomial sin/cos/atan2/exp/log, quaternion and vec3
+ * algebra, plane load/store and AoS (de)interleaving.
+ *
+ * Include after exactly one backend_*.h, which supplies pb_vf (PB_LANES float
+ * lanes), pb_vm (masks), pb_vi (int32 lanes, bit tricks only), pb_vidx
+ * (permutation control) and the primitive ops. Nothing here may assume a lane
+ * count: PB_LANES is a property of the backend.
+ *
+ * Polynomials are the classic Cephes single-precision minimax fits (about one
+ * ulp on their reduced ranges); range reductions use float-only tricks so no
+ * backend needs float<->int conversions (SIMDe 0.7.4 lacks them for AVX-512). */
+#ifndef PB_VMATH_H
+#define PB_VMATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline pb_vf vzero(void) { return vset1(0.0f); }
+static inline pb_vf vneg(pb_vf a) { return vsub(vzero(), a); }
+static inline pb_vm vgt(pb_vf a, pb_vf b) { return vlt(b, a); }
+/* (1 - t) x + t y: exact at both ends, like the reference. */
+static inline pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
+{
+    return vadd(vmul(vsub(vset1(1.0f), t), x), vmul(t, y));
+}
+static inline pb_vf vclamp(pb_vf x, float lo, float hi) { return vmin(vmax(x, vset1(lo)), vset1(hi)); }
+
+/* ---- sin / cos ------------------------------------------------------------------
+ * Reduce by pi/2 in three parts (Cody-Waite; each n*part is exact for |n| <
+ * 2^13, i.e. |x| < ~1e4), evaluate both polynomials on [-pi/4, pi/4], pick by
+ * quadrant. The quadrant is n mod 4 computed in float, so no int conversion. */
+static inline void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
+{
+    pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
+    pb_vf r = vsub(x, vmul(n, vset1(1.5703125f)));
+    r = vsub(r, vmul(n, vset1(4.837512969970703125e-4f)));
+    r = vsub(r, vmul(n, vset1(7.54978995489188216e-8f)));
+    pb_vf z = vmul(r, r);
+    pb_vf ps = vfma(vfma(vset1(-1.9515295891e-4f), z, vset1(8.3321608736e-3f)), z, vset1(-1.6666654611e-1f));
+    ps = vadd(r, vmul(vmul(r, z), ps));
+    pb_vf pc = vfma(vfma(vset1(2.443315711809948e-5f), z, vset1(-1.388731625493765e-3f)), z, vset1(4.166664568298827e-2f));
+    pc = vadd(vsub(vmul(vmul(z, z), pc), vmul(vset1(0.5f), z)), vset1(1.0f));   /* small terms first */
+    pb_vf q = vsub(n, vmul(vset1(4.0f), vfloor(vmul(n, vset1(0.25f)))));   /* 0, 1, 2, 3 */
+    pb_vm odd = mor(veq(q, vset1(1.0f)), veq(q, vset1(3.0f)));
+    pb_vf sv = vsel(odd, pc, ps), cv = vsel(odd, ps, pc);
+    *s = vsel(vle(vset1(2.0f), q), vneg(sv), sv);
+    *c = vsel(mor(veq(q, vset1(1.0f)), veq(q, vset1(2.0f))), vneg(cv), cv);
+}
+static inline pb_vf vsin(pb_vf x) { pb_vf s, c; vsincos(x, &s, &c); return s; }
+/* sin(x)/x with its limit 1 at 0. */
+static inline pb_vf vsinc(pb_vf x)
+{
+    return vsel(veq(x, vzero()), vset1(1.0f), vdiv(vsin(x), x));
+}
+
+/* ---- atan2 -------------------------------------------------------------------------
+ * atan of t = min/max in [0, 1], with the upper range folded by
+ * atan t = pi/4 + atan((t-1)/(t+1)) (one division either way), then the
+ * octant fixed up with two-part pi/2 and pi so the sums keep full precision. */
+static inline pb_vf vatan2(pb_vf y, pb_vf x)
+{
+    pb_vf ax = vabs(x), ay = vabs(y);
+    pb_vf mx = vmax(ax, ay), mn = vmin(ax, ay);
+    pb_vm big = vgt(mn, vmul(vset1(0.414213562373095f), mx));
+    pb_vf num = vsel(big, vsub(mn, mx), mn);
+    pb_vf den = vsel(big, vadd(mn, mx), mx);
+    pb_vf t = vsel(veq(mx, vzero()), vzero(), vdiv(num, den));
+    pb_vf z = vmul(t, t);
+    pb_vf p = vfma(vfma(vfma(vset1(8.05374449538e-2f), z, vset1(-1.38776856032e-1f)), z, vset1(1.99777106478e-1f)), z,
+                   vset1(-3.33329491539e-1f));
+    pb_vf r = vadd(vsel(big, vset1(0.785398163397448f), vzero()), vadd(t, vmul(vmul(p, z), t)));
+    r = vsel(vgt(ay, ax), vadd(vsub(vset1(1.57079637050628662f), r), vset1(-4.37113900018624e-8f)), r);
+    r = vsel(vlt(x, vzero()), vadd(vsub(vset1(3.14159274101257324f), r), vset1(-8.74227800037248e-8f)), r);
+    return vsel(vlt(y, vzero()), vneg(r), r);
+}
+
+/* ---- exp / log ------------------------------------------------------------------------ */
+/* 2^n for integer-valued n in [-126, 127]: adding 2^23 + 127 leaves n + 127 in
+ * the low mantissa bits, which shifted into the exponent field is 2^n. */
+static inline pb_vf vpow2i(pb_vf n)
+{
+    pb_vi k = vi_sub(vasint(vadd(n, vset1(8388735.0f))), vi_set1(0x4B000000));
+    return vasfloat(vi_slli(k, 23));
+}
+/* exp(x) for x in [-87.3, 88]; below, 0; above, clamped to exp(88). */
+static inline pb_vf vexp(pb_vf x)
+{
+    pb_vf xc = vclamp(x, -87.3f, 88.0f);
+    pb_vf n = vround(vmul(xc, vset1(1.44269504088896341f)));
+    pb_vf r = vsub(xc, vmul(n, vset1(0.693359375f)));
+    r = vsub(r, vmul(n, vset1(-2.12194440e-4f)));
+    pb_vf p = vfma(vfma(vfma(vfma(vfma(vset1(1.9875691500e-4f), r, vset1(1.3981999507e-3f)), r, vset1(8.3334519073e-3f)), r,
+                             vset1(4.1665795894e-2f)), r, vset1(1.6666665459e-1f)), r, vset1(5.0000001201e-1f));
+    p = vadd(vadd(vmul(p, vmul(r, r)), r), vset1(1.0f));
+    return vsel(vlt(x, vset1(-87.3f)), vzero(), vmul(p, vpow2i(n)));
+}
+/* Natural log of positive normal x: x = m 2^e with m in [sqrt(1/2), sqrt(2)).
+ * The exponent field becomes a float through the 2^23 mantissa trick. */
+static inline pb_vf vlog(pb_vf x)
+{
+    pb_vi bits = vasint(x);
+    pb_vf e = vsub(vasfloat(vi_or(vi_srli(bits, 23), vi_set1(0x4B000000))), vset1(8388608.0f + 126.0f));
+    pb_vf m = vasfloat(vi_or(vi_and(bits, vi_set1(0x007FFFFF)), vi_set1(0x3F000000)));   /* [0.5, 1) */
+    pb_vm lo = vlt(m, vset1(0.707106781186547524f));
+    e = vsel(lo, vsub(e, vset1(1.0f)), e);
+    m = vsub(vsel(lo, vadd(m, m), m), vset1(1.0f));
+    pb_vf z = vmul(m, m);
+    pb_vf p = vset1(7.0376836292e-2f);
+    p = vfma(p, m, vset1(-1.1514610310e-1f));
+    p = vfma(p, m, vset1(1.1676998740e-1f));
+    p = vfma(p, m, vset1(-1.2420140846e-1f));
+    p = vfma(p, m, vset1(1.4249322787e-1f));
+    p = vfma(p, m, vset1(-1.6668057665e-1f));
+    p = vfma(p, m, vset1(2.0000714765e-1f));
+    p = vfma(p, m, vset1(-2.4999993993e-1f));
+    p = vfma(p, m, vset1(3.3333331174e-1f));
+    pb_vf y = vmul(vmul(p, m), z);
+    y = vadd(y, vmul(e, vset1(-2.12194440e-4f)));
+    y = vsub(y, vmul(vset1(0.5f), z));
+    return vadd(vadd(m, y), vmul(e, vset1(0.693359375f)));
+}
+
+/* ---- vec3 and quaternion algebra, mirroring reference/ref_body.h ------------------ */
+typedef struct { pb_vf x, y, z; } vv3;
+typedef struct { pb_vf w, x, y, z; } vq;
+
+static inline vv3 vv3_make(pb_vf x, pb_vf y, pb_vf z) { vv3 r = { x, y, z }; return r; }
+static inline vv3 vv3_add(vv3 a, vv3 b) { return vv3_make(vadd(a.x, b.x), vadd(a.y, b.y), vadd(a.z, b.z)); }
+static inline vv3 vv3_scale(vv3 a, pb_vf s) { return vv3_make(vmul(a.x, s), vmul(a.y, s), vmul(a.z, s)); }
+static inline pb_vf vv3_dot(vv3 a, vv3 b) { return vadd(vadd(vmul(a.x, b.x), vmul(a.y, b.y)), vmul(a.z, b.z)); }
+static inline vv3 vv3_cross(vv3 a, vv3 b)
+{
+    return vv3_make(vsub(vmul(a.y, b.z), vmul(a.z, b.y)), vsub(vmul(a.z, b.x), vmul(a.x, b.z)),
+                    vsub(vmul(a.x, b.y), vmul(a.y, b.x)));
+}
+static inline vv3 vv3_lerp(vv3 a, vv3 b, pb_vf t) { return vv3_make(vlerp(a.x, b.x, t), vlerp(a.y, b.y, t), vlerp(a.z, b.z, t)); }
+
+static inline vq vq_make(pb_vf w, pb_vf x, pb_vf y, pb_vf z) { vq r = { w, x, y, z }; return r; }
+static inline vq vq_neg(vq q) { return vq_make(vneg(q.w), vneg(q.x), vneg(q.y), vneg(q.z)); }
+static inline vq vq_inv(vq q) { return vq_make(q.w, vneg(q.x), vneg(q.y), vneg(q.z)); }
+static inline vv3 vq_vec(vq q) { return vv3_make(q.x, q.y, q.z); }
+static inline pb_vf vq_dot(vq a, vq b)
+{
+    return vadd(vadd(vmul(a.w, b.w), vmul(a.x, b.x)), vadd(vmul(a.y, b.y), vmul(a.z, b.z)));
+}
+static inline vq vq_sel(pb_vm m, vq a, vq b)
+{
+    return vq_make(vsel(m, a.w, b.w), vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z));
+}
+static inline vq vq_mul(vq a, vq b)
+{
+    return vq_make(vsub(vsub(vmul(a.w, b.w), vmul(a.x, b.x)), vadd(vmul(a.y, b.y), vmul(a.z, b.z))),
+                   vadd(vadd(vmul(a.w, b.x), vmul(a.x, b.w)), vsub(vmul(a.y, b.z), vmul(a.z, b.y))),
+                   vadd(vsub(vmul(a.w, b.y), vmul(a.x, b.z)), vadd(vmul(a.y, b.w), vmul(a.z, b.x))),
+                   vadd(vsub(vmul(a.w, b.z), vmul(a.y, b.x)), vadd(vmul(a.x, b.y), vmul(a.z, b.w))));
+}
+static inline vv3 vq_mul_vec3(vq q, vv3 v)
+{
+    vv3 u = vq_vec(q);
+    vv3 t = vv3_scale(vv3_cross(u, v), vset1(2.0f));
+    return vv3_add(vv3_add(v, vv3_scale(t, q.w)), vv3_cross(u, t));
+}
+static inline vq vq_abs(vq q) { return vq_sel(vlt(q.w, vzero()), vq_neg(q), q); }
+static inline vq vq_normalize(vq q)
+{
+    pb_vf len = vsqrt(vq_dot(q, q));
+    pb_vm zero = veq(len, vzero());
+    pb_vf r = vdiv(vset1(1.0f), len);
+    vq n = vq_make(vmul(q.w, r), vmul(q.x, r), vmul(q.y, r), vmul(q.z, r));
+    return vq_sel(zero, vq_make(vset1(1.0f), vzero(), vzero(), vzero()), n);
+}
+static inline vq vq_exp(vv3 v)
+{
+    pb_vf h = vsqrt(vv3_dot(v, v));
+    pb_vf s, c;
+    vsincos(h, &s, &c);
+    pb_vf f = vsel(veq(h, vzero()), vset1(1.0f), vdiv(s, h));
+    return vq_make(c, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
+}
+/* atan2 form, accurate for tiny angles (see reference q_log). */
+static inline vv3 vq_log(vq q)
+{
+    vv3 v = vq_vec(q);
+    pb_vf s = vsqrt(vv3_dot(v, v));
+    pb_vf f = vsel(veq(s, vzero()), vset1(1.0f), vdiv(vatan2(s, q.w), s));
+    return vv3_scale(v, f);
+}
+/* Slerp on the shorter arc; angle between the 4-vectors from atan2 of
+ * |p - q| and |p + q| (see reference q_slerp_shortest). Weights
+ * sin((1-t)th)/sin th and sin(t th)/sin th, with their limits 1-t and t at th = 0. */
+static inline vq vq_slerp_shortest(vq q, vq p, pb_vf t)
+{
+    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
+    vq d = vq_make(vsub(p.w, q.w), vsub(p.x, q.x), vsub(p.y, q.y), vsub(p.z, q.z));
+    vq s = vq_make(vadd(p.w, q.w), vadd(p.x, q.x), vadd(p.y, q.y), vadd(p.z, q.z));
+    pb_vf th = vmul(vset1(2.0f), vatan2(vsqrt(vq_dot(d, d)), vsqrt(vq_dot(s, s))));
+    pb_vf u = vsub(vset1(1.0f), t);
+    pb_vf s_th = vsin(th), s_u = vsin(vmul(u, th)), s_t = vsin(vmul(t, th));
+    pb_vm zero = veq(th, vzero());
+    pb_vf inv = vdiv(vset1(1.0f), vsel(zero, vset1(1.0f), s_th));
+    pb_vf wq = vsel(zero, u, vmul(s_u, inv));
+    pb_vf wp = vsel(zero, t, vmul(s_t, inv));
+    return vq_make(vadd(vmul(wq, q.w), vmul(wp, p.w)), vadd(vmul(wq, q.x), vmul(wp, p.x)),
+                   vadd(vmul(wq, q.y), vmul(wp, p.y)), vadd(vmul(wq, q.z), vmul(wp, p.z)));
+}
+static inline vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
+{
+    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
+    return vq_normalize(vq_make(vlerp(q.w, p.w, t), vlerp(q.x, p.x, t), vlerp(q.y, p.y, t), vlerp(q.z, p.z, t)));
+}
+/* x^(1-t) y^t for positive x, y. */
+static inline pb_vf veerp(pb_vf x, pb_vf y, pb_vf t) { return vexp(vlerp(vlog(x), vlog(y), t)); }
+static inline pb_vf vsmoothstep(pb_vf x)
+{
+    pb_vf c = vclamp(x, 0.0f, 1.0f);
+    return vmul(vmul(c, c), vsub(vset1(3.0f), vmul(vset1(2.0f), c)));
+}
+static inline pb_vf vsmoothstep_dx(pb_vf x)
+{
+    pb_vm inside = mand(vlt(vzero(), x), vlt(x, vset1(1.0f)));
+    return vsel(inside, vmul(vmul(vset1(6.0f), x), vsub(vset1(1.0f), x)), vzero());
+}
+
+/* ---- planes ------------------------------------------------------------------------------ */
+static inline vq vq_load(const float *const *pl, size_t i)
+{
+    return vq_make(vload(pl[PB_ROT_W] + i), vload(pl[PB_ROT_X] + i), vload(pl[PB_ROT_Y] + i), vload(pl[PB_ROT_Z] + i));
+}
+static inline void vq_store(float *const *pl, size_t i, vq q)
+{
+    vstore(pl[PB_ROT_W] + i, q.w); vstore(pl[PB_ROT_X] + i, q.x);
+    vstore(pl[PB_ROT_Y] + i, q.y); vstore(pl[PB_ROT_Z] + i, q.z);
+}
+static inline vv3 vv3_load(const float *const *pl, int first, size_t i)
+{
+    return vv3_make(vload(pl[first] + i), vload(pl[first + 1] + i), vload(pl[first + 2] + i));
+}
+static inline void vv3_store(float *const *pl, int first, size_t i, vv3 v)
+{
+    vstore(pl[first] + i, v.x); vstore(pl[first + 1] + i, v.y); vstore(pl[first + 2] + i, v.z);
+}
+
+/* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------
+ * Interleaving N vectors into N*PB_LANES consecutive floats: output vector k,
+ * lane l holds element g = k*L + l, i.e. component g % N of lane g / N. So
+ * every source is permuted by the same index g / N and a select picks the
+ * component: N permutes and N-1 selects per output vector, for any L and N.
+ * Deinterleaving is the mirror image. Plans are built once per kernel call. */
+typedef struct { int n; pb_vidx idx[4]; pb_vm pick[4][4]; } vil_plan;
+
+static inline void vil_plan_store(vil_plan *pl, int n)
+{
+    pl->n = n;
+    for (int k = 0; k < n; k++) {
+        int32_t idx[PB_LANES];
+        float comp[PB_LANES];
+        for (int l = 0; l < PB_LANES; l++) {
+            int g = k * PB_LANES + l;
+            idx[l] = g / n;
+            comp[l] = (float)(g % n);
+        }
+        pl->idx[k] = vidx_make(idx);
+        for (int s = 0; s < n; s++) pl->pick[k][s] = veq(vloadu(comp), vset1((float)s));
+    }
+}
+static inline void vil_plan_load(vil_plan *pl, int n)
+{
+    pl->n = n;
+    for (int s = 0; s < n; s++) {
+        int32_t idx[PB_LANES];
+        float vec[PB_LANES];
+        for (int j = 0; j < PB_LANES; j++) {
+            int g = j * n + s;
+            idx[j] = g % PB_LANES;
+            vec[j] = (float)(g / PB_LANES);
+        }
+        pl->idx[s] = vidx_make(idx);
+        for (int k = 0; k < n; k++) pl->pick[s][k] = veq(vloadu(vec), vset1((float)k));
+    }
+}
+/* dst[N*L] <- interleave(src[0..N-1]) */
+static inline void vstore_interleaved(float *dst, const pb_vf *src, const vil_plan *pl)
+{
+    for (int k = 0; k < pl->n; k++) {
+        pb_vf o = vpermute(src[0], pl->idx[k]);
+        for (int s = 1; s < pl->n; s++) o = vsel(pl->pick[k][s], vpermute(src[s], pl->idx[k]), o);
+        vstoreu(dst + (size_t)k * PB_LANES, o);
+    }
+}
+/* dst[0..N-1] <- deinterleave(src[N*L]) */
+static inline void vload_deinterleaved(const float *src, pb_vf *dst, const vil_plan *pl)
+{
+    pb_vf in[4];
+    for (int k = 0; k < pl->n; k++) in[k] = vloadu(src + (size_t)k * PB_LANES);
+    for (int s = 0; s < pl->n; s++) {
+        pb_vf o = vpermute(in[0], pl->idx[s]);
+        for (int k = 1; k < pl->n; k++) o = vsel(pl->pick[s][k], vpermute(in[k], pl->idx[s]), o);
+        dst[s] = o;
+    }
+}
+
+#endif

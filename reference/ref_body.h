@@ -1,0 +1,250 @@
+/* ref_body.h — the scalar reference of every op, written once over REAL.
+ *
+ * Included by ref_f32.c (REAL = float: the reference and the "scalar" baseline
+ * variant) and ref_f64.c (REAL = double: the accuracy oracle). Readable first:
+ * per element, straight from the formulas (Holden, "Propagating Velocities
+ * through Animation Systems", and the usual quaternion algebra). tgmath.h
+ * picks sinf/sin etc. from the argument type, and R() keeps constants in REAL
+ * so the float build really computes in float.
+ *
+ * The includer defines REAL, KARGS (pb_kargs / pb_kargs_f64), REF(name) (the
+ * function name) and REF_TABLE / REF_FN_T (the table symbol and its type). */
+#include <tgmath.h>
+#include <string.h>
+#include "internal.h"
+
+#define R(x) ((REAL)(x))
+
+typedef struct { REAL w, x, y, z; } quat;
+typedef struct { REAL x, y, z; } vec3;
+
+/* ---- vec3 ------------------------------------------------------------------ */
+static vec3 v3(REAL x, REAL y, REAL z) { vec3 r = { x, y, z }; return r; }
+static vec3 v3_add(vec3 a, vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static vec3 v3_scale(vec3 a, REAL s) { return v3(a.x * s, a.y * s, a.z * s); }
+static REAL v3_length(vec3 a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+static vec3 v3_cross(vec3 a, vec3 b)
+{
+    return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+/* lerp as (1-t)x + t y: exact at both ends (x + t(y-x) is not at t = 1). */
+static REAL lerp(REAL x, REAL y, REAL t) { return (R(1) - t) * x + t * y; }
+static vec3 v3_lerp(vec3 a, vec3 b, REAL t) { return v3(lerp(a.x, b.x, t), lerp(a.y, b.y, t), lerp(a.z, b.z, t)); }
+
+/* ---- scalar functions ---------------------------------------------------------- */
+/* sin(x)/x, with its limit 1 at 0 (libm's sin is accurate for tiny x, so the
+ * ratio is too). */
+static REAL sinc(REAL x) { return x == R(0) ? R(1) : sin(x) / x; }
+static REAL negexp(REAL x) { return exp(-x); }
+/* Holden's rational approximation of exp(-x) for x >= 0. */
+static REAL fast_negexp_est(REAL x) { return R(1) / (R(1) + x + R(0.48) * x * x + R(0.235) * x * x * x); }
+static REAL smoothstep(REAL x)
+{
+    if (x <= R(0)) return R(0);
+    if (x >= R(1)) return R(1);
+    return x * x * (R(3) - R(2) * x);
+}
+static REAL smoothstep_dx(REAL x)
+{
+    if (x <= R(0) || x >= R(1)) return R(0);
+    return R(6) * x * (R(1) - x);
+}
+/* Exponential interpolation x^(1-t) y^t: the right blend for scales. */
+static REAL eerp(REAL x, REAL y, REAL t) { return pow(x, R(1) - t) * pow(y, t); }
+
+/* ---- quaternions (w, x, y, z), Hamilton product ----------------------------- */
+static quat qt(REAL w, REAL x, REAL y, REAL z) { quat r = { w, x, y, z }; return r; }
+static quat q_neg(quat q) { return qt(-q.w, -q.x, -q.y, -q.z); }
+static quat q_inv(quat q) { return qt(q.w, -q.x, -q.y, -q.z); }
+static REAL q_dot(quat a, quat b) { return a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z; }
+static vec3 q_vec(quat q) { return v3(q.x, q.y, q.z); }
+
+static quat q_mul(quat a, quat b)
+{
+    return qt(a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+              a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+              a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+              a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w);
+}
+static quat q_inv_mul(quat a, quat b) { return q_mul(q_inv(a), b); }
+static quat q_mul_inv(quat a, quat b) { return q_mul(a, q_inv(b)); }
+
+/* Rotate v by unit q: v + w t + u x t with t = 2 u x v, u = q.xyz. */
+static vec3 q_mul_vec3(quat q, vec3 v)
+{
+    vec3 u = q_vec(q);
+    vec3 t = v3_scale(v3_cross(u, v), R(2));
+    return v3_add(v3_add(v, v3_scale(t, q.w)), v3_cross(u, t));
+}
+static vec3 q_inv_mul_vec3(quat q, vec3 v) { return q_mul_vec3(q_inv(q), v); }
+
+/* The representative with w >= 0 (q and -q are the same rotation). */
+static quat q_abs(quat q) { return q.w < R(0) ? q_neg(q) : q; }
+
+/* Unit quaternion; the zero quaternion has no direction and maps to identity. */
+static quat q_normalize(quat q)
+{
+    REAL len = sqrt(q_dot(q, q));
+    if (len == R(0)) return qt(R(1), R(0), R(0), R(0));
+    return qt(q.w / len, q.x / len, q.y / len, q.z / len);
+}
+
+/* exp of the pure quaternion (0, v): (cos|v|, sin|v| v/|v|). */
+static quat q_exp(vec3 v)
+{
+    REAL h = v3_length(v);
+    REAL s = sinc(h);
+    return qt(cos(h), s * v.x, s * v.y, s * v.z);
+}
+
+/* log of a unit quaternion: half-angle times axis. atan2(|v|, w) keeps full
+ * relative precision for tiny angles, where acos(w) has none left (w rounds to
+ * 1 below about 1e-4 rad in float). */
+static vec3 q_log(quat q)
+{
+    vec3 v = q_vec(q);
+    REAL s = v3_length(v);
+    REAL f = s == R(0) ? R(1) : atan2(s, q.w) / s;
+    return v3_scale(v, f);
+}
+
+static quat q_from_scaled_angle_axis(vec3 v) { return q_exp(v3_scale(v, R(0.5))); }
+static vec3 q_to_scaled_angle_axis(quat q) { return v3_scale(q_log(q), R(2)); }
+
+/* Slerp along the shorter arc. The angle between the two 4-vectors is taken
+ * as 2 atan2(|p - q|, |p + q|), accurate at every angle (acos(dot) is not near
+ * 0, and the classic sin(t th)/sin(th) weights divide 0 by 0 for identical
+ * inputs: the NaN a well-known peer returns). Weights are written with sinc so
+ * th -> 0 falls back smoothly to lerp weights. */
+static quat q_slerp_shortest(quat q, quat p, REAL t)
+{
+    if (q_dot(q, p) < R(0)) p = q_neg(p);
+    quat d = qt(p.w - q.w, p.x - q.x, p.y - q.y, p.z - q.z);
+    quat s = qt(p.w + q.w, p.x + q.x, p.y + q.y, p.z + q.z);
+    REAL th = R(2) * atan2(sqrt(q_dot(d, d)), sqrt(q_dot(s, s)));
+    REAL wq = (R(1) - t) * sinc((R(1) - t) * th) / sinc(th);
+    REAL wp = t * sinc(t * th) / sinc(th);
+    return qt(wq * q.w + wp * p.w, wq * q.x + wp * p.x, wq * q.y + wp * p.y, wq * q.z + wp * p.z);
+}
+
+static quat q_nlerp_shortest(quat q, quat p, REAL t)
+{
+    if (q_dot(q, p) < R(0)) p = q_neg(p);
+    return q_normalize(qt(lerp(q.w, p.w, t), lerp(q.x, p.x, t), lerp(q.y, p.y, t), lerp(q.z, p.z, t)));
+}
+
+/* ---- plane access ------------------------------------------------------------------ */
+static quat ld_q(const REAL *const *pl, size_t i)
+{
+    return qt(pl[PB_ROT_W][i], pl[PB_ROT_X][i], pl[PB_ROT_Y][i], pl[PB_ROT_Z][i]);
+}
+static vec3 ld_v(const REAL *const *pl, int first, size_t i)
+{
+    return v3(pl[first][i], pl[first + 1][i], pl[first + 2][i]);
+}
+static void st_q(REAL *const *pl, size_t i, quat q)
+{
+    pl[PB_ROT_W][i] = q.w; pl[PB_ROT_X][i] = q.x; pl[PB_ROT_Y][i] = q.y; pl[PB_ROT_Z][i] = q.z;
+}
+static void st_v(REAL *const *pl, int first, size_t i, vec3 v)
+{
+    pl[first][i] = v.x; pl[first + 1][i] = v.y; pl[first + 2][i] = v.z;
+}
+
+/* ---- ops: every SoA op runs over the padded count (padding is identity in and out) */
+#define FOR_EACH(k) for (size_t i = 0; i < (k)->n_padded; i++)
+
+void REF(quat_mul)(const KARGS *k) { FOR_EACH(k) st_q(k->out, i, q_mul(ld_q(k->a, i), ld_q(k->b, i))); }
+void REF(quat_inv_mul)(const KARGS *k) { FOR_EACH(k) st_q(k->out, i, q_inv_mul(ld_q(k->a, i), ld_q(k->b, i))); }
+void REF(quat_mul_inv)(const KARGS *k) { FOR_EACH(k) st_q(k->out, i, q_mul_inv(ld_q(k->a, i), ld_q(k->b, i))); }
+void REF(quat_mul_vec3)(const KARGS *k)
+{
+    FOR_EACH(k) st_v(k->out, PB_POS_X, i, q_mul_vec3(ld_q(k->a, i), ld_v(k->b, PB_POS_X, i)));
+}
+void REF(quat_inv_mul_vec3)(const KARGS *k)
+{
+    FOR_EACH(k) st_v(k->out, PB_POS_X, i, q_inv_mul_vec3(ld_q(k->a, i), ld_v(k->b, PB_POS_X, i)));
+}
+void REF(quat_abs)(const KARGS *k) { FOR_EACH(k) st_q(k->out, i, q_abs(ld_q(k->a, i))); }
+void REF(quat_normalize)(const KARGS *k) { FOR_EACH(k) st_q(k->out, i, q_normalize(ld_q(k->a, i))); }
+void REF(quat_exp)(const KARGS *k) { FOR_EACH(k) st_q(k->out, i, q_exp(ld_v(k->a, PB_ANG_X, i))); }
+void REF(quat_log)(const KARGS *k) { FOR_EACH(k) st_v(k->out, PB_ANG_X, i, q_log(ld_q(k->a, i))); }
+void REF(quat_from_scaled_angle_axis)(const KARGS *k)
+{
+    FOR_EACH(k) st_q(k->out, i, q_from_scaled_angle_axis(ld_v(k->a, PB_ANG_X, i)));
+}
+void REF(quat_to_scaled_angle_axis)(const KARGS *k)
+{
+    FOR_EACH(k) st_v(k->out, PB_ANG_X, i, q_to_scaled_angle_axis(ld_q(k->a, i)));
+}
+void REF(slerp_shortest)(const KARGS *k)
+{
+    REAL t = k->p.alpha;
+    FOR_EACH(k) st_q(k->out, i, q_slerp_shortest(ld_q(k->a, i), ld_q(k->b, i), t));
+}
+void REF(nlerp_shortest)(const KARGS *k)
+{
+    REAL t = k->p.alpha;
+    FOR_EACH(k) st_q(k->out, i, q_nlerp_shortest(ld_q(k->a, i), ld_q(k->b, i), t));
+}
+void REF(eerp)(const KARGS *k)
+{
+    REAL t = k->p.alpha;
+    FOR_EACH(k) for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = eerp(k->a[c][i], k->b[c][i], t);
+}
+/* Scalar functions map a.pos -> out.scl (negexp(0) = 1 keeps scale padding at identity)
+ * or a.pos -> out.pos / out.vel (smoothstep and its derivative are 0 at 0). */
+void REF(negexp)(const KARGS *k)
+{
+    FOR_EACH(k) for (int c = 0; c < 3; c++) k->out[PB_SCL_X + c][i] = negexp(k->a[PB_POS_X + c][i]);
+}
+void REF(fast_negexp_est)(const KARGS *k)
+{
+    FOR_EACH(k) for (int c = 0; c < 3; c++) k->out[PB_SCL_X + c][i] = fast_negexp_est(k->a[PB_POS_X + c][i]);
+}
+void REF(smoothstep)(const KARGS *k)
+{
+    FOR_EACH(k) for (int c = 0; c < 3; c++) {
+        REAL x = k->a[PB_POS_X + c][i];
+        k->out[PB_POS_X + c][i] = smoothstep(x);
+        k->out[PB_VEL_X + c][i] = smoothstep_dx(x);
+    }
+}
+
+/* Static blend of two poses: lerp positions and velocities, slerp rotations,
+ * eerp scales. */
+static void blend_static_impl(const KARGS *k, quat (*qblend)(quat, quat, REAL))
+{
+    REAL t = k->p.alpha;
+    static const int lerped[] = { PB_POS_X, PB_VEL_X, PB_ANG_X, PB_SVL_X };
+    FOR_EACH(k) {
+        for (size_t g = 0; g < sizeof lerped / sizeof lerped[0]; g++)
+            st_v(k->out, lerped[g], i, v3_lerp(ld_v(k->a, lerped[g], i), ld_v(k->b, lerped[g], i), t));
+        st_q(k->out, i, qblend(ld_q(k->a, i), ld_q(k->b, i), t));
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = eerp(k->a[c][i], k->b[c][i], t);
+    }
+}
+void REF(blend_static)(const KARGS *k) { blend_static_impl(k, q_slerp_shortest); }
+void REF(blend_static_nlerp)(const KARGS *k) { blend_static_impl(k, q_nlerp_shortest); }
+
+/* Layout conversions: exactly n elements on the AoS side. */
+void REF(pose_to_aos)(const KARGS *k)
+{
+    for (int a = 0; a < PB_AOS_ARRAYS; a++)
+        for (size_t i = 0; i < k->n; i++)
+            for (int c = 0; c < pb_aos_width[a]; c++)
+                k->aos_out[a][i * pb_aos_width[a] + c] = k->a[pb_aos_plane[a] + c][i];
+}
+void REF(pose_from_aos)(const KARGS *k)
+{
+    for (int a = 0; a < PB_AOS_ARRAYS; a++)
+        for (size_t i = 0; i < k->n; i++)
+            for (int c = 0; c < pb_aos_width[a]; c++)
+                k->out[pb_aos_plane[a] + c][i] = k->aos_in[a][i * pb_aos_width[a] + c];
+}
+
+const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
+#define PB_X_REF(name) [PB_OP_##name] = REF(name),
+    PB_OP_LIST(PB_X_REF)
+#undef PB_X_REF
+};

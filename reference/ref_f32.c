@@ -1,0 +1,8 @@
+/* ref_f32.c — the float reference: what "scalar" means in every comparison.
+ * Built with auto-vectorization off (see CMakeLists.txt). */
+#define REAL float
+#define KARGS pb_kargs
+#define REF(name) pb_ref_##name
+#define REF_TABLE pb_ref_table
+#define REF_FN_T pb_kernel_fn
+#include "ref_body.h"

@@ -1,0 +1,100 @@
+/* cpu.c — which SIMD features this CPU and OS can run.
+ * x86: CPUID feature bits, and XGETBV to confirm the OS saves the wide
+ * register state (a CPU with AVX-512 under an OS that does not enable ZMM
+ * state faults on the first AVX-512 instruction). AArch64: NEON is baseline. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+static uint32_t detect(void)
+{
+    unsigned a, b, c, d;
+    uint32_t f = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    int sse41 = (c >> 19) & 1, fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+    int ymm = (xcr0 & 0x6) == 0x6;        /* XMM and YMM state */
+    int zmm = (xcr0 & 0xE6) == 0xE6;      /* plus opmask, ZMM_Hi256, Hi16_ZMM */
+    unsigned b7 = 0;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) b7 = b;
+    int avx2 = (b7 >> 5) & 1;
+    int avx512 = ((b7 >> 16) & 1) && ((b7 >> 17) & 1) && ((b7 >> 30) & 1) && ((b7 >> 31) & 1); /* F DQ BW VL */
+    if (sse41) f |= PB_CPU_SSE41;
+    if (avx && avx2 && ymm) f |= PB_CPU_AVX2;
+    if (avx && fma && ymm) f |= PB_CPU_FMA;
+    if (avx512 && ymm && zmm) f |= PB_CPU_AVX512;
+    return f;
+}
+#elif defined(__aarch64__)
+static uint32_t detect(void) { return PB_CPU_NEON; }
+#else
+static uint32_t detect(void) { return 0; }
+#endif
+
+static const struct { uint32_t bit; const char *name; } feature_names[] = {
+    { PB_CPU_SSE41, "sse41" }, { PB_CPU_AVX2, "avx2" }, { PB_CPU_FMA, "fma" },
+    { PB_CPU_AVX512, "avx512" }, { PB_CPU_NEON, "neon" },
+};
+
+static uint32_t detected, disabled;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static uint32_t parse_names(const char *list)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
+        const char *p = list;
+        size_t len = strlen(feature_names[i].name);
+        while ((p = strstr(p, feature_names[i].name)) != NULL) {
+            int start = p == list || p[-1] == ',' || p[-1] == ' ';
+            int end = p[len] == '\0' || p[len] == ',' || p[len] == ' ';
+            if (start && end) m |= feature_names[i].bit;
+            p += len;
+        }
+    }
+    return m;
+}
+
+static void init(void)
+{
+    detected = detect();
+    const char *env = getenv("POSEBENCH_DISABLE");
+    if (env) disabled = parse_names(env);
+}
+
+uint32_t pb_cpu_features(void)
+{
+    pthread_once(&once, init);
+    return detected & ~disabled;
+}
+
+void pb_cpu_disable(uint32_t mask)
+{
+    pthread_once(&once, init);
+    disabled = mask;
+}
+
+const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len)
+{
+    if (!buf || len == 0) return "";
+    buf[0] = '\0';
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++)
+        if (mask & feature_names[i].bit) {
+            int w = snprintf(buf + used, len - used, "%s%s", used ? " " : "", feature_names[i].name);
+            if (w < 0 || (size_t)w >= len - used) break;
+            used += (size_t)w;
+        }
+    if (used == 0) snprintf(buf, len, "none");
+    return buf;
+}

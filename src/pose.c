@@ -1,0 +1,149 @@
+/* pose.c — allocation, layout checks, copy and identity fill of SoA poses. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static const int group_first[PB_GROUPS] = { PB_POS_X, PB_ROT_W, PB_SCL_X, PB_VEL_X, PB_ANG_X, PB_SVL_X };
+static const int group_size[PB_GROUPS] = { 3, 4, 3, 3, 3, 3 };
+static const char *const group_name[PB_GROUPS] = { "pos", "rot", "scl", "vel", "ang", "svl" };
+static const char *const plane_name[PB_PLANES] = {
+    "pos.x", "pos.y", "pos.z", "rot.w", "rot.x", "rot.y", "rot.z", "scl.x", "scl.y", "scl.z",
+    "vel.x", "vel.y", "vel.z", "ang.x", "ang.y", "ang.z", "svl.x", "svl.y", "svl.z"
+};
+
+int pb_group_first(pb_group g) { return (unsigned)g < PB_GROUPS ? group_first[g] : -1; }
+int pb_group_size(pb_group g) { return (unsigned)g < PB_GROUPS ? group_size[g] : 0; }
+const char *pb_group_name(pb_group g) { return (unsigned)g < PB_GROUPS ? group_name[g] : "?"; }
+
+float pb_plane_identity(int plane)
+{
+    return (plane == PB_ROT_W || (plane >= PB_SCL_X && plane <= PB_SCL_Z)) ? 1.0f : 0.0f;
+}
+
+static void fill_identity_range(float *plane, int which, size_t from, size_t to)
+{
+    float v = pb_plane_identity(which);
+    for (size_t i = from; i < to; i++) plane[i] = v;
+}
+
+/* Largest n whose 19 padded planes fit in a size_t byte count. */
+static size_t max_elements(void) { return (SIZE_MAX / sizeof(float) / PB_PLANES) - PB_PAD; }
+
+pb_status pb_pose_alloc(pb_pose *p, size_t n)
+{
+    if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_alloc: pose pointer is NULL");
+    memset(p, 0, sizeof *p);
+    if (n == 0) return pb_fail(PB_ERR_EMPTY, "pb_pose_alloc: n = 0 (a pose needs at least one element)");
+    if (n > max_elements())
+        return pb_fail(PB_ERR_SIZE, "pb_pose_alloc: n = %zu is too large to allocate", n);
+    size_t stride = pb_padded(n);
+    size_t bytes = stride * sizeof(float) * PB_PLANES;
+    void *mem = aligned_alloc(PB_ALIGN, bytes);
+    if (!mem) return pb_fail(PB_ERR_NOMEM, "pb_pose_alloc: out of memory for %zu elements (%zu bytes)", n, bytes);
+    p->n = n;
+    p->stride = stride;
+    p->owned = mem;
+    for (int i = 0; i < PB_PLANES; i++) {
+        p->plane[i] = (float *)mem + (size_t)i * stride;
+        fill_identity_range(p->plane[i], i, 0, stride);
+    }
+    return PB_OK;
+}
+
+void pb_pose_free(pb_pose *p)
+{
+    if (!p) return;
+    free(p->owned);
+    memset(p, 0, sizeof *p);
+}
+
+static pb_status check_shape(const char *what, size_t n, size_t stride)
+{
+    if (n == 0) return pb_fail(PB_ERR_EMPTY, "pose '%s': n = 0 (at least one element required)", what);
+    if (stride % PB_PAD != 0)
+        return pb_fail(PB_ERR_PADDING, "pose '%s': stride %zu is not a multiple of %d floats", what, stride, PB_PAD);
+    if (stride < n) return pb_fail(PB_ERR_SIZE, "pose '%s': stride %zu is smaller than n = %zu", what, stride, n);
+    if (n > max_elements()) return pb_fail(PB_ERR_SIZE, "pose '%s': n = %zu is absurdly large", what, n);
+    return PB_OK;
+}
+
+static pb_status check_planes(const char *what, size_t n, size_t stride, float *const *planes)
+{
+    for (int i = 0; i < PB_PLANES; i++) {
+        if (!planes[i]) return pb_fail(PB_ERR_NULL, "pose '%s': plane %s is NULL", what, plane_name[i]);
+        if ((uintptr_t)planes[i] % PB_ALIGN != 0)
+            return pb_fail(PB_ERR_ALIGN, "pose '%s': plane %s at %p is not %d-byte aligned", what, plane_name[i],
+                           (void *)planes[i], PB_ALIGN);
+    }
+    for (int i = 0; i < PB_PLANES; i++) {
+        float id = pb_plane_identity(i);
+        for (size_t j = n; j < stride; j++)
+            if (planes[i][j] != id)
+                return pb_fail(PB_ERR_PADDING,
+                               "pose '%s': padding lane %zu of plane %s is %g, expected identity %g "
+                               "(kernels process whole vectors, so padding must stay identity)",
+                               what, j, plane_name[i], (double)planes[i][j], (double)id);
+    }
+    return PB_OK;
+}
+
+pb_status pb_pose_check(const pb_pose *p, const char *what)
+{
+    if (!what) what = "pose";
+    if (!p) return pb_fail(PB_ERR_NULL, "pose '%s' is NULL", what);
+    pb_status s = check_shape(what, p->n, p->stride);
+    if (s != PB_OK) return s;
+    return check_planes(what, p->n, p->stride, p->plane);
+}
+
+pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[PB_PLANES])
+{
+    if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_wrap: pose pointer is NULL");
+    memset(p, 0, sizeof *p);
+    if (!planes) return pb_fail(PB_ERR_NULL, "pb_pose_wrap: planes array is NULL");
+    pb_status s = check_shape("wrapped", n, stride);
+    if (s == PB_OK) s = check_planes("wrapped", n, stride, planes);
+    if (s != PB_OK) return s;
+    p->n = n;
+    p->stride = stride;
+    for (int i = 0; i < PB_PLANES; i++) p->plane[i] = planes[i];
+    return PB_OK;
+}
+
+pb_status pb_pose_copy(pb_pose *dst, const pb_pose *src)
+{
+    pb_status s = pb_pose_check(src, "src");
+    if (s == PB_OK) s = pb_pose_check(dst, "dst");
+    if (s != PB_OK) return s;
+    if (dst->n != src->n)
+        return pb_fail(PB_ERR_SIZE, "pb_pose_copy: dst has n = %zu, src has n = %zu", dst->n, src->n);
+    if (dst == src) return PB_OK;
+    for (int i = 0; i < PB_PLANES; i++) memmove(dst->plane[i], src->plane[i], src->n * sizeof(float));
+    return PB_OK;
+}
+
+pb_status pb_pose_fill_identity(pb_pose *p)
+{
+    if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_fill_identity: pose is NULL");
+    pb_status s = check_shape("pose", p->n, p->stride);
+    if (s != PB_OK) return s;
+    for (int i = 0; i < PB_PLANES; i++) {
+        if (!p->plane[i]) return pb_fail(PB_ERR_NULL, "pose: plane %s is NULL", plane_name[i]);
+        fill_identity_range(p->plane[i], i, 0, p->stride);
+    }
+    return PB_OK;
+}
+
+pb_status pb_pose_count_nonfinite(const pb_pose *p, size_t *count)
+{
+    if (!count) return pb_fail(PB_ERR_NULL, "pb_pose_count_nonfinite: count is NULL");
+    pb_status s = pb_pose_check(p, "pose");
+    if (s != PB_OK) return s;
+    size_t c = 0;
+    for (int i = 0; i < PB_PLANES; i++)
+        for (size_t j = 0; j < p->n; j++) c += !isfinite(p->plane[i][j]);
+    *count = c;
+    return PB_OK;
+}

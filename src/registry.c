@@ -1,0 +1,58 @@
+/* registry.c — one row per op: what it reads, what it writes, its flags.
+ * The harness, the CLI and (later) the benchmarks work from this table. */
+#include <string.h>
+#include "internal.h"
+
+#define G(g) (1u << PB_G_##g)
+#define ALL (G(POS) | G(ROT) | G(SCL) | G(VEL) | G(ANG) | G(SVL))
+
+const int pb_aos_width[PB_AOS_ARRAYS] = { 3, 4, 3, 3, 3, 3 };
+const int pb_aos_plane[PB_AOS_ARRAYS] = { PB_POS_X, PB_ROT_W, PB_SCL_X, PB_VEL_X, PB_ANG_X, PB_SVL_X };
+
+static const pb_op_info ops[PB_OP_COUNT] = {
+    [PB_OP_quat_mul] = { "quat_mul", "out.rot = a.rot * b.rot", G(ROT), G(ROT), G(ROT), 0, 0, 0, -1 },
+    [PB_OP_quat_inv_mul] = { "quat_inv_mul", "out.rot = inv(a.rot) * b.rot", G(ROT), G(ROT), G(ROT), 0, 0, 0, -1 },
+    [PB_OP_quat_mul_inv] = { "quat_mul_inv", "out.rot = a.rot * inv(b.rot)", G(ROT), G(ROT), G(ROT), 0, 0, 0, -1 },
+    [PB_OP_quat_mul_vec3] = { "quat_mul_vec3", "out.pos = a.rot rotating b.pos", G(ROT), G(POS), G(POS), 0, 0, 0, -1 },
+    [PB_OP_quat_inv_mul_vec3] = { "quat_inv_mul_vec3", "out.pos = inv(a.rot) rotating b.pos", G(ROT), G(POS), G(POS),
+                                  0, 0, 0, -1 },
+    [PB_OP_quat_abs] = { "quat_abs", "out.rot = a.rot or -a.rot, whichever has w >= 0", G(ROT), 0, G(ROT),
+                         PB_OPF_SIGNED_ROT, 0, 0, -1 },
+    [PB_OP_quat_normalize] = { "quat_normalize", "out.rot = a.rot / |a.rot| (zero -> identity)", G(ROT), 0, G(ROT),
+                               PB_OPF_UNNORM_IN, 0, 0, -1 },
+    [PB_OP_quat_exp] = { "quat_exp", "out.rot = exp((0, a.ang))", G(ANG), 0, G(ROT), PB_OPF_LOG_IN, 0, 0, -1 },
+    [PB_OP_quat_log] = { "quat_log", "out.ang = log(a.rot) (half angle x axis)", G(ROT), 0, G(ANG), 0, 0, 0, -1 },
+    [PB_OP_quat_from_scaled_angle_axis] = { "quat_from_scaled_angle_axis", "out.rot = exp(a.ang / 2)", G(ANG), 0,
+                                            G(ROT), 0, 0, 0, -1 },
+    [PB_OP_quat_to_scaled_angle_axis] = { "quat_to_scaled_angle_axis", "out.ang = 2 log(a.rot)", G(ROT), 0, G(ANG),
+                                          0, 0, 0, -1 },
+    [PB_OP_slerp_shortest] = { "slerp_shortest", "out.rot = slerp(a.rot, b.rot, alpha), shorter arc", G(ROT), G(ROT),
+                               G(ROT), PB_OPF_ALPHA, 0, 0, -1 },
+    [PB_OP_nlerp_shortest] = { "nlerp_shortest", "out.rot = normalize(lerp(a.rot, +-b.rot, alpha))", G(ROT), G(ROT),
+                               G(ROT), PB_OPF_ALPHA, 0, 0, PB_OP_slerp_shortest },
+    [PB_OP_eerp] = { "eerp", "out.scl = a.scl^(1-alpha) b.scl^alpha", G(SCL), G(SCL), G(SCL), PB_OPF_ALPHA, 0, 0, -1 },
+    [PB_OP_negexp] = { "negexp", "out.scl = exp(-a.pos)", G(POS), 0, G(SCL), PB_OPF_SCALAR_IN, 0.0f, 16.0f, -1 },
+    [PB_OP_fast_negexp_est] = { "fast_negexp_est", "out.scl = 1/(1 + x + 0.48x^2 + 0.235x^3), x = a.pos", G(POS), 0,
+                                G(SCL), PB_OPF_SCALAR_IN | PB_OPF_EST, 0.0f, 16.0f, PB_OP_negexp },
+    [PB_OP_smoothstep] = { "smoothstep", "out.pos = smoothstep(a.pos), out.vel = its derivative", G(POS), 0,
+                           G(POS) | G(VEL), PB_OPF_SCALAR_IN, -0.5f, 1.5f, -1 },
+    [PB_OP_blend_static] = { "blend_static", "lerp pos/vel/ang/svl, slerp rot, eerp scl", ALL, ALL, ALL, PB_OPF_ALPHA,
+                             0, 0, -1 },
+    [PB_OP_blend_static_nlerp] = { "blend_static_nlerp", "blend_static with nlerp rotations", ALL, ALL, ALL,
+                                   PB_OPF_ALPHA, 0, 0, PB_OP_blend_static },
+    [PB_OP_pose_to_aos] = { "pose_to_aos", "SoA pose a -> array-of-structs", ALL, 0, 0, PB_OPF_AOS_OUT, 0, 0, -1 },
+    [PB_OP_pose_from_aos] = { "pose_from_aos", "array-of-structs -> SoA pose out", 0, 0, ALL, PB_OPF_AOS_IN, 0, 0, -1 },
+};
+
+const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }
+
+pb_status pb_op_find(const char *name, pb_op *op)
+{
+    if (!name || !op) return pb_fail(PB_ERR_NULL, "pb_op_find: %s is NULL", name ? "op" : "name");
+    for (int i = 0; i < PB_OP_COUNT; i++)
+        if (strcmp(ops[i].name, name) == 0) {
+            *op = (pb_op)i;
+            return PB_OK;
+        }
+    return pb_fail(PB_ERR_OP, "unknown op '%s' (posebench ops lists them)", name);
+}

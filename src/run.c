@@ -1,0 +1,160 @@
+/* run.c — pb_run: validate a call completely, then hand it to a kernel.
+ * Kernels trust their arguments; everything a user can get wrong is caught
+ * here, with a message naming the argument. Nothing is written on error. */
+#include <math.h>
+#include <stdint.h>
+#include "internal.h"
+
+typedef struct { uintptr_t lo, hi; } span;
+
+static span pose_span(const pb_pose *p)
+{
+    span s = { UINTPTR_MAX, 0 };
+    for (int i = 0; i < PB_PLANES; i++) {
+        uintptr_t a = (uintptr_t)p->plane[i], b = a + p->stride * sizeof(float);
+        if (a < s.lo) s.lo = a;
+        if (b > s.hi) s.hi = b;
+    }
+    return s;
+}
+static int spans_overlap(span a, span b) { return a.lo < b.hi && b.lo < a.hi; }
+
+/* out may be exactly an input (same plane pointers, op-by-op in place), but
+ * no out plane may overlap a different input plane. */
+static pb_status check_alias(const pb_pose *out, const pb_pose *in, const char *name)
+{
+    if (!spans_overlap(pose_span(out), pose_span(in))) return PB_OK;
+    for (int i = 0; i < PB_PLANES; i++) {
+        uintptr_t a = (uintptr_t)out->plane[i], ae = a + out->stride * sizeof(float);
+        for (int j = 0; j < PB_PLANES; j++) {
+            uintptr_t b = (uintptr_t)in->plane[j], be = b + in->stride * sizeof(float);
+            if (a < be && b < ae && !(i == j && a == b && out->stride == in->stride))
+                return pb_fail(PB_ERR_ALIAS, "output pose overlaps input '%s' (out plane %d vs %s plane %d): "
+                                             "out must be a separate pose or exactly the same pose", name, i, name, j);
+        }
+    }
+    return PB_OK;
+}
+
+static pb_status check_aos(const pb_pose_aos *a, const char *what)
+{
+    if (!a) return pb_fail(PB_ERR_NULL, "%s is NULL", what);
+    const void *arr[PB_AOS_ARRAYS] = { a->pos, a->rot, a->scl, a->vel, a->ang, a->svl };
+    static const char *const names[PB_AOS_ARRAYS] = { "pos", "rot", "scl", "vel", "ang", "svl" };
+    if (a->n == 0) return pb_fail(PB_ERR_EMPTY, "%s: n = 0 (at least one element required)", what);
+    for (int i = 0; i < PB_AOS_ARRAYS; i++) {
+        if (!arr[i]) return pb_fail(PB_ERR_NULL, "%s: array %s is NULL", what, names[i]);
+        if ((uintptr_t)arr[i] % _Alignof(float))
+            return pb_fail(PB_ERR_ALIGN, "%s: array %s is not aligned for float", what, names[i]);
+    }
+    return PB_OK;
+}
+
+static void aos_arrays(const pb_pose_aos *a, float *out[PB_AOS_ARRAYS])
+{
+    out[0] = &a->pos->x; out[1] = &a->rot->w; out[2] = &a->scl->x;
+    out[3] = &a->vel->x; out[4] = &a->ang->x; out[5] = &a->svl->x;
+}
+
+static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const char *what)
+{
+    float *arr[PB_AOS_ARRAYS];
+    aos_arrays(a, arr);
+    span ps = pose_span(p);
+    for (int i = 0; i < PB_AOS_ARRAYS; i++) {
+        span s = { (uintptr_t)arr[i], (uintptr_t)(arr[i] + a->n * (size_t)pb_aos_width[i]) };
+        if (spans_overlap(s, ps)) return pb_fail(PB_ERR_ALIAS, "%s overlaps the pose's planes", what);
+    }
+    return PB_OK;
+}
+
+pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
+{
+    const pb_op_info *info = pb_op_get(op);
+    if (!info) return pb_fail(PB_ERR_OP, "pb_run: op id %d is not a registered op", (int)op);
+    if (!c) return pb_fail(PB_ERR_NULL, "%s: call is NULL", info->name);
+    pb_status s = v ? pb_variant_check(v) : pb_variant_active(&v);
+    if (s != PB_OK) return s;
+
+    size_t n = 0;
+    if (info->in_a) {
+        if ((s = pb_pose_check(c->a, "a")) != PB_OK) return s;
+        n = c->a->n;
+    }
+    if (info->in_b) {
+        if ((s = pb_pose_check(c->b, "b")) != PB_OK) return s;
+        if (c->b->n != n)
+            return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu", info->name, c->b->n, n);
+    }
+    if (info->flags & PB_OPF_AOS_IN) {
+        if ((s = check_aos(c->aos_in, "aos_in")) != PB_OK) return s;
+        n = c->aos_in->n;
+    }
+    if (info->out) {
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        if (c->out->n != n)
+            return pb_fail(PB_ERR_SIZE, "%s: pose out has n = %zu but the input has n = %zu", info->name, c->out->n, n);
+        if (info->in_a && (s = check_alias(c->out, c->a, "a")) != PB_OK) return s;
+        if (info->in_b && (s = check_alias(c->out, c->b, "b")) != PB_OK) return s;
+        if ((info->flags & PB_OPF_AOS_IN) && (s = check_aos_alias(c->aos_in, c->out, "aos_in")) != PB_OK) return s;
+    }
+    if (info->flags & PB_OPF_AOS_OUT) {
+        if ((s = check_aos(c->aos_out, "aos_out")) != PB_OK) return s;
+        if (c->aos_out->n != n)
+            return pb_fail(PB_ERR_SIZE, "%s: aos_out has n = %zu but pose a has n = %zu", info->name, c->aos_out->n, n);
+        if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
+    }
+    if ((info->flags & PB_OPF_ALPHA) && !isfinite(c->params.alpha))
+        return pb_fail(PB_ERR_PARAM, "%s: alpha is %g (must be finite)", info->name, (double)c->params.alpha);
+
+    pb_kargs k;
+    pb_kargs_from_call(&k, c);
+    k.n = n;
+    k.n_padded = pb_padded(n);
+    v->table[op](&k);
+    return PB_OK;
+}
+
+void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
+{
+    *k = (pb_kargs){ 0 };
+    for (int i = 0; i < PB_PLANES; i++) {
+        if (c->a) k->a[i] = c->a->plane[i];
+        if (c->b) k->b[i] = c->b->plane[i];
+        if (c->out) k->out[i] = c->out->plane[i];
+    }
+    float *arr[PB_AOS_ARRAYS];
+    if (c->aos_in) {
+        aos_arrays(c->aos_in, arr);
+        for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_in[i] = arr[i];
+    }
+    if (c->aos_out) {
+        aos_arrays(c->aos_out, arr);
+        for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_out[i] = arr[i];
+    }
+    k->p = c->params;
+}
+
+static pb_status run2(pb_op op, const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out)
+{
+    pb_call c = { .a = a, .b = b, .out = out, .params = { .alpha = alpha } };
+    return pb_run(op, NULL, &c);
+}
+pb_status pb_blend_static(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out)
+{
+    return run2(PB_OP_blend_static, a, b, alpha, out);
+}
+pb_status pb_blend_static_nlerp(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out)
+{
+    return run2(PB_OP_blend_static_nlerp, a, b, alpha, out);
+}
+pb_status pb_pose_to_aos(const pb_pose *pose, pb_pose_aos *aos)
+{
+    pb_call c = { .a = pose, .aos_out = aos };
+    return pb_run(PB_OP_pose_to_aos, NULL, &c);
+}
+pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose)
+{
+    pb_call c = { .aos_in = aos, .out = pose };
+    return pb_run(PB_OP_pose_from_aos, NULL, &c);
+}

@@ -1,0 +1,192 @@
+/* gen.c — deterministic inputs for validation: seeded random poses and the
+ * edge classes where pose maths breaks (identical, antipodal, 180 degrees,
+ * tiny angles, zero velocities). Rotations are built in double and rounded. */
+#include <math.h>
+#include "validate.h"
+
+#define PB_PI 3.14159265358979323846
+
+static const char *const class_names[PB_CLASSES] = {
+    "random", "identity", "identical", "near_identical", "antipodal", "near_pi", "zero_vel", "mixed"
+};
+const char *pb_class_name(pb_class c) { return (unsigned)c < PB_CLASSES ? class_names[c] : "?"; }
+
+typedef struct { uint64_t s; } rng;
+static uint64_t next(rng *r) /* splitmix64 */
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static double uni(rng *r) { return (double)(next(r) >> 11) * (1.0 / 9007199254740992.0); } /* [0,1) */
+static double range(rng *r, double lo, double hi) { return lo + (hi - lo) * uni(r); }
+static double logu(rng *r, double lo, double hi) { return exp(range(r, log(lo), log(hi))); }
+
+typedef struct { double w, x, y, z; } dq;
+static dq dq_mul(dq a, dq b)
+{
+    dq r = { a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+             a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w };
+    return r;
+}
+static dq dq_random(rng *r) /* uniform on SO(3) (Shoemake), both signs */
+{
+    double u1 = uni(r), u2 = 2 * PB_PI * uni(r), u3 = 2 * PB_PI * uni(r);
+    double a = sqrt(1 - u1), b = sqrt(u1);
+    dq q = { a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3) };
+    return q;
+}
+static void random_axis(rng *r, double v[3])
+{
+    double len;
+    do {
+        v[0] = range(r, -1, 1); v[1] = range(r, -1, 1); v[2] = range(r, -1, 1);
+        len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    } while (len < 0.1 || len > 1);
+    v[0] /= len; v[1] /= len; v[2] /= len;
+}
+static dq dq_axis_angle(rng *r, double angle)
+{
+    double ax[3];
+    random_axis(r, ax);
+    double s = sin(angle / 2);
+    dq q = { cos(angle / 2), s * ax[0], s * ax[1], s * ax[2] };
+    return q;
+}
+static dq dq_flip(rng *r, dq q)
+{
+    if (next(r) & 1) { q.w = -q.w; q.x = -q.x; q.y = -q.y; q.z = -q.z; }
+    return q;
+}
+
+static void put_q(pb_pose *p, size_t i, dq q)
+{
+    p->plane[PB_ROT_W][i] = (float)q.w; p->plane[PB_ROT_X][i] = (float)q.x;
+    p->plane[PB_ROT_Y][i] = (float)q.y; p->plane[PB_ROT_Z][i] = (float)q.z;
+}
+static dq get_q(const pb_pose *p, size_t i)
+{
+    dq q = { p->plane[PB_ROT_W][i], p->plane[PB_ROT_X][i], p->plane[PB_ROT_Y][i], p->plane[PB_ROT_Z][i] };
+    return q;
+}
+/* scale x 2 log(q) in double: the scaled angle-axis (scale 1) or the log
+ * (scale 1/2), used as "ang" input so exp-type ops see angles spanning tiny to
+ * their full range in the same classes as the rotations. */
+static void put_saa(pb_pose *p, size_t i, dq q, double scale)
+{
+    double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+    double f = scale * (s == 0 ? 2 : 2 * atan2(s, q.w) / s);
+    p->plane[PB_ANG_X][i] = (float)(f * q.x);
+    p->plane[PB_ANG_Y][i] = (float)(f * q.y);
+    p->plane[PB_ANG_Z][i] = (float)(f * q.z);
+}
+
+/* An element of class c at index i of both poses. */
+static void gen_element(pb_pose *a, pb_pose *b, size_t i, pb_class c, rng *r, const pb_op_info *info)
+{
+    /* Start from independent random values for every plane. */
+    for (int g = 0; g < 2; g++) {
+        pb_pose *p = g ? b : a;
+        for (int j = 0; j < 3; j++) {
+            p->plane[PB_POS_X + j][i] = (float)range(r, -2, 2);
+            p->plane[PB_SCL_X + j][i] = (float)exp(range(r, -1, 1));
+            p->plane[PB_VEL_X + j][i] = (float)range(r, -5, 5);
+            p->plane[PB_ANG_X + j][i] = (float)range(r, -10, 10);
+            p->plane[PB_SVL_X + j][i] = (float)range(r, -1, 1);
+        }
+    }
+    dq qa = dq_random(r), qb = dq_random(r);
+    switch (c) {
+    case PB_CLASS_RANDOM:
+    case PB_CLASS_ZERO_VEL:
+    case PB_CLASS_MIXED:
+        break;
+    case PB_CLASS_IDENTITY:
+        for (int j = 0; j < PB_PLANES; j++) a->plane[j][i] = b->plane[j][i] = pb_plane_identity(j);
+        qa = qb = (dq){ 1, 0, 0, 0 };
+        break;
+    case PB_CLASS_IDENTICAL:
+        for (int j = 0; j < PB_PLANES; j++) b->plane[j][i] = a->plane[j][i];
+        qb = qa;
+        break;
+    case PB_CLASS_NEAR_IDENTICAL: {
+        if (next(r) & 1) qa = dq_flip(r, dq_axis_angle(r, logu(r, 1e-7, 1e-2))); /* tiny rotation itself */
+        qb = dq_mul(qa, dq_axis_angle(r, logu(r, 1e-7, 1e-2)));
+        for (int j = 0; j < PB_PLANES; j++) {
+            double d = logu(r, 1e-7, 1e-2) * ((next(r) & 1) ? 1 : -1);
+            b->plane[j][i] = (float)(a->plane[j][i] * (1 + d));
+        }
+        break;
+    }
+    case PB_CLASS_ANTIPODAL:
+        qb = (dq){ -qa.w, -qa.x, -qa.y, -qa.z };
+        break;
+    case PB_CLASS_NEAR_PI: {
+        if (next(r) & 1) qa = dq_flip(r, dq_axis_angle(r, PB_PI - logu(r, 1e-5, 1e-2))); /* a itself near 180 deg */
+        if (next(r) % 4 == 0) {
+            /* Exactly 180 degrees: b = (-s x, s w, t z, -t y) with signs s, t has
+             * dot(a, b) = s(-wx + xw) + t(yz - zy): each pair cancels exactly
+             * before the pairs are summed, in float and double, in the
+             * reference's order and the kernels', so every implementation
+             * sees the same exact tie (dot = 0, no hemisphere flip). */
+            float w = (float)qa.w, x = (float)qa.x, y = (float)qa.y, z = (float)qa.z;
+            double sg = (next(r) & 1) ? 1 : -1, tg = (next(r) & 1) ? 1 : -1;
+            qb = (dq){ -sg * x, sg * w, tg * z, -tg * y };
+            qa = (dq){ w, x, y, z };
+        } else {
+            /* 180 deg - eps with eps >= 1e-5: |dot| >= 5e-6, far above float
+             * rounding of the dot product (~1e-7), so the shorter arc is
+             * well defined in float. Closer ties are ill-posed in float. */
+            qb = dq_flip(r, dq_mul(qa, dq_axis_angle(r, PB_PI - logu(r, 1e-5, 1e-2))));
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (c == PB_CLASS_ZERO_VEL)
+        for (int g = 0; g < 2; g++)
+            for (int j = PB_VEL_X; j <= PB_SVL_Z; j++) (g ? b : a)->plane[j][i] = 0.0f;
+    put_q(a, i, qa);
+    put_q(b, i, qb);
+    if (c != PB_CLASS_ZERO_VEL && c != PB_CLASS_IDENTITY) {
+        double f = (info->flags & PB_OPF_LOG_IN) ? 0.5 : 1.0;
+        put_saa(a, i, get_q(a, i), f);
+        put_saa(b, i, get_q(b, i), f);
+    }
+
+    if (info->flags & PB_OPF_UNNORM_IN) {
+        /* Non-unit inputs from 1e-3 to 1e3 in length; zero quaternions in the identity class. */
+        double s = c == PB_CLASS_IDENTITY ? ((next(r) & 1) ? 0.0 : 1.0) : logu(r, 1e-3, 1e3);
+        for (int j = PB_ROT_W; j <= PB_ROT_Z; j++) a->plane[j][i] = (float)(a->plane[j][i] * s);
+    }
+    if (info->flags & PB_OPF_SCALAR_IN) {
+        double lo = info->dom_lo, hi = info->dom_hi;
+        for (int j = 0; j < 3; j++) {
+            double x;
+            switch (c) {
+            case PB_CLASS_IDENTITY: x = 0; break;
+            case PB_CLASS_NEAR_IDENTICAL: x = logu(r, 1e-7, 1e-2); break;     /* near 0 */
+            case PB_CLASS_NEAR_PI: {                                           /* the domain's edges */
+                double edges[4] = { lo, hi, 0, 1 };
+                x = edges[next(r) % 4] + ((next(r) & 1) ? 1 : -1) * logu(r, 1e-7, 1e-2);
+                if (x < lo) x = lo;
+                if (x > hi) x = hi;
+                break;
+            }
+            default: x = range(r, lo, hi); break;
+            }
+            a->plane[PB_POS_X + j][i] = (float)x;
+        }
+    }
+}
+
+void pb_gen_case(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed, const pb_op_info *info)
+{
+    rng r = { seed * 0x9E3779B97F4A7C15ull + (uint64_t)c + 1 };
+    for (size_t i = 0; i < a->n; i++) {
+        pb_class ci = c == PB_CLASS_MIXED ? (pb_class)(next(&r) % PB_CLASS_MIXED) : c;
+        gen_element(a, b, i, ci, &r, info);
+    }
+}

@@ -1,0 +1,160 @@
+/* metrics.c — how far an output is from the oracle, per element, in units a
+ * user can judge: radians of rotation (sign-agnostic), norm drift, metres,
+ * relative scale error. All arithmetic in double. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "validate.h"
+
+static void add(pb_metric *m, int *n, pb_metric_kind kind, int group, const char *name, const char *unit)
+{
+    m[*n].kind = kind;
+    m[*n].group = group;
+    snprintf(m[*n].name, sizeof m[*n].name, "%s", name);
+    m[*n].unit = unit;
+    (*n)++;
+}
+
+int pb_metrics_for(const pb_op_info *info, pb_metric *m)
+{
+    int n = 0;
+    if (info->flags & PB_OPF_AOS_OUT) {
+        add(m, &n, PB_M_AOS_ABS, -1, "aos_abs", "abs");
+        return n;
+    }
+    for (int g = 0; g < PB_GROUPS; g++) {
+        if (!(info->out & (1u << g))) continue;
+        char name[24];
+        const char *gn = pb_group_name((pb_group)g);
+        if (g == PB_G_ROT) {
+            if (info->flags & PB_OPF_SIGNED_ROT) add(m, &n, PB_M_ROT_COMP, g, "rot_comp", "abs");
+            else add(m, &n, PB_M_ROT_ANGLE, g, "rot_angle", "rad");
+            add(m, &n, PB_M_ROT_NORM, g, "rot_norm", "abs");
+        } else if (g == PB_G_SCL) {
+            snprintf(name, sizeof name, "%s_rel", gn);
+            add(m, &n, PB_M_SCL_REL, g, name, "rel");
+        } else {
+            snprintf(name, sizeof name, "%s_abs", gn);
+            add(m, &n, PB_M_VEC_ABS, g, name, g == PB_G_POS ? "m" : "units");
+            snprintf(name, sizeof name, "%s_rel", gn);
+            add(m, &n, PB_M_VEC_REL, g, name, "rel");
+        }
+    }
+    return n;
+}
+
+int pb_dpose_alloc(pb_dpose *d, size_t n)
+{
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    d->n_padded = pb_padded(n);
+    for (int i = 0; i < PB_PLANES; i++)
+        if (!(d->plane[i] = calloc(d->n_padded, sizeof(double)))) return -1;
+    for (int a = 0; a < PB_AOS_ARRAYS; a++)
+        if (!(d->aos[a] = calloc(n * (size_t)pb_aos_width[a], sizeof(double)))) return -1;
+    return 0;
+}
+
+void pb_dpose_free(pb_dpose *d)
+{
+    for (int i = 0; i < PB_PLANES; i++) free(d->plane[i]);
+    for (int a = 0; a < PB_AOS_ARRAYS; a++) free(d->aos[a]);
+    memset(d, 0, sizeof *d);
+}
+
+void pb_dpose_from_pose(pb_dpose *d, const pb_pose *p)
+{
+    for (int i = 0; i < PB_PLANES; i++)
+        for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = p->plane[i][j];
+}
+
+void pb_dpose_from_aos(pb_dpose *d, const pb_pose_aos *a)
+{
+    const float *arr[PB_AOS_ARRAYS] = { &a->pos->x, &a->rot->w, &a->scl->x, &a->vel->x, &a->ang->x, &a->svl->x };
+    for (int k = 0; k < PB_AOS_ARRAYS; k++)
+        for (size_t j = 0; j < d->n * (size_t)pb_aos_width[k]; j++) d->aos[k][j] = arr[k][j];
+}
+
+static double rel(double diff, double ref)
+{
+    if (diff == 0) return 0;
+    return ref == 0 ? INFINITY : diff / ref;
+}
+
+void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, double *err)
+{
+    int f = m->group >= 0 ? pb_group_first((pb_group)m->group) : 0;
+    for (size_t i = 0; i < t->n; i++) {
+        double e = 0;
+        switch (m->kind) {
+        case PB_M_ROT_ANGLE: {
+            double qw = o->plane[f][i], qx = o->plane[f + 1][i], qy = o->plane[f + 2][i], qz = o->plane[f + 3][i];
+            double pw = t->plane[f][i], px = t->plane[f + 1][i], py = t->plane[f + 2][i], pz = t->plane[f + 3][i];
+            /* r = conj(q) * p */
+            double rw = qw * pw + qx * px + qy * py + qz * pz;
+            double rx = qw * px - qx * pw - qy * pz + qz * py;
+            double ry = qw * py + qx * pz - qy * pw - qz * px;
+            double rz = qw * pz - qx * py + qy * px - qz * pw;
+            e = 2 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw));
+            break;
+        }
+        case PB_M_ROT_NORM: {
+            double s = 0;
+            for (int c = 0; c < 4; c++) s += t->plane[f + c][i] * t->plane[f + c][i];
+            e = fabs(sqrt(s) - 1);
+            break;
+        }
+        case PB_M_ROT_COMP:
+            for (int c = 0; c < 4; c++) e = fmax(e, fabs(t->plane[f + c][i] - o->plane[f + c][i]));
+            break;
+        case PB_M_VEC_ABS:
+        case PB_M_VEC_REL: {
+            double d2 = 0, r2 = 0;
+            for (int c = 0; c < 3; c++) {
+                double d = t->plane[f + c][i] - o->plane[f + c][i];
+                d2 += d * d;
+                r2 += o->plane[f + c][i] * o->plane[f + c][i];
+            }
+            e = m->kind == PB_M_VEC_ABS ? sqrt(d2) : rel(sqrt(d2), sqrt(r2));
+            break;
+        }
+        case PB_M_SCL_REL:
+            for (int c = 0; c < 3; c++)
+                e = fmax(e, rel(fabs(t->plane[f + c][i] - o->plane[f + c][i]), fabs(o->plane[f + c][i])));
+            break;
+        case PB_M_SCL_ABS:
+            for (int c = 0; c < 3; c++) e = fmax(e, fabs(t->plane[f + c][i] - o->plane[f + c][i]));
+            break;
+        case PB_M_AOS_ABS:
+            for (int a = 0; a < PB_AOS_ARRAYS; a++)
+                for (int c = 0; c < pb_aos_width[a]; c++) {
+                    size_t j = i * (size_t)pb_aos_width[a] + (size_t)c;
+                    e = fmax(e, fabs(t->aos[a][j] - o->aos[a][j]));
+                }
+            break;
+        default:
+            break;
+        }
+        /* A NaN error is a failure, counted separately; keep it visible as +inf. */
+        err[i] = isnan(e) ? INFINITY : e;
+    }
+}
+
+size_t pb_count_nan(const pb_op_info *info, const pb_dpose *t, const pb_dpose *o)
+{
+    size_t c = 0;
+    if (info->flags & PB_OPF_AOS_OUT) {
+        for (int a = 0; a < PB_AOS_ARRAYS; a++)
+            for (size_t j = 0; j < t->n * (size_t)pb_aos_width[a]; j++)
+                c += !isfinite(t->aos[a][j]) && isfinite(o->aos[a][j]);
+        return c;
+    }
+    for (int g = 0; g < PB_GROUPS; g++) {
+        if (!(info->out & (1u << g))) continue;
+        int f = pb_group_first((pb_group)g);
+        for (int p = f; p < f + pb_group_size((pb_group)g); p++)
+            for (size_t i = 0; i < t->n; i++) c += !isfinite(t->plane[p][i]) && isfinite(o->plane[p][i]);
+    }
+    return c;
+}

@@ -1,0 +1,78 @@
+/* tolerance.c — the one tolerance table. A variant passes a metric when its
+ * worst error against the double oracle is at most max(k x the float
+ * reference's own worst error on the same inputs, floor). Floors are absolute
+ * and sit a little above what correctly rounded float arithmetic can reach on
+ * each output; every row says why. Method error (nlerp vs slerp, fast_negexp
+ * vs exp) is never folded in here: it is reported in its own column, and only
+ * _est ops are judged on it, against their own looser method_bound.
+ *
+ * Float quantities for orientation: ulp(1) = 1.19e-7, so a unit quaternion
+ * whose components are each off by half an ulp is about 1.2e-7 rad from the
+ * exact rotation; a few roundings of intermediate products make 2-3e-7. */
+#include <string.h>
+#include "validate.h"
+
+#define NONE (-1.0)
+
+static const pb_tolerance table[] = {
+    /* op                          k    rot     norm    abs     srel    vrel    method  reason */
+    { "quat_mul",                  4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
+      "16 products and 12 sums: a few ulp per component, same as the float reference" },
+    { "quat_inv_mul",              4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "as quat_mul" },
+    { "quat_mul_inv",              4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "as quat_mul" },
+    { "quat_mul_vec3",             4, NONE, NONE, 2e-6, NONE, NONE, NONE,
+      "two cross products on |v| <= 3.5 m: a few ulp of 2-4 m (ulp(2) = 2.4e-7)" },
+    { "quat_inv_mul_vec3",         4, NONE, NONE, 2e-6, NONE, NONE, NONE, "as quat_mul_vec3" },
+    { "quat_abs",                  1, NONE, 1e-6, 0.0, NONE, NONE, NONE,
+      "a sign flip is exact: any difference, including the wrong sign, fails" },
+    { "quat_normalize",            4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
+      "one sqrt and one division (or NEON estimate + Newton): ~2 ulp per component" },
+    { "quat_exp",                  4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
+      "polynomial sin/cos of |v| <= 2 pi at ~1 ulp; issue bound 4e-7 rad" },
+    { "quat_log",                  4, NONE, NONE, 4e-7, NONE, 4e-7, NONE,
+      "atan2 form: half-angle to ~1 ulp of pi (2.4e-7) in absolute terms, and a few ulp relative at tiny "
+      "angles, where acos(w) would lose everything" },
+    { "quat_from_scaled_angle_axis", 4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "quat_exp of v / 2" },
+    { "quat_to_scaled_angle_axis", 4, NONE, NONE, 8e-7, NONE, 4e-7, NONE, "2 x quat_log: twice its absolute floor" },
+    { "slerp_shortest",            4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
+      "atan2 angle + three polynomial sines + one division; issue bound 4e-7 rad on every class" },
+    { "nlerp_shortest",            4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
+      "lerp + normalize: rounding only; nlerp vs slerp is method error, shown, not judged" },
+    { "eerp",                      4, NONE, NONE, NONE, 1e-6, NONE, NONE,
+      "exp of lerped logs of scales in [e^-1, e]: ~2 ulp from log, ~2 from exp, relative" },
+    { "negexp",                    4, NONE, NONE, NONE, 1e-6, NONE, NONE,
+      "polynomial exp on [-16, 0]: a few ulp relative" },
+    { "fast_negexp_est",           4, NONE, NONE, NONE, 1e-6, NONE, 2e-2,
+      "rational approximation: its rounding is tight (relative); its method error vs exp(-x) is the "
+      "approximation's own, 1.876e-2 absolute at worst (x = 3.34, dense sampling of [0, 16] in double)" },
+    { "smoothstep",                4, NONE, NONE, 1e-6, NONE, NONE, NONE,
+      "cubic and its derivative on [-0.5, 1.5]: values <= 1.5, a few ulp" },
+    { "blend_static",              4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "slerp bound on rotations (issue: 4e-7 rad); lerp of |x| <= 10 is a few ulp of 10 (ulp(8) = 9.5e-7); "
+      "eerp bound on scales" },
+    { "blend_static_nlerp",        4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "as blend_static with nlerp; nlerp vs slerp is method error, shown, not judged" },
+    { "pose_to_aos",               1, NONE, NONE, 0.0, NONE, NONE, NONE, "a copy: must be exact" },
+    { "pose_from_aos",             1, 0.0, 1e-6, 0.0, NONE, NONE, NONE, "a copy: must be exact" },
+};
+
+const pb_tolerance *pb_tolerance_for(const char *op)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].op, op) == 0) return &table[i];
+    return NULL;
+}
+
+double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind)
+{
+    switch (kind) {
+    case PB_M_ROT_ANGLE: return t->rot_floor;
+    case PB_M_ROT_NORM: return t->norm_floor;
+    case PB_M_ROT_COMP:
+    case PB_M_VEC_ABS:
+    case PB_M_AOS_ABS: return t->abs_floor;
+    case PB_M_VEC_REL: return t->vrel_floor;
+    case PB_M_SCL_REL: return t->rel_floor;
+    default: return NONE;
+    }
+}

@@ -1,0 +1,113 @@
+/* validate.h — the validation harness: every op x every variant against the
+ * float reference and the double oracle, on seeded random inputs and edge
+ * classes, with error metrics, a tolerance table and verdicts. */
+#ifndef PB_VALIDATE_H
+#define PB_VALIDATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "internal.h"
+
+/* ---- input classes (gen.c) ----------------------------------------------------------- */
+typedef enum pb_class {
+    PB_CLASS_RANDOM,          /* independent uniform rotations, random positions/scales/velocities */
+    PB_CLASS_IDENTITY,        /* everything identity */
+    PB_CLASS_IDENTICAL,       /* b = a */
+    PB_CLASS_NEAR_IDENTICAL,  /* b = a rotated by 1e-7 ... 1e-2 rad; a itself often a tiny rotation */
+    PB_CLASS_ANTIPODAL,       /* b.rot = -a.rot (same rotation, other sign) */
+    PB_CLASS_NEAR_PI,         /* b 180 deg - (1e-5 ... 1e-2) rad from a, and exactly 180 deg */
+    PB_CLASS_ZERO_VEL,        /* random, all velocities zero */
+    PB_CLASS_MIXED,           /* every element from a random one of the above */
+    PB_CLASSES
+} pb_class;
+
+const char *pb_class_name(pb_class c);
+
+/* Fill a and b (same n, allocated) with class c for op info, from seed. */
+void pb_gen_case(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed, const pb_op_info *info);
+
+/* ---- metrics (metrics.c) ------------------------------------------------------------------ */
+typedef enum pb_metric_kind {
+    PB_M_ROT_ANGLE,   /* rad: 2 atan2(|v|, |w|) of conj(oracle) * q; q and -q equal */
+    PB_M_ROT_NORM,    /* | |q| - 1 | */
+    PB_M_ROT_COMP,    /* max |component difference|, sign-sensitive (quat_abs) */
+    PB_M_VEC_ABS,     /* |difference| of the 3-vector, in the data's units */
+    PB_M_VEC_REL,     /* |difference| / |oracle| of the 3-vector */
+    PB_M_SCL_REL,     /* max over xyz of |difference| / |oracle| */
+    PB_M_AOS_ABS,     /* max |component difference| of the AoS arrays */
+    PB_M_SCL_ABS,     /* max over xyz of |difference| (method error of scalar approximations) */
+    PB_M_KINDS
+} pb_metric_kind;
+
+typedef struct pb_metric {
+    pb_metric_kind kind;
+    int group;            /* pb_group, or -1 for AoS */
+    char name[24];        /* "rot_angle", "pos_abs", ... */
+    const char *unit;
+} pb_metric;
+
+#define PB_MAX_METRICS 16
+/* The metrics that judge op's outputs. Returns the count. */
+int pb_metrics_for(const pb_op_info *info, pb_metric *m);
+
+/* Double-precision view of a pose or AoS output: planes of n_padded doubles. */
+typedef struct pb_dpose {
+    size_t n, n_padded;
+    double *plane[PB_PLANES];
+    double *aos[PB_AOS_ARRAYS];
+} pb_dpose;
+int pb_dpose_alloc(pb_dpose *d, size_t n);
+void pb_dpose_free(pb_dpose *d);
+void pb_dpose_from_pose(pb_dpose *d, const pb_pose *p);
+void pb_dpose_from_aos(pb_dpose *d, const pb_pose_aos *a);
+
+/* Per-element error of test against oracle for metric m, into err[0..n). */
+void pb_metric_eval(const pb_metric *m, const pb_dpose *test, const pb_dpose *oracle, double *err);
+/* Count of non-finite test values where the oracle is finite, over the op's outputs. */
+size_t pb_count_nan(const pb_op_info *info, const pb_dpose *test, const pb_dpose *oracle);
+
+/* ---- tolerance table (tolerance.c) ---------------------------------------------------------- */
+typedef struct pb_tolerance {
+    const char *op;
+    double k;             /* variant may be up to k x the float reference's own error ... */
+    double rot_floor;     /* ... or this absolute floor, whichever is larger (rad) */
+    double norm_floor;    /* | |q| - 1 | */
+    double abs_floor;     /* absolute, in the data's units (and signed quaternion components) */
+    double rel_floor;     /* relative error of scales; < 0: reported, not judged */
+    double vrel_floor;    /* relative error of 3-vectors (rotation vectors: log); < 0: reported only */
+    double method_bound;  /* _est ops: bound on method error vs the exact op; < 0 none */
+    const char *reason;
+} pb_tolerance;
+const pb_tolerance *pb_tolerance_for(const char *op);
+double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind);
+
+/* ---- the engine (validate.c) --------------------------------------------------------------- */
+typedef struct pb_validate_opts {
+    const char *op;        /* only this op (NULL: all) */
+    const char *variant;   /* only this variant; an ISA name selects its native and emulated builds (NULL: all) */
+    uint64_t seed;
+    int quick;             /* skip the 100003-element case */
+    int verbose;           /* print every metric row */
+    FILE *table;           /* human table (NULL: none) */
+    FILE *json;            /* JSON rows (NULL: none) */
+} pb_validate_opts;
+
+/* One judged row: op x variant x metric. */
+typedef struct pb_val_row {
+    const char *op, *variant, *mode;
+    pb_metric metric;
+    double max_err, p99_err, ref_err, var_vs_ref, bound, method_err, method_bound;
+    double class_max[PB_CLASSES];
+    size_t nan, pad_bad;
+    int pass;
+} pb_val_row;
+
+typedef void (*pb_row_fn)(const pb_val_row *row, void *user);
+
+/* Run the harness; calls row_fn for every row. Returns the number of failing
+ * rows, or -1 on a setup error (message in pb_last_error()). */
+int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user);
+/* The CLI front end: table + JSON, returns failing rows or -1. */
+int pb_validate_report(const pb_validate_opts *o);
+
+#endif
