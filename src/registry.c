@@ -41,7 +41,8 @@ static const pb_op_info ops[PB_OP_COUNT] = {
     [PB_OP_blend_static_nlerp] = { "blend_static_nlerp", "blend_static with nlerp rotations", ALL, ALL, ALL,
                                    PB_OPF_ALPHA, 0, 0, PB_OP_blend_static },
     [PB_OP_pose_to_aos] = { "pose_to_aos", "SoA pose a -> array-of-structs", ALL, 0, 0, PB_OPF_AOS_OUT, 0, 0, -1 },
-    [PB_OP_pose_from_aos] = { "pose_from_aos", "array-of-structs -> SoA pose out", 0, 0, ALL, PB_OPF_AOS_IN, 0, 0, -1 },
+    [PB_OP_pose_from_aos] = { "pose_from_aos", "array-of-structs -> SoA pose out", 0, 0, ALL,
+                             PB_OPF_AOS_IN | PB_OPF_SIGNED_ROT, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

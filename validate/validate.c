@@ -17,8 +17,8 @@ static size_t make_cases(vcase *c, int quick)
 {
     size_t k = 0;
     for (int cl = 0; cl < PB_CLASS_MIXED; cl++)
-        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-            c[k++] = (vcase){ (pb_class)cl, sizes[s], alphas[k % (sizeof alphas / sizeof alphas[0])] };
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++, k++)
+            c[k] = (vcase){ (pb_class)cl, sizes[s], alphas[k % (sizeof alphas / sizeof alphas[0])] };
     c[k++] = (vcase){ PB_CLASS_MIXED, 1000, 0.37f };
     if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, 0.61f };
     return k;

@@ -58,7 +58,7 @@ enum {
     PB_OPF_ALPHA      = 1u << 0, /* reads params.alpha */
     PB_OPF_AOS_IN     = 1u << 1, /* input is a pb_pose_aos (pose_from_aos) */
     PB_OPF_AOS_OUT    = 1u << 2, /* output is a pb_pose_aos (pose_to_aos) */
-    PB_OPF_SIGNED_ROT = 1u << 3, /* output quaternion sign matters (quat_abs) */
+    PB_OPF_SIGNED_ROT = 1u << 3, /* output quaternion sign matters (quat_abs, copies) */
     PB_OPF_UNNORM_IN  = 1u << 4, /* input quaternions need not be unit (quat_normalize) */
     PB_OPF_SCALAR_IN  = 1u << 5, /* elementwise scalar function of a.pos over [dom_lo, dom_hi] */
     PB_OPF_EST        = 1u << 6, /* an approximation: has its own method bound */

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# cli_test.sh — the CLI's contract: exit codes and messages for bad input,
+# forced variants honoured or refused, validate's JSON shape.
+# usage: cli_test.sh <emulator-or-empty> <path/to/posebench> <foreign-variant>
+set -u
+emu=$1; bin=$2; foreign=$3
+pass=0; fail=0
+run() { if [ -n "$emu" ]; then $emu "$bin" "$@"; else "$bin" "$@"; fi; }
+check() { # check <name> <expected-status> <regex> -- args...
+  local name=$1 want=$2 re=$3; shift 4
+  local out; out=$(run "$@" 2>&1); local st=$?
+  if [ "$st" = "$want" ] && grep -Eq -- "$re" <<<"$out"; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "FAIL $name: status $st (want $want), output:"; echo "$out" | head -5; fi
+}
+check "no command"          2 "usage"                         -- 
+check "unknown command"     2 "unknown command 'frobnicate'"  -- frobnicate
+check "variants"            0 "scalar .* native"              -- variants
+check "ops"                 0 "blend_static_nlerp"            -- ops
+check "forced foreign"      2 "not built for"                 -- --variant "$foreign" variants
+check "forced unknown"      2 "unknown variant 'nope'"        -- --variant nope variants
+check "validate bad op"     2 "unknown op 'nope'"             -- validate --op nope
+check "validate bad var"    2 "unknown variant 'nope'"        -- validate --variant nope
+check "validate bad seed"   2 "--seed expects"                -- validate --seed x1
+check "validate bad json"   2 "cannot write /nonexistent/dir" -- validate --op eerp --json /nonexistent/dir/x.json
+check "validate one"        0 "all passed"                    -- validate --quick --op quat_mul --variant scalar
+out=$(POSEBENCH_VARIANT=$foreign run variants 2>&1); st=$?
+if [ $st = 2 ] && grep -q "not built for" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced foreign: $st $out"; fi
+out=$(POSEBENCH_VARIANT=scalar run variants 2>&1)
+if grep -Eq "^scalar .*\[active\]" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced scalar: $out"; fi
+tmp=$(mktemp); run validate --quick --op eerp --json "$tmp" >/dev/null
+if grep -q '"op": "eerp"' "$tmp" && grep -q '"mode": "emulated"' "$tmp" && grep -q '"max_err"' "$tmp" \
+   && grep -q '"ref_err"' "$tmp" && grep -q '"nan": 0' "$tmp" && grep -q '"pass": true' "$tmp"; then pass=$((pass+1));
+else fail=$((fail+1)); echo "FAIL json shape"; head -c 600 "$tmp"; fi
+rm -f "$tmp"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,105 @@
+/* test_dispatch.c — the priority table picks the first native variant the CPU
+ * supports; hiding one more feature at a time walks down the table, so every
+ * entry this machine can run is exercised and agrees with the scalar
+ * reference; forcing a variant the CPU lacks is refused, never replaced. */
+#include <math.h>
+#include <string.h>
+#include "check.h"
+#include "posebench/posebench.h"
+
+static const char *active_name(void)
+{
+    const pb_variant *v = NULL;
+    return pb_variant_active(&v) == PB_OK ? pb_variant_name(v) : "(error)";
+}
+
+/* blend_static with the active variant vs scalar: the kernels agree closely. */
+static double max_diff_vs_scalar(void)
+{
+    pb_pose a, b, o1, o2;
+    size_t n = 333;
+    pb_pose_alloc(&a, n); pb_pose_alloc(&b, n); pb_pose_alloc(&o1, n); pb_pose_alloc(&o2, n);
+    for (size_t i = 0; i < n; i++) {
+        float t = (float)i / (float)n;
+        a.plane[PB_POS_X][i] = t;
+        b.plane[PB_POS_X][i] = -t;
+        b.plane[PB_ROT_W][i] = cosf(t);
+        b.plane[PB_ROT_Z][i] = sinf(t);
+        b.plane[PB_SCL_Y][i] = 1.0f + t;
+    }
+    double m = INFINITY;
+    const pb_variant *scalar;
+    pb_variant_find("scalar", &scalar);
+    pb_call c2 = { .a = &a, .b = &b, .out = &o2, .params = { .alpha = 0.3f } };
+    if (pb_blend_static(&a, &b, 0.3f, &o1) == PB_OK && pb_run(PB_OP_blend_static, scalar, &c2) == PB_OK) {
+        m = 0;
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t i = 0; i < n; i++) m = dmax(m, fabs((double)o1.plane[p][i] - o2.plane[p][i]));
+    }
+    pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&o1); pb_pose_free(&o2);
+    return m;
+}
+
+int main(void)
+{
+    uint32_t have = pb_cpu_features();
+    char buf[128];
+    printf("features: %s\n", pb_cpu_feature_names(have, buf, sizeof buf));
+
+    /* Hide features in priority order, one more each time. */
+    const struct { uint32_t hide; const char *expect; uint32_t needs; } steps[] = {
+        { 0, NULL, 0 },
+        { PB_CPU_AVX512, NULL, 0 },
+        { PB_CPU_AVX512 | PB_CPU_AVX2, NULL, 0 },
+        { PB_CPU_AVX512 | PB_CPU_AVX2 | PB_CPU_SSE41, NULL, 0 },
+        { PB_CPU_AVX512 | PB_CPU_AVX2 | PB_CPU_SSE41 | PB_CPU_NEON, "scalar", 0 },
+    };
+    for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+        pb_cpu_disable(steps[s].hide);
+        uint32_t f = pb_cpu_features();
+        const char *want = f & PB_CPU_AVX512 ? "avx512"
+                           : (f & PB_CPU_AVX2) && (f & PB_CPU_FMA) ? "avx2"
+                           : f & PB_CPU_SSE41 ? "sse41"
+                           : f & PB_CPU_NEON ? "neon" : "scalar";
+        CHECK(strcmp(active_name(), want) == 0, "hiding %s: active %s, want %s",
+              pb_cpu_feature_names(steps[s].hide, buf, sizeof buf), active_name(), want);
+        double d = max_diff_vs_scalar();
+        CHECK(d < 1e-5, "variant %s differs from scalar by %g", active_name(), d);
+        printf("hide [%s] -> %s (max |diff| vs scalar %.2g)\n", pb_cpu_feature_names(steps[s].hide, buf, sizeof buf),
+               active_name(), d);
+    }
+
+    /* Forcing: honoured when runnable, refused (not replaced) when hidden. */
+    pb_cpu_disable(0);
+    CHECK(pb_variant_force("scalar") == PB_OK, "force scalar: %s", pb_last_error());
+    CHECK(strcmp(active_name(), "scalar") == 0, "forced scalar, active %s", active_name());
+    CHECK(pb_variant_force("avx2-emu") == PB_OK, "force emulated: %s", pb_last_error());
+    CHECK(strcmp(active_name(), "avx2-emu") == 0, "forced avx2-emu, active %s", active_name());
+    pb_variant_force(NULL);
+    if (have & PB_CPU_AVX2) {
+        CHECK(pb_variant_force("avx2") == PB_OK, "force avx2");
+        pb_cpu_disable(PB_CPU_AVX2);
+        const pb_variant *v;
+        pb_status s = pb_variant_active(&v);
+        CHECK(s == PB_ERR_UNSUPPORTED, "forced avx2 with avx2 hidden: %s", pb_status_name(s));
+        CHECK(strstr(pb_last_error(), "avx2") != NULL, "message names avx2: %s", pb_last_error());
+        pb_pose p;
+        pb_pose_alloc(&p, 4);
+        CHECK(pb_blend_static(&p, &p, 0.5f, &p) == PB_ERR_UNSUPPORTED, "ops refuse too");
+        pb_pose_free(&p);
+        pb_cpu_disable(0);
+        pb_variant_force(NULL);
+    }
+    if (have & PB_CPU_NEON) {
+        pb_cpu_disable(PB_CPU_NEON);
+        CHECK(pb_variant_force("neon") == PB_ERR_UNSUPPORTED, "force hidden neon: %s", pb_last_error());
+        pb_cpu_disable(0);
+    }
+    /* Every variant is listed once with a lane count. */
+    for (size_t i = 0; i < pb_variant_count(); i++) {
+        const pb_variant *v = pb_variant_at(i);
+        CHECK(pb_variant_lanes(v) >= 1 && pb_variant_lanes(v) <= 16, "%s lanes", pb_variant_name(v));
+    }
+    CHECK(pb_variant_at(pb_variant_count()) == NULL, "past the end is NULL");
+    return check_done();
+}

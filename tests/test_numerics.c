@@ -1,0 +1,286 @@
+/* test_numerics.c — mathematical properties every variant must have (identities
+ * of quaternion algebra, endpoints, symmetries, the edge classes where peers
+ * return NaN), the accuracy contract of the foundation issue, and a check that
+ * the harness's metrics measure what they claim. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "validate.h"
+
+#define N 203
+static pb_pose a, b, o, o2;
+static double dpi = 3.14159265358979323846;
+
+static void set_q(pb_pose *p, size_t i, double w, double x, double y, double z)
+{
+    double n = sqrt(w * w + x * x + y * y + z * z);
+    p->plane[PB_ROT_W][i] = (float)(w / n); p->plane[PB_ROT_X][i] = (float)(x / n);
+    p->plane[PB_ROT_Y][i] = (float)(y / n); p->plane[PB_ROT_Z][i] = (float)(z / n);
+}
+/* rotation angle between two float quaternions, sign-agnostic, in double */
+static double qangle(const pb_pose *p, size_t i, const pb_pose *q, size_t j)
+{
+    double d = 0, pn = 0, qn = 0;
+    for (int c = PB_ROT_W; c <= PB_ROT_Z; c++) {
+        d += (double)p->plane[c][i] * q->plane[c][j];
+        pn += (double)p->plane[c][i] * p->plane[c][i];
+        qn += (double)q->plane[c][j] * q->plane[c][j];
+    }
+    double cosh = fmin(1.0, fabs(d) / sqrt(pn * qn));
+    /* 2 acos is ill-conditioned near 0; use the chord for small angles */
+    double chord = 0;
+    for (int c = PB_ROT_W; c <= PB_ROT_Z; c++) {
+        double s = d < 0 ? -1 : 1;
+        double e = p->plane[c][i] / sqrt(pn) - s * q->plane[c][j] / sqrt(qn);
+        chord += e * e;
+    }
+    return cosh > 0.9 ? 4 * asin(fmin(1.0, sqrt(chord) / 2)) : 2 * acos(cosh);
+}
+static pb_status run(const pb_variant *v, pb_op op, pb_pose *pa, pb_pose *pb_, pb_pose *po, float alpha)
+{
+    pb_call c = { .a = pa, .b = pb_, .out = po, .params = { .alpha = alpha } };
+    return pb_run(op, v, &c);
+}
+
+static void random_rotations(pb_pose *p, unsigned seed)
+{
+    srand(seed);
+    for (size_t i = 0; i < N; i++)
+        set_q(p, i, rand() / (double)RAND_MAX - 0.5, rand() / (double)RAND_MAX - 0.5, rand() / (double)RAND_MAX - 0.5,
+              rand() / (double)RAND_MAX - 0.5);
+}
+
+static void properties(const pb_variant *v)
+{
+    const char *vn = pb_variant_name(v);
+    random_rotations(&a, 1);
+    random_rotations(&b, 2);
+
+    /* slerp/nlerp: identical and antipodal inputs give the input, never NaN */
+    static const pb_op blends[] = { PB_OP_slerp_shortest, PB_OP_nlerp_shortest };
+    for (int k = 0; k < 2; k++) {
+        const char *on = pb_op_get(blends[k])->name;
+        for (int s = 0; s < 2; s++) {
+            pb_pose_copy(&o2, &a);
+            if (s)
+                for (int c = PB_ROT_W; c <= PB_ROT_Z; c++)
+                    for (size_t i = 0; i < N; i++) o2.plane[c][i] = -o2.plane[c][i];
+            double worst = 0;
+            int nan = 0;
+            for (float t = 0; t <= 1.0f; t += 0.125f) {
+                run(v, blends[k], &a, &o2, &o, t);
+                for (size_t i = 0; i < N; i++) {
+                    double e = qangle(&o, i, &a, i);
+                    nan += isnan(e);
+                    worst = dmax(worst, e);
+                }
+            }
+            CHECK(nan == 0 && worst <= 4e-7, "%s %s(q, %sq): worst %.3g rad, %d NaN", vn, on, s ? "-" : "", worst, nan);
+        }
+        /* endpoints: t = 0 gives a, t = 1 gives b (as a rotation) */
+        run(v, blends[k], &a, &b, &o, 0.0f);
+        double e0 = 0, e1 = 0;
+        for (size_t i = 0; i < N; i++) e0 = dmax(e0, qangle(&o, i, &a, i));
+        run(v, blends[k], &a, &b, &o, 1.0f);
+        for (size_t i = 0; i < N; i++) e1 = dmax(e1, qangle(&o, i, &b, i));
+        CHECK(e0 <= 4e-7 && e1 <= 4e-7, "%s %s endpoints: %.3g %.3g", vn, on, e0, e1);
+    }
+    /* slerp midpoint is equidistant and on the shorter arc */
+    run(v, PB_OP_slerp_shortest, &a, &b, &o, 0.5f);
+    double asym = 0;
+    for (size_t i = 0; i < N; i++) {
+        double da = qangle(&o, i, &a, i), db = qangle(&o, i, &b, i), ab = qangle(&a, i, &b, i);
+        asym = dmax(asym, fabs(da - db) + fabs(da + db - ab));
+    }
+    CHECK(asym <= 2e-6, "%s slerp midpoint asymmetry %.3g", vn, asym);
+
+    /* algebra: a * inv(a) = identity; exp(log(q)) = q; rotation preserves length */
+    run(v, PB_OP_quat_mul_inv, &a, &a, &o, 0);
+    pb_pose_fill_identity(&o2);
+    double ident = 0;
+    for (size_t i = 0; i < N; i++) ident = dmax(ident, qangle(&o, i, &o2, i));
+    CHECK(ident <= 4e-7, "%s a*inv(a) %.3g rad from identity", vn, ident);
+    run(v, PB_OP_quat_log, &a, NULL, &o2, 0);
+    run(v, PB_OP_quat_exp, &o2, NULL, &o, 0);
+    double rt = 0;
+    for (size_t i = 0; i < N; i++) rt = dmax(rt, qangle(&o, i, &a, i));
+    /* Both hemispheres: long-way logs (half-angle near pi, ulp 2.4e-7) cost up to
+     * ~6e-7 in each direction, so the round trip is held to 1.5e-6. */
+    CHECK(rt <= 1.5e-6, "%s exp(log(q)) round trip %.3g rad", vn, rt);
+    for (size_t i = 0; i < N; i++) {
+        b.plane[PB_POS_X][i] = (float)i * 0.01f - 1.0f;
+        b.plane[PB_POS_Y][i] = 0.5f;
+        b.plane[PB_POS_Z][i] = -(float)i * 0.003f;
+    }
+    run(v, PB_OP_quat_mul_vec3, &a, &b, &o, 0);
+    run(v, PB_OP_quat_inv_mul_vec3, &a, &o, &o2, 0);
+    double len = 0, back = 0;
+    for (size_t i = 0; i < N; i++) {
+        double l0 = 0, l1 = 0;
+        for (int c = 0; c < 3; c++) {
+            l0 += (double)b.plane[c][i] * b.plane[c][i];
+            l1 += (double)o.plane[c][i] * o.plane[c][i];
+            back = dmax(back, fabs((double)o2.plane[c][i] - b.plane[c][i]));
+        }
+        len = dmax(len, fabs(sqrt(l1) - sqrt(l0)));
+    }
+    CHECK(len <= 1e-6 && back <= 2e-6, "%s rotate keeps length (%.3g) and inverts (%.3g)", vn, len, back);
+
+    /* abs lands on w >= 0 with the same rotation; normalize gives unit length */
+    for (size_t i = 0; i < N; i += 2) a.plane[PB_ROT_W][i] = -a.plane[PB_ROT_W][i];
+    run(v, PB_OP_quat_abs, &a, NULL, &o, 0);
+    int neg = 0;
+    for (size_t i = 0; i < N; i++) neg += o.plane[PB_ROT_W][i] < 0 || qangle(&o, i, &a, i) > 0;
+    CHECK(neg == 0, "%s quat_abs: %d elements wrong", vn, neg);
+    for (size_t i = 0; i < N; i++)
+        for (int c = PB_ROT_W; c <= PB_ROT_Z; c++) a.plane[c][i] *= (float)(1 + i);
+    a.plane[PB_ROT_W][5] = a.plane[PB_ROT_X][5] = a.plane[PB_ROT_Y][5] = a.plane[PB_ROT_Z][5] = 0;
+    run(v, PB_OP_quat_normalize, &a, NULL, &o, 0);
+    double unit = 0;
+    for (size_t i = 0; i < N; i++) {
+        double s = 0;
+        for (int c = PB_ROT_W; c <= PB_ROT_Z; c++) s += (double)o.plane[c][i] * o.plane[c][i];
+        unit = dmax(unit, fabs(sqrt(s) - 1));
+    }
+    CHECK(unit <= 1e-6 && o.plane[PB_ROT_W][5] == 1.0f, "%s normalize: |q|-1 = %.3g, zero -> identity", vn, unit);
+
+    /* scalar functions: endpoints and known values */
+    for (size_t i = 0; i < N; i++) {
+        for (int c = 0; c < 3; c++) a.plane[PB_POS_X + c][i] = (float)i / (N - 1) * 2.0f - 0.5f;
+        a.plane[PB_SCL_X][i] = 0.5f + (float)i;
+        b.plane[PB_SCL_X][i] = 2.0f;
+    }
+    a.plane[PB_POS_Y][0] = 0.5f;
+    run(v, PB_OP_smoothstep, &a, NULL, &o, 0);
+    CHECK(o.plane[PB_POS_X][0] == 0 && o.plane[PB_POS_X][N - 1] == 1 && o.plane[PB_VEL_X][0] == 0, "%s smoothstep clamps", vn);
+    CHECK(fabs(o.plane[PB_POS_Y][0] - 0.5) < 1e-7 && fabs(o.plane[PB_VEL_Y][0] - 1.5) < 1e-6,
+          "%s smoothstep(0.5) = %.9g, slope %.9g", vn, o.plane[PB_POS_Y][0], o.plane[PB_VEL_Y][0]);
+    run(v, PB_OP_eerp, &a, &b, &o, 0.0f);
+    double e0 = 0;
+    for (size_t i = 0; i < N; i++) e0 = dmax(e0, fabs(o.plane[PB_SCL_X][i] / a.plane[PB_SCL_X][i] - 1));
+    run(v, PB_OP_eerp, &a, &a, &o, 0.3f);
+    double same = 0;
+    for (size_t i = 0; i < N; i++) same = dmax(same, fabs(o.plane[PB_SCL_X][i] / a.plane[PB_SCL_X][i] - 1));
+    CHECK(e0 <= 4e-7 && same <= 4e-7, "%s eerp(x, y, 0) = x (%.3g), eerp(x, x, t) = x (%.3g)", vn, e0, same);
+    for (size_t i = 0; i < N; i++) a.plane[PB_POS_X][i] = (float)i * 16.0f / (N - 1);
+    run(v, PB_OP_fast_negexp_est, &a, NULL, &o, 0);
+    run(v, PB_OP_negexp, &a, NULL, &o2, 0);
+    double approx = 0, exact = 0;
+    for (size_t i = 0; i < N; i++) {
+        approx = dmax(approx, fabs(o.plane[PB_SCL_X][i] - exp(-(double)a.plane[PB_POS_X][i])));
+        exact = dmax(exact, fabs(o2.plane[PB_SCL_X][i] / exp(-(double)a.plane[PB_POS_X][i]) - 1));
+    }
+    CHECK(approx <= 2e-2 && exact <= 1e-6, "%s fast_negexp_est |err| %.3g (bound 2e-2), negexp rel %.3g", vn, approx, exact);
+}
+
+/* The contract: slerp and blend_static rotations within 4e-7 rad of the
+ * oracle on every class, no NaN, |q|-1 <= 1e-6; quat log/exp within 4e-7 on
+ * shortest-hemisphere inputs (their long-way representations are bounded by
+ * the float reference's own error, see the tolerance table). */
+typedef struct { int checked; } ctx;
+static void contract_row(const pb_val_row *r, void *user)
+{
+    ctx *c = user;
+    int judged = !strcmp(r->op, "slerp_shortest") || !strcmp(r->op, "blend_static");
+    if (!judged) return;
+    if (r->metric.kind == PB_M_ROT_ANGLE)
+        for (int k = 0; k < PB_CLASSES; k++)
+            CHECK(r->class_max[k] <= 4e-7, "%s %s class %s: %.3g rad", r->op, r->variant, pb_class_name((pb_class)k),
+                  r->class_max[k]);
+    if (r->metric.kind == PB_M_ROT_NORM) CHECK(r->max_err <= 1e-6, "%s %s norm %.3g", r->op, r->variant, r->max_err);
+    CHECK(r->nan == 0, "%s %s: %zu NaN", r->op, r->variant, r->nan);
+    CHECK(r->pass, "%s %s %s fails its tolerance", r->op, r->variant, r->metric.name);
+    c->checked++;
+}
+
+static void log_exp_shortest(const pb_variant *v)
+{
+    size_t n = 20000;
+    pb_pose q, l, e;
+    pb_pose_alloc(&q, n); pb_pose_alloc(&l, n); pb_pose_alloc(&e, n);
+    srand(3);
+    for (size_t i = 0; i < n; i++) {
+        double w = rand() / (double)RAND_MAX, x = rand() / (double)RAND_MAX - 0.5, y = rand() / (double)RAND_MAX - 0.5,
+               z = rand() / (double)RAND_MAX - 0.5;
+        if (i % 4 == 0) { double s = pow(10, -7 + 5.0 * rand() / RAND_MAX); x *= s; y *= s; z *= s; } /* tiny angles */
+        set_q(&q, i, w, x, y, z);
+    }
+    run(v, PB_OP_quat_log, &q, NULL, &l, 0);
+    run(v, PB_OP_quat_exp, &l, NULL, &e, 0);   /* exp of the float log: compare against exact exp of that input */
+    double lerr = 0, lrel = 0, eerr = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = q.plane[PB_ROT_W][i], x = q.plane[PB_ROT_X][i], y = q.plane[PB_ROT_Y][i], z = q.plane[PB_ROT_Z][i];
+        double s = sqrt(x * x + y * y + z * z), f = s == 0 ? 1 : atan2(s, w) / s, d = 0;
+        d = hypot(hypot(l.plane[PB_ANG_X][i] - f * x, l.plane[PB_ANG_Y][i] - f * y), l.plane[PB_ANG_Z][i] - f * z);
+        lerr = dmax(lerr, d);
+        if (s > 0) lrel = dmax(lrel, d / (f * s));
+        double lx = l.plane[PB_ANG_X][i], ly = l.plane[PB_ANG_Y][i], lz = l.plane[PB_ANG_Z][i];
+        double h = sqrt(lx * lx + ly * ly + lz * lz), sc = h == 0 ? 1 : sin(h) / h;
+        pb_pose_free(&o2);
+        pb_pose_alloc(&o2, 1);
+        set_q(&o2, 0, cos(h), sc * lx, sc * ly, sc * lz);
+        eerr = dmax(eerr, qangle(&e, i, &o2, 0));
+    }
+    CHECK(lerr <= 4e-7 && lrel <= 4e-7, "%s quat_log on w >= 0: abs %.3g rad, rel %.3g", pb_variant_name(v), lerr, lrel);
+    CHECK(eerr <= 4e-7, "%s quat_exp of half-angles <= pi/2: %.3g rad", pb_variant_name(v), eerr);
+    printf("%-11s log %.2e rad (rel %.2e), exp %.2e rad on the shortest hemisphere\n", pb_variant_name(v), lerr, lrel, eerr);
+    pb_pose_free(&q); pb_pose_free(&l); pb_pose_free(&e);
+    pb_pose_free(&o2);
+    pb_pose_alloc(&o2, N);
+}
+
+/* The harness measures what it claims: a known rotation error reads as that
+ * angle, q and -q read as zero, a NaN reads as a NaN. */
+static void metrics_selftest(void)
+{
+    pb_dpose t, r;
+    pb_dpose_alloc(&t, 3);
+    pb_dpose_alloc(&r, 3);
+    double ang[3] = { 1e-6, 0.25, 3.0 };
+    for (int i = 0; i < 3; i++) {
+        r.plane[PB_ROT_W][i] = 0.5; r.plane[PB_ROT_X][i] = 0.5; r.plane[PB_ROT_Y][i] = 0.5; r.plane[PB_ROT_Z][i] = 0.5;
+        /* t = r * (cos(a/2), 0, 0, sin(a/2)), negated for i = 1 */
+        double c = cos(ang[i] / 2), s = sin(ang[i] / 2), sg = i == 1 ? -1 : 1;
+        t.plane[PB_ROT_W][i] = sg * (0.5 * c - 0.5 * s);
+        t.plane[PB_ROT_X][i] = sg * (0.5 * c + 0.5 * s);
+        t.plane[PB_ROT_Y][i] = sg * (0.5 * c - 0.5 * s);
+        t.plane[PB_ROT_Z][i] = sg * (0.5 * c + 0.5 * s);
+    }
+    pb_metric m = { PB_M_ROT_ANGLE, PB_G_ROT, "rot_angle", "rad" };
+    double err[3];
+    pb_metric_eval(&m, &t, &r, err);
+    for (int i = 0; i < 3; i++)
+        CHECK(fabs(err[i] - ang[i]) <= 1e-12 * dmax(1, ang[i]) + 1e-15, "rot_angle reads %.17g for %.17g", err[i], ang[i]);
+    pb_metric sgn = { PB_M_ROT_COMP, PB_G_ROT, "rot_comp", "abs" };
+    pb_metric_eval(&sgn, &t, &r, err);
+    CHECK(err[1] > 1.0, "rot_comp sees the sign flip (%g)", err[1]);
+    t.plane[PB_POS_Y][2] = NAN;
+    pb_op_info info = { 0 };
+    info.out = 1u << PB_G_POS;
+    CHECK(pb_count_nan(&info, &t, &r) == 1, "NaN counted");
+    pb_dpose_free(&t);
+    pb_dpose_free(&r);
+}
+
+int main(void)
+{
+    pb_pose_alloc(&a, N); pb_pose_alloc(&b, N); pb_pose_alloc(&o, N); pb_pose_alloc(&o2, N);
+    for (size_t i = 0; i < pb_variant_count(); i++) {
+        const pb_variant *v = pb_variant_at(i);
+        if (pb_variant_check(v) != PB_OK) continue;
+        properties(v);
+        log_exp_shortest(v);
+    }
+    ctx c = { 0 };
+    pb_validate_opts opts = { .seed = 99, .quick = 1 };
+    opts.op = "slerp_shortest";
+    CHECK(pb_validate(&opts, contract_row, &c) == 0, "slerp validation passes");
+    opts.op = "blend_static";
+    CHECK(pb_validate(&opts, contract_row, &c) == 0, "blend_static validation passes");
+    CHECK(c.checked > 0, "contract rows seen");
+    metrics_selftest();
+    (void)dpi;
+    pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&o); pb_pose_free(&o2);
+    return check_done();
+}

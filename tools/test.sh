@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# test.sh — the test command (README), also what CI runs through .ci/run:
+#   1. gcc Release build, warnings as errors; unit tests (ctest)
+#   2. posebench validate: every op x variant (native and emulated), full sizes
+#   3. clang build, warnings as errors; unit tests
+#   4. gcc ASan + UBSan build; unit tests
+#   5. aarch64 cross build; unit tests and full validation under qemu-aarch64 (NEON native)
+# Runs every stage, then prints one line per stage and exits non-zero if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+bash tools/deps.sh all || exit 1
+
+results=()
+fails=0
+stage() { # stage <name> <command...>
+  local name=$1; shift
+  echo; echo "=== $name"
+  local t0=$SECONDS
+  if "$@"; then results+=("pass  $name ($((SECONDS - t0)) s)");
+  else results+=("FAIL  $name ($((SECONDS - t0)) s)"); fails=$((fails + 1)); fi
+}
+build() { # build <dir> <cmake args...>
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DPB_WERROR=ON "$@" >/dev/null && cmake --build "$dir" -j"$jobs"
+}
+unit() { ctest --test-dir "$1" --output-on-failure -j"$jobs"; }
+
+stage "gcc: build (-Werror)"          build build -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc
+stage "gcc: unit tests"               unit build
+stage "gcc: validate (all variants)"  ./build/posebench validate --json build/validate.json
+stage "clang: build (-Werror)"        build build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang
+stage "clang: unit tests"             unit build-clang
+stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc
+stage "asan+ubsan: unit tests"        unit build-asan
+stage "aarch64: cross build"          build build-aarch64 -DCMAKE_BUILD_TYPE=Release \
+                                        -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+stage "aarch64: unit tests (qemu)"    unit build-aarch64
+stage "aarch64: validate (qemu, neon native)" \
+  qemu-aarch64 -L /usr/aarch64-linux-gnu build-aarch64/posebench validate --json build-aarch64/validate.json
+
+echo; echo "=== summary"
+printf '%s\n' "${results[@]}"
+echo "stages: $(( ${#results[@]} - fails )) passed, $fails failed"
+[ "$fails" = 0 ]
