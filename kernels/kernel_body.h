@@ -85,7 +85,7 @@ static void k_smoothstep(const pb_kargs *k)
 }
 
 /* Static blend: lerp pos and the three velocities, slerp/nlerp rot, eerp scl. */
-static inline void blend_static_body(const pb_kargs *k, vq (*qblend)(vq, vq, pb_vf))
+static inline void blend_static_body(const pb_kargs *k, int nlerp)
 {
     static const int lerped[] = { PB_POS_X, PB_POS_Y, PB_POS_Z, PB_VEL_X, PB_VEL_Y, PB_VEL_Z,
                                   PB_ANG_X, PB_ANG_Y, PB_ANG_Z, PB_SVL_X, PB_SVL_Y, PB_SVL_Z };
@@ -95,13 +95,15 @@ static inline void blend_static_body(const pb_kargs *k, vq (*qblend)(vq, vq, pb_
             int c = lerped[g];
             vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
         }
-        vq_store(k->out, i, qblend(vq_load(k->a, i), vq_load(k->b, i), t));
+        vq qa = vq_load(k->a, i), qb = vq_load(k->b, i);
+        vq_store(k->out, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
         for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
             vstore(k->out[c] + i, veerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
     }
 }
-static void k_blend_static(const pb_kargs *k) { blend_static_body(k, vq_slerp_shortest); }
-static void k_blend_static_nlerp(const pb_kargs *k) { blend_static_body(k, vq_nlerp_shortest); }
+/* The flag is a constant at each call: the compiler specializes the body. */
+static void k_blend_static(const pb_kargs *k) { blend_static_body(k, 0); }
+static void k_blend_static_nlerp(const pb_kargs *k) { blend_static_body(k, 1); }
 
 /* Layout conversions. The AoS side holds exactly n elements, so the last
  * partial vector goes through a small buffer: its AoS part is copied out

@@ -273,6 +273,20 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             }
         }
 
+        /* n = 0 must be rejected cleanly by every variant, with nothing written. */
+        int rejects_empty[MAXV];
+        for (size_t vi = 0; vi < nv; vi++) {
+            bufs z;
+            rejects_empty[vi] = 0;
+            if (bufs_alloc(&z, 1) == 0) {
+                z.a.n = z.b.n = z.out.n = 0;
+                z.aos_in.n = z.aos_out.n = 0;
+                pb_call c = { .a = &z.a, .b = &z.b, .out = &z.out, .aos_in = &z.aos_in, .aos_out = &z.aos_out };
+                rejects_empty[vi] = pb_run((pb_op)op, vars[vi], &c) == PB_ERR_EMPTY &&
+                                    z.out.plane[PB_ROT_W][0] == 1.0f && z.out.plane[PB_POS_X][0] == 0.0f;
+                bufs_free(&z);
+            }
+        }
         for (size_t vi = 0; vi < nv; vi++)
             for (int mi = 0; mi < nm; mi++) {
                 pb_val_row r;
@@ -292,7 +306,8 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 r.method_bound = (info->flags & PB_OPF_EST) ? tol->method_bound : -1;
                 r.nan = nan[vi];
                 r.pad_bad = pad_bad[vi];
-                r.pass = r.nan == 0 && r.pad_bad == 0 && (r.bound < 0 || r.max_err <= r.bound) &&
+                r.rejects_empty = rejects_empty[vi];
+                r.pass = r.nan == 0 && r.pad_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
                          (r.method_bound < 0 || r.method_err <= r.method_bound);
                 if (!r.pass) failures++;
                 if (row_fn) row_fn(&r, user);
@@ -328,8 +343,9 @@ static void print_row(FILE *f, const pb_val_row *r, int fail)
     if (r->method_err >= 0) snprintf(method, sizeof method, "%.2e", r->method_err);
     char bound[16] = "report";
     if (r->bound >= 0) snprintf(bound, sizeof bound, "%.2e", r->bound);
-    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9s %9s %5zu  %s\n", r->op, r->variant, r->mode,
-            r->metric.name, r->max_err, r->p99_err, r->ref_err, bound, method, r->nan, fail ? "FAIL" : "pass");
+    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %5zu  %s\n", r->op, r->variant, r->mode,
+            r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, r->nan,
+            fail ? (r->rejects_empty ? "FAIL" : "FAIL (n = 0 not rejected)") : "pass");
 }
 
 static void flush(report *rp)
@@ -372,7 +388,8 @@ static void on_row(const pb_val_row *r, void *user)
         if (r->method_err >= 0) json_num(f, "method_err", r->method_err); else fputs("\"method_err\": null", f);
         fputs(", ", f);
         if (r->method_bound >= 0) json_num(f, "method_bound", r->method_bound); else fputs("\"method_bound\": null", f);
-        fprintf(f, ", \"nan\": %zu, \"padding_bad\": %zu, \"classes\": {", r->nan, r->pad_bad);
+        fprintf(f, ", \"nan\": %zu, \"padding_bad\": %zu, \"rejects_n0\": %s, \"classes\": {", r->nan, r->pad_bad,
+                r->rejects_empty ? "true" : "false");
         for (int c = 0; c < PB_CLASSES; c++) {
             fprintf(f, "%s\"%s\": ", c ? ", " : "", pb_class_name((pb_class)c));
             fprintf(f, isfinite(r->class_max[c]) ? "%.6g" : "null", r->class_max[c]);
@@ -388,8 +405,8 @@ int pb_validate_report(const pb_validate_opts *o)
     memset(&rp, 0, sizeof rp);
     rp.o = o;
     if (o->table)
-        fprintf(o->table, "%-28s %-11s %-8s %-10s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
-                o->verbose ? "metric" : "worst", "max", "p99", "ref", "bound", "method", "nan", "verdict");
+        fprintf(o->table, "%-28s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
+                o->verbose ? "metric" : "worst", "max", "p99", "ref", "vs_ref", "bound", "method", "nan", "verdict");
     if (o->json) fputs("[", o->json);
     int fails = pb_validate(o, on_row, &rp);
     flush(&rp);

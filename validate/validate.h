@@ -92,13 +92,15 @@ typedef struct pb_validate_opts {
     FILE *json;            /* JSON rows (NULL: none) */
 } pb_validate_opts;
 
-/* One judged row: op x variant x metric. */
+/* One judged row: op x variant x metric. max/p99: variant vs oracle; ref:
+ * float reference vs oracle; var_vs_ref: variant vs float reference. */
 typedef struct pb_val_row {
     const char *op, *variant, *mode;
     pb_metric metric;
     double max_err, p99_err, ref_err, var_vs_ref, bound, method_err, method_bound;
     double class_max[PB_CLASSES];
     size_t nan, pad_bad;
+    int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing */
     int pass;
 } pb_val_row;
 
