@@ -26,8 +26,11 @@ static inline pb_vf vabs(pb_vf a) { return simde_mm512_abs_ps(a); }
 static inline pb_vf vsqrt(pb_vf a) { return simde_mm512_sqrt_ps(a); }
 static inline pb_vf vrcp_est(pb_vf a) { return simde_mm512_div_ps(simde_mm512_set1_ps(1.0f), a); }
 static inline pb_vf vrsqrt_est(pb_vf a) { return simde_mm512_div_ps(simde_mm512_set1_ps(1.0f), simde_mm512_sqrt_ps(a)); }
-static inline pb_vf vround(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT | SIMDE_MM_FROUND_NO_EXC); }
-static inline pb_vf vfloor(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEG_INF | SIMDE_MM_FROUND_NO_EXC); }
+/* No SIMDE_MM_FROUND_NO_EXC here: SIMDe 0.7.4's portable roundscale reads that
+ * bit (0x08) as part of the scale field and rounds to multiples of 0.5
+ * (floor(3.7) = 3.5); on hardware the bit only silences the inexact flag. */
+static inline pb_vf vround(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT); }
+static inline pb_vf vfloor(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEG_INF); }
 
 static inline pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline pb_vm vle(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }

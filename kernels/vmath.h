@@ -224,6 +224,56 @@ static inline pb_vf vsmoothstep_dx(pb_vf x)
     return vsel(inside, vmul(vmul(vset1(6.0f), x), vsub(vset1(1.0f), x)), vzero());
 }
 
+/* ---- kineforms (see reference/ref_body.h for the derivations) ------------------------------ */
+typedef struct { vv3 pos; vq rot; vv3 scl, vel, ang, svl; } vkf;
+
+static inline vv3 vv3_sub(vv3 a, vv3 b) { return vv3_make(vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)); }
+static inline vv3 vv3_mul(vv3 a, vv3 b) { return vv3_make(vmul(a.x, b.x), vmul(a.y, b.y), vmul(a.z, b.z)); }
+static inline vv3 vv3_div(vv3 a, vv3 b) { return vv3_make(vdiv(a.x, b.x), vdiv(a.y, b.y), vdiv(a.z, b.z)); }
+static inline vv3 vv3_log(vv3 a) { return vv3_make(vlog(a.x), vlog(a.y), vlog(a.z)); }
+static inline vv3 vq_inv_mul_vec3(vq q, vv3 v) { return vq_mul_vec3(vq_inv(q), v); }
+
+static inline vv3 vkf_mul_dir(const vkf *a, vv3 d) { return vq_mul_vec3(a->rot, vv3_mul(a->scl, d)); }
+static inline vv3 vkf_mul_pos(const vkf *a, vv3 p) { return vv3_add(a->pos, vkf_mul_dir(a, p)); }
+static inline vv3 vkf_mul_vel(const vkf *a, vv3 p, vv3 v)
+{
+    vv3 lever = vv3_cross(a->ang, vkf_mul_dir(a, p));
+    return vv3_add(vv3_add(a->vel, lever), vkf_mul_dir(a, vv3_add(vv3_mul(a->svl, p), v)));
+}
+static inline vkf vkf_mul(const vkf *a, const vkf *b)
+{
+    vkf r;
+    r.pos = vkf_mul_pos(a, b->pos);
+    r.rot = vq_mul(a->rot, b->rot);
+    r.scl = vv3_mul(a->scl, b->scl);
+    r.vel = vkf_mul_vel(a, b->pos, b->vel);
+    r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, b->ang));
+    r.svl = vv3_add(a->svl, b->svl);
+    return r;
+}
+static inline vkf vkf_div(const vkf *a, const vkf *b)
+{
+    vkf r;
+    vv3 d = vv3_sub(b->pos, a->pos);
+    r.pos = vv3_div(vq_inv_mul_vec3(a->rot, d), a->scl);
+    r.rot = vq_mul(vq_inv(a->rot), b->rot);
+    r.scl = vv3_div(b->scl, a->scl);
+    vv3 rel = vv3_sub(vv3_sub(b->vel, a->vel), vv3_cross(a->ang, d));
+    r.vel = vv3_sub(vv3_div(vq_inv_mul_vec3(a->rot, rel), a->scl), vv3_mul(a->svl, r.pos));
+    r.ang = vq_inv_mul_vec3(a->rot, vv3_sub(b->ang, a->ang));
+    r.svl = vv3_sub(b->svl, a->svl);
+    return r;
+}
+static inline vkf vkf_identity(void)
+{
+    vkf r;
+    pb_vf z = vzero(), o = vset1(1.0f);
+    r.pos = r.vel = r.ang = r.svl = vv3_make(z, z, z);
+    r.scl = vv3_make(o, o, o);
+    r.rot = vq_make(o, z, z, z);
+    return r;
+}
+
 /* ---- planes ------------------------------------------------------------------------------ */
 static inline vq vq_load(const float *const *pl, size_t i)
 {
@@ -241,6 +291,19 @@ static inline vv3 vv3_load(const float *const *pl, int first, size_t i)
 static inline void vv3_store(float *const *pl, int first, size_t i, vv3 v)
 {
     vstore(pl[first] + i, v.x); vstore(pl[first + 1] + i, v.y); vstore(pl[first + 2] + i, v.z);
+}
+
+static inline vkf vkf_load(const float *const *pl, size_t i)
+{
+    vkf k;
+    k.pos = vv3_load(pl, PB_POS_X, i); k.rot = vq_load(pl, i); k.scl = vv3_load(pl, PB_SCL_X, i);
+    k.vel = vv3_load(pl, PB_VEL_X, i); k.ang = vv3_load(pl, PB_ANG_X, i); k.svl = vv3_load(pl, PB_SVL_X, i);
+    return k;
+}
+static inline void vkf_store(float *const *pl, size_t i, const vkf *k)
+{
+    vv3_store(pl, PB_POS_X, i, k->pos); vq_store(pl, i, k->rot); vv3_store(pl, PB_SCL_X, i, k->scl);
+    vv3_store(pl, PB_VEL_X, i, k->vel); vv3_store(pl, PB_ANG_X, i, k->ang); vv3_store(pl, PB_SVL_X, i, k->svl);
 }
 
 /* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------

@@ -30,6 +30,10 @@ static vec3 v3_cross(vec3 a, vec3 b)
 /* lerp as (1-t)x + t y: exact at both ends (x + t(y-x) is not at t = 1). */
 static REAL lerp(REAL x, REAL y, REAL t) { return (R(1) - t) * x + t * y; }
 static vec3 v3_lerp(vec3 a, vec3 b, REAL t) { return v3(lerp(a.x, b.x, t), lerp(a.y, b.y, t), lerp(a.z, b.z, t)); }
+static vec3 v3_sub(vec3 a, vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static vec3 v3_mul(vec3 a, vec3 b) { return v3(a.x * b.x, a.y * b.y, a.z * b.z); }
+static vec3 v3_div(vec3 a, vec3 b) { return v3(a.x / b.x, a.y / b.y, a.z / b.z); }
+static vec3 v3_log(vec3 a) { return v3(log(a.x), log(a.y), log(a.z)); }
 
 /* ---- scalar functions ---------------------------------------------------------- */
 /* sin(x)/x, with its limit 1 at 0 (libm's sin is accurate for tiny x, so the
@@ -133,6 +137,65 @@ static quat q_nlerp_shortest(quat q, quat p, REAL t)
     return q_normalize(qt(lerp(q.w, p.w, t), lerp(q.x, p.x, t), lerp(q.y, p.y, t), lerp(q.z, p.z, t)));
 }
 
+/* ---- kineforms: a transform and its velocities ---------------------------------------
+ * Conventions (ops.h): vel = dp/dt and ang (d rot/dt = 1/2 ang rot) in the
+ * parent frame; svl = d(log scl)/dt. A kineform maps a child point x to
+ * pos + rot (scl * x). The velocity terms below are the time derivatives of
+ * the transform terms, nothing more: differentiate and they follow. */
+typedef struct { vec3 pos; quat rot; vec3 scl, vel, ang, svl; } kform;
+
+/* Direction, point and point velocity through a (moving) kineform. */
+static vec3 kf_mul_dir(kform a, vec3 d) { return q_mul_vec3(a.rot, v3_mul(a.scl, d)); }
+static vec3 kf_mul_pos(kform a, vec3 p) { return v3_add(a.pos, kf_mul_dir(a, p)); }
+static vec3 kf_mul_vel(kform a, vec3 p, vec3 v)
+{
+    /* d/dt [a.pos + a.rot (a.scl * p)]: translation + rotation leverage +
+     * scale expansion + the point's own motion */
+    vec3 lever = v3_cross(a.ang, kf_mul_dir(a, p));
+    vec3 inner = v3_add(v3_mul(a.svl, p), v);
+    return v3_add(v3_add(a.vel, lever), kf_mul_dir(a, inner));
+}
+
+/* a o b: child b (expressed in a's frame) in a's parent frame. */
+static kform kf_mul(kform a, kform b)
+{
+    kform r;
+    r.pos = kf_mul_pos(a, b.pos);
+    r.rot = q_mul(a.rot, b.rot);
+    r.scl = v3_mul(a.scl, b.scl);
+    r.vel = kf_mul_vel(a, b.pos, b.vel);
+    r.ang = v3_add(a.ang, q_mul_vec3(a.rot, b.ang));
+    r.svl = v3_add(a.svl, b.svl);
+    return r;
+}
+
+/* inv(a) o b: b expressed in a's frame; kf_mul(a, kf_div(a, b)) = b exactly,
+ * non-uniform scales included (the point map is inverted directly rather than
+ * through an inverse kineform, which non-uniform scale would make a shear). */
+static kform kf_div(kform a, kform b)
+{
+    kform r;
+    vec3 d = v3_sub(b.pos, a.pos);
+    r.pos = v3_div(q_inv_mul_vec3(a.rot, d), a.scl);
+    r.rot = q_inv_mul(a.rot, b.rot);
+    r.scl = v3_div(b.scl, a.scl);
+    /* d/dt of pos: un-rotate the relative velocity (minus a's rotation
+     * leverage), un-scale it, and remove a's scale expansion */
+    vec3 rel = v3_sub(v3_sub(b.vel, a.vel), v3_cross(a.ang, d));
+    r.vel = v3_sub(v3_div(q_inv_mul_vec3(a.rot, rel), a.scl), v3_mul(a.svl, r.pos));
+    r.ang = q_inv_mul_vec3(a.rot, v3_sub(b.ang, a.ang));
+    r.svl = v3_sub(b.svl, a.svl);
+    return r;
+}
+
+static kform kf_identity(void)
+{
+    kform r = { v3(R(0), R(0), R(0)), qt(R(1), R(0), R(0), R(0)), v3(R(1), R(1), R(1)),
+                v3(R(0), R(0), R(0)), v3(R(0), R(0), R(0)), v3(R(0), R(0), R(0)) };
+    return r;
+}
+static kform kf_inv(kform a) { return kf_div(a, kf_identity()); }
+
 /* ---- plane access ------------------------------------------------------------------ */
 static quat ld_q(const REAL *const *pl, size_t i)
 {
@@ -149,6 +212,17 @@ static void st_q(REAL *const *pl, size_t i, quat q)
 static void st_v(REAL *const *pl, int first, size_t i, vec3 v)
 {
     pl[first][i] = v.x; pl[first + 1][i] = v.y; pl[first + 2][i] = v.z;
+}
+static kform ld_k(const REAL *const *pl, size_t i)
+{
+    kform k = { ld_v(pl, PB_POS_X, i), ld_q(pl, i), ld_v(pl, PB_SCL_X, i),
+                ld_v(pl, PB_VEL_X, i), ld_v(pl, PB_ANG_X, i), ld_v(pl, PB_SVL_X, i) };
+    return k;
+}
+static void st_k(REAL *const *pl, size_t i, kform k)
+{
+    st_v(pl, PB_POS_X, i, k.pos); st_q(pl, i, k.rot); st_v(pl, PB_SCL_X, i, k.scl);
+    st_v(pl, PB_VEL_X, i, k.vel); st_v(pl, PB_ANG_X, i, k.ang); st_v(pl, PB_SVL_X, i, k.svl);
 }
 
 /* ---- ops: every SoA op runs over the padded count (padding is identity in and out) */
@@ -241,6 +315,51 @@ void REF(pose_from_aos)(const KARGS *k)
         for (size_t i = 0; i < k->n; i++)
             for (int c = 0; c < pb_aos_width[a]; c++)
                 k->out[pb_aos_plane[a] + c][i] = k->aos_in[a][i * pb_aos_width[a] + c];
+}
+
+/* Kineform algebra over arrays. */
+void REF(kform_mul)(const KARGS *k) { FOR_EACH(k) st_k(k->out, i, kf_mul(ld_k(k->a, i), ld_k(k->b, i))); }
+void REF(kform_div)(const KARGS *k) { FOR_EACH(k) st_k(k->out, i, kf_div(ld_k(k->a, i), ld_k(k->b, i))); }
+void REF(kform_inv)(const KARGS *k) { FOR_EACH(k) st_k(k->out, i, kf_inv(ld_k(k->a, i))); }
+void REF(kform_mul_dir)(const KARGS *k)
+{
+    FOR_EACH(k) st_v(k->out, PB_POS_X, i, kf_mul_dir(ld_k(k->a, i), ld_v(k->b, PB_POS_X, i)));
+}
+void REF(kform_mul_pos)(const KARGS *k)
+{
+    FOR_EACH(k) st_v(k->out, PB_POS_X, i, kf_mul_pos(ld_k(k->a, i), ld_v(k->b, PB_POS_X, i)));
+}
+void REF(kform_mul_vel)(const KARGS *k)
+{
+    FOR_EACH(k) st_v(k->out, PB_VEL_X, i, kf_mul_vel(ld_k(k->a, i), ld_v(k->b, PB_POS_X, i), ld_v(k->b, PB_VEL_X, i)));
+}
+
+/* Velocities of b by finite difference from a over dt (shorter arc for
+ * rotations); dt = 0 has no defined difference and gives zero velocities. */
+void REF(finite_diff)(const KARGS *k)
+{
+    REAL dt = k->p.dt;
+    REAL inv = dt > R(0) ? R(1) / dt : R(0);
+    FOR_EACH(k) {
+        kform a = ld_k(k->a, i), b = ld_k(k->b, i);
+        b.vel = v3_scale(v3_sub(b.pos, a.pos), inv);
+        b.ang = v3_scale(q_to_scaled_angle_axis(q_abs(q_mul_inv(b.rot, a.rot))), inv);
+        b.svl = v3_scale(v3_log(v3_div(b.scl, a.scl)), inv);
+        st_k(k->out, i, b);
+    }
+}
+
+/* Playback at another rate: the same poses, velocities scaled. */
+void REF(timescale)(const KARGS *k)
+{
+    REAL s = k->p.timescale;
+    FOR_EACH(k) {
+        kform a = ld_k(k->a, i);
+        a.vel = v3_scale(a.vel, s);
+        a.ang = v3_scale(a.ang, s);
+        a.svl = v3_scale(a.svl, s);
+        st_k(k->out, i, a);
+    }
 }
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {

@@ -43,6 +43,22 @@ static const pb_op_info ops[PB_OP_COUNT] = {
     [PB_OP_pose_to_aos] = { "pose_to_aos", "SoA pose a -> array-of-structs", ALL, 0, 0, PB_OPF_AOS_OUT, 0, 0, -1 },
     [PB_OP_pose_from_aos] = { "pose_from_aos", "array-of-structs -> SoA pose out", 0, 0, ALL,
                              PB_OPF_AOS_IN | PB_OPF_SIGNED_ROT, 0, 0, -1 },
+    [PB_OP_kform_mul] = { "kform_mul", "out = a o b: child kineform b (in a's frame) taken to a's parent frame, "
+                          "velocities included", ALL, ALL, ALL, PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_kform_div] = { "kform_div", "out = inv(a) o b: kineform b expressed in a's frame (exact inverse of "
+                          "kform_mul in b; what bk does)", ALL, ALL, ALL, PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_kform_inv] = { "kform_inv", "out = inv(a) = kform_div(a, identity) (exact for uniform scale)", ALL, 0, ALL,
+                          PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_kform_mul_dir] = { "kform_mul_dir", "out.pos = a.rot (a.scl * b.pos): a direction through a",
+                              G(ROT) | G(SCL), G(POS), G(POS), 0, 0, 0, -1 },
+    [PB_OP_kform_mul_pos] = { "kform_mul_pos", "out.pos = a.pos + a.rot (a.scl * b.pos): a point through a",
+                              G(POS) | G(ROT) | G(SCL), G(POS), G(POS), 0, 0, 0, -1 },
+    [PB_OP_kform_mul_vel] = { "kform_mul_vel", "out.vel = velocity of point b.pos moving at b.vel, through moving a",
+                              G(ROT) | G(SCL) | G(VEL) | G(ANG) | G(SVL), G(POS) | G(VEL), G(VEL), 0, 0, 0, -1 },
+    [PB_OP_finite_diff] = { "finite_diff", "out = b with vel/ang/svl the finite difference from a over dt (dt = 0: 0)",
+                            G(POS) | G(ROT) | G(SCL), G(POS) | G(ROT) | G(SCL), ALL, PB_OPF_DT, 0, 0, -1 },
+    [PB_OP_timescale] = { "timescale", "out = a with vel/ang/svl scaled by timescale", ALL, 0, ALL,
+                          PB_OPF_TIMESCALE, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

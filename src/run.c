@@ -2,7 +2,9 @@
  * Kernels trust their arguments; everything a user can get wrong is caught
  * here, with a message naming the argument. Nothing is written on error. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "internal.h"
 
 typedef struct { uintptr_t lo, hi; } span;
@@ -68,6 +70,30 @@ static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const c
     return PB_OK;
 }
 
+/* Each parameter an op reads must be finite; times and durations >= 0. */
+static pb_status check_params(const pb_op_info *info, const pb_params *p)
+{
+    static const struct { uint32_t flag; size_t off; const char *name; int nonneg; } params[] = {
+        { PB_OPF_ALPHA, offsetof(pb_params, alpha), "alpha", 0 },
+        { PB_OPF_ALPHA_VEL, offsetof(pb_params, alpha_vel), "alpha_vel", 0 },
+        { PB_OPF_DT, offsetof(pb_params, dt), "dt", 1 },
+        { PB_OPF_TIME, offsetof(pb_params, time), "time", 1 },
+        { PB_OPF_HALFLIFE, offsetof(pb_params, halflife), "halflife", 1 },
+        { PB_OPF_DURATION, offsetof(pb_params, duration), "duration", 1 },
+        { PB_OPF_TIMESCALE, offsetof(pb_params, timescale), "timescale", 0 },
+    };
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        if (!(info->flags & params[i].flag)) continue;
+        float v;
+        memcpy(&v, (const char *)p + params[i].off, sizeof v);
+        if (!isfinite(v))
+            return pb_fail(PB_ERR_PARAM, "%s: %s is %g (must be finite)", info->name, params[i].name, (double)v);
+        if (params[i].nonneg && v < 0)
+            return pb_fail(PB_ERR_PARAM, "%s: %s is %g (must be >= 0)", info->name, params[i].name, (double)v);
+    }
+    return PB_OK;
+}
+
 pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
 {
     const pb_op_info *info = pb_op_get(op);
@@ -104,8 +130,7 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
             return pb_fail(PB_ERR_SIZE, "%s: aos_out has n = %zu but pose a has n = %zu", info->name, c->aos_out->n, n);
         if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
     }
-    if ((info->flags & PB_OPF_ALPHA) && !isfinite(c->params.alpha))
-        return pb_fail(PB_ERR_PARAM, "%s: alpha is %g (must be finite)", info->name, (double)c->params.alpha);
+    if ((s = check_params(info, &c->params)) != PB_OK) return s;
 
     pb_kargs k;
     pb_kargs_from_call(&k, c);

@@ -7,20 +7,51 @@
 #include <string.h>
 #include "validate.h"
 
-typedef struct { pb_class cls; size_t n; float alpha; } vcase;
+typedef struct { pb_class cls; size_t n; pb_params p; } vcase;
 
 static const float alphas[] = { 0.5f, 0.0f, 1.0f, 0.25f, 0.75f, 1e-3f, 0.999f, 0.37f };
 static const size_t sizes[] = { 1, 15, 16, 17, 1000 };
 #define BIG_N 100003
+#define NA (sizeof alphas / sizeof alphas[0])
+
+/* Ordinary parameters, varied from case to case. */
+static pb_params case_params(size_t k)
+{
+    static const float alpha_vel[] = { 0.0f, 2.5f, -1.0f, 7.0f };
+    static const float dt[] = { 1.0f / 60, 1.0f / 30, 0.1f, 1.0f / 120 };
+    static const float time[] = { 0.05f, 0.2f, 0.5f, 1.3f };
+    static const float halflife[] = { 0.1f, 0.25f, 0.05f, 1.0f };
+    static const float duration[] = { 0.3f, 0.5f, 0.15f, 1.0f };
+    static const float timescale[] = { 1.0f, 1.5f, -0.5f, 0.25f };
+    pb_params p = { alphas[k % NA], alpha_vel[k % 4], dt[k % 4], time[(k / 4) % 4], halflife[(k + 1) % 4],
+                    duration[(k + 2) % 4], timescale[(k + 3) % 4] };
+    return p;
+}
+
+/* Degenerate parameters: each must give a defined result, no NaN/Inf. */
+static pb_params degenerate_params(size_t k)
+{
+    pb_params p = case_params(k);
+    switch (k % 4) {
+    case 0: p.dt = 0; p.halflife = 0; p.duration = 0; p.time = 0; p.alpha = -0.5f; break;
+    case 1: p.alpha = 1.5f; p.halflife = 0; p.time = p.duration; break;
+    case 2: p.duration = 0; p.alpha = 0; p.timescale = 0; break;
+    default: p.alpha = 2.0f; p.alpha_vel = -40.0f; p.dt = 1e-6f; p.time = 100.0f; break;
+    }
+    return p;
+}
 
 static size_t make_cases(vcase *c, int quick)
 {
     size_t k = 0;
-    for (int cl = 0; cl < PB_CLASS_MIXED; cl++)
+    for (int cl = 0; cl < PB_CLASS_MIXED; cl++) {
+        if (cl == PB_CLASS_DEGENERATE) continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++, k++)
-            c[k] = (vcase){ (pb_class)cl, sizes[s], alphas[k % (sizeof alphas / sizeof alphas[0])] };
-    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, 0.37f };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, 0.61f };
+            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k) };
+    }
+    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d) };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7) };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5) };
     return k;
 }
 
@@ -104,34 +135,34 @@ static int bufs_alloc(bufs *b, size_t n)
     return 0;
 }
 
-/* Run the double oracle of op on the case's inputs into d. */
-static void run_oracle(pb_op op, bufs *b, float alpha, pb_dpose *d)
+/* Run the double oracle of op on inputs (da, db, AoS in da) into d. */
+static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p, pb_dpose *d)
 {
     pb_kargs_f64 k;
     memset(&k, 0, sizeof k);
-    k.n = b->da.n;
-    k.n_padded = b->da.n_padded;
+    k.n = da->n;
+    k.n_padded = da->n_padded;
     for (int i = 0; i < PB_PLANES; i++) {
-        k.a[i] = b->da.plane[i];
-        k.b[i] = b->db.plane[i];
+        k.a[i] = da->plane[i];
+        k.b[i] = db->plane[i];
         k.out[i] = d->plane[i];
-        d->plane[i][0] = 0;
     }
     for (int a = 0; a < PB_AOS_ARRAYS; a++) {
-        k.aos_in[a] = b->da.aos[a];
+        k.aos_in[a] = da->aos[a];
         k.aos_out[a] = d->aos[a];
     }
     /* Outputs start at identity so planes an op does not write compare equal. */
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = pb_plane_identity(i);
-    k.p.alpha = alpha;
+    k.p = *p;
     pb_ref_f64_table[op](&k);
 }
+static void run_oracle(pb_op op, bufs *b, const pb_params *p, pb_dpose *d) { run_oracle_on(op, &b->da, &b->db, p, d); }
 
 /* Run variant v through the public entry point (so argument checks and
  * padding restoration are exercised too) into d. Outputs are pre-filled with
  * NaN so a lane a kernel forgets to write is caught. */
-static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, float alpha, pb_dpose *d)
+static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_params *p, pb_dpose *d)
 {
     const pb_op_info *info = pb_op_get(op);
     size_t n = b->a.n;
@@ -147,12 +178,107 @@ static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, float alpha
             for (int p = pb_group_first((pb_group)g); p < pb_group_first((pb_group)g) + pb_group_size((pb_group)g); p++)
                 for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
     pb_call c = { .a = &b->a, .b = &b->b, .out = &b->out, .aos_in = &b->aos_in, .aos_out = &b->aos_out,
-                  .params = { .alpha = alpha } };
+                  .params = *p };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
     pb_dpose_from_pose(d, &b->out);
     pb_dpose_from_aos(d, &b->aos_out);
     return PB_OK;
+}
+
+/* ---- velocity consistency ---------------------------------------------------------------
+ * Move every input by its own velocities for a time h (and alpha by
+ * alpha_vel, time by h), run the oracle at t - h and t + h, and compare the
+ * central differences of the outputs' pos/rot/scl with the velocities the op
+ * propagated at t. In double with h = 1e-5 the difference itself is good to
+ * ~1e-9, so disagreement means the velocity formulas are wrong (or, where a
+ * row says so, knowingly approximate). */
+#define VEL_H 1e-5   /* truncation ~h^2 |w|^3 |p| / 6 ~ 1e-7 for the generated 10 rad/s, 5 m */
+
+static void advance(pb_dpose *dst, const pb_dpose *src, double h)
+{
+    for (size_t i = 0; i < src->n_padded; i++) {
+        for (int p = 0; p < PB_PLANES; p++) dst->plane[p][i] = src->plane[p][i];
+        for (int c = 0; c < 3; c++) {
+            dst->plane[PB_POS_X + c][i] += h * src->plane[PB_VEL_X + c][i];
+            dst->plane[PB_SCL_X + c][i] *= exp(h * src->plane[PB_SVL_X + c][i]);
+        }
+        /* rot <- exp(ang h / 2) rot */
+        double wx = src->plane[PB_ANG_X][i] * h / 2, wy = src->plane[PB_ANG_Y][i] * h / 2,
+               wz = src->plane[PB_ANG_Z][i] * h / 2;
+        double th = sqrt(wx * wx + wy * wy + wz * wz), sc = th > 0 ? sin(th) / th : 1;
+        double ew = cos(th), ex = sc * wx, ey = sc * wy, ez = sc * wz;
+        double qw = src->plane[PB_ROT_W][i], qx = src->plane[PB_ROT_X][i], qy = src->plane[PB_ROT_Y][i],
+               qz = src->plane[PB_ROT_Z][i];
+        dst->plane[PB_ROT_W][i] = ew * qw - ex * qx - ey * qy - ez * qz;
+        dst->plane[PB_ROT_X][i] = ew * qx + ex * qw + ey * qz - ez * qy;
+        dst->plane[PB_ROT_Y][i] = ew * qy - ex * qz + ey * qw + ez * qx;
+        dst->plane[PB_ROT_Z][i] = ew * qz + ex * qy - ey * qx + ez * qw;
+    }
+}
+
+static pb_params advance_params(const pb_op_info *info, pb_params p, double h)
+{
+    if (info->flags & PB_OPF_ALPHA_VEL) p.alpha += (float)(p.alpha_vel * h);
+    if (info->flags & PB_OPF_TIME) p.time += (float)h;
+    return p;
+}
+
+/* Worst relative disagreement |fd - v| / max(1, |v|) over the op's velocity outputs. */
+static double vel_consistency(pb_op op, const pb_op_info *info, bufs *b, const pb_params *p, int *ok)
+{
+    size_t n = b->da.n;
+    pb_dpose a[2], bb[2], o[2];
+    *ok = 0;
+    for (int k = 0; k < 2; k++)
+        if (pb_dpose_alloc(&a[k], n) || pb_dpose_alloc(&bb[k], n) || pb_dpose_alloc(&o[k], n)) goto out;
+    /* Parameters move with exactly the same float steps in both directions
+     * only approximately (alpha is a float); use h in double for inputs and
+     * the param change actually applied for the division. */
+    for (int k = 0; k < 2; k++) {
+        double h = k ? VEL_H : -VEL_H;
+        advance(&a[k], &b->da, h);
+        advance(&bb[k], &b->db, h);
+        pb_params q = advance_params(info, *p, h);
+        run_oracle_on(op, &a[k], &bb[k], &q, &o[k]);
+    }
+    *ok = 1;
+    double worst = 0;
+    const pb_dpose *c = &b->oracle;
+    for (size_t i = 0; i < n; i++) {
+        double fd[3][3], v[3][3];
+        int have[3] = { (info->out >> PB_G_VEL) & 1, (info->out >> PB_G_ANG) & 1, (info->out >> PB_G_SVL) & 1 };
+        for (int j = 0; j < 3; j++) {
+            fd[0][j] = (o[1].plane[PB_POS_X + j][i] - o[0].plane[PB_POS_X + j][i]) / (2 * VEL_H);
+            fd[2][j] = log(o[1].plane[PB_SCL_X + j][i] / o[0].plane[PB_SCL_X + j][i]) / (2 * VEL_H);
+            v[0][j] = c->plane[PB_VEL_X + j][i];
+            v[1][j] = c->plane[PB_ANG_X + j][i];
+            v[2][j] = c->plane[PB_SVL_X + j][i];
+        }
+        /* ang: 2 log(r(t+h) conj(r(t-h))) / 2h, shorter arc */
+        double pw = o[1].plane[PB_ROT_W][i], px = o[1].plane[PB_ROT_X][i], py = o[1].plane[PB_ROT_Y][i],
+               pz = o[1].plane[PB_ROT_Z][i];
+        double qw = o[0].plane[PB_ROT_W][i], qx = -o[0].plane[PB_ROT_X][i], qy = -o[0].plane[PB_ROT_Y][i],
+               qz = -o[0].plane[PB_ROT_Z][i];
+        double rw = pw * qw - px * qx - py * qy - pz * qz, rx = pw * qx + px * qw + py * qz - pz * qy,
+               ry = pw * qy - px * qz + py * qw + pz * qx, rz = pw * qz + px * qy - py * qx + pz * qw;
+        if (rw < 0) { rw = -rw; rx = -rx; ry = -ry; rz = -rz; }
+        double sv = sqrt(rx * rx + ry * ry + rz * rz), f = sv > 0 ? 2 * atan2(sv, rw) / sv : 2;
+        fd[1][0] = f * rx / (2 * VEL_H); fd[1][1] = f * ry / (2 * VEL_H); fd[1][2] = f * rz / (2 * VEL_H);
+        for (int g = 0; g < 3; g++) {
+            if (!have[g]) continue;
+            double d2 = 0, v2 = 0;
+            for (int j = 0; j < 3; j++) {
+                d2 += (fd[g][j] - v[g][j]) * (fd[g][j] - v[g][j]);
+                v2 += v[g][j] * v[g][j];
+            }
+            double e = sqrt(d2) / fmax(1.0, sqrt(v2));
+            if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
+        }
+    }
+out:
+    for (int k = 0; k < 2; k++) { pb_dpose_free(&a[k]); pb_dpose_free(&bb[k]); pb_dpose_free(&o[k]); }
+    return worst;
 }
 
 static int variant_selected(const pb_variant *v, const char *filter)
@@ -218,6 +344,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         acc accs[MAXV][PB_MAX_METRICS], ref[PB_MAX_METRICS];
         double method_max[PB_MAX_METRICS] = { 0 };
         size_t nan[MAXV] = { 0 }, pad_bad[MAXV] = { 0 };
+        double vel_worst = 0;
         memset(accs, 0, sizeof accs);
         memset(ref, 0, sizeof ref);
 
@@ -237,9 +364,14 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             pb_dpose_from_pose(&b.db, &b.b);
             pb_dpose_from_aos(&b.da, &b.aos_in);
 
-            run_oracle((pb_op)op, &b, cs->alpha, &b.oracle);
-            if (info->method_of >= 0) run_oracle((pb_op)info->method_of, &b, cs->alpha, &b.method);
-            pb_status s = run_variant((pb_op)op, scalar, &b, cs->alpha, &b.ref);
+            run_oracle((pb_op)op, &b, &cs->p, &b.oracle);
+            if (info->method_of >= 0) run_oracle((pb_op)info->method_of, &b, &cs->p, &b.method);
+            if ((info->flags & PB_OPF_VELCHECK) && cs->n <= 1000 && cs->cls != PB_CLASS_DEGENERATE) {
+                int ok;
+                double e = vel_consistency((pb_op)op, info, &b, &cs->p, &ok);
+                if (ok && !(e <= vel_worst)) vel_worst = e;
+            }
+            pb_status s = run_variant((pb_op)op, scalar, &b, &cs->p, &b.ref);
             for (int mi = 0; mi < nm && s == PB_OK; mi++) {
                 pb_metric_eval(&m[mi], &b.ref, &b.oracle, err);
                 acc_push(&ref[mi], err, cs->n, cs->cls);
@@ -253,7 +385,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 }
             }
             for (size_t vi = 0; vi < nv && s == PB_OK; vi++) {
-                s = run_variant((pb_op)op, vars[vi], &b, cs->alpha, &b.test);
+                s = run_variant((pb_op)op, vars[vi], &b, &cs->p, &b.test);
                 if (s != PB_OK) break;
                 if (pb_pose_check(&b.out, "out") != PB_OK) pad_bad[vi]++;
                 nan[vi] += pb_count_nan(info, &b.test, &b.oracle);
@@ -307,7 +439,10 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 r.nan = nan[vi];
                 r.pad_bad = pad_bad[vi];
                 r.rejects_empty = rejects_empty[vi];
+                r.vel_consistency = (info->flags & PB_OPF_VELCHECK) ? vel_worst : -1;
+                r.vel_bound = (info->flags & PB_OPF_VELCHECK) ? tol->vel_bound : -1;
                 r.pass = r.nan == 0 && r.pad_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
+                         (r.vel_bound < 0 || r.vel_consistency <= r.vel_bound) &&
                          (r.method_bound < 0 || r.method_err <= r.method_bound);
                 if (!r.pass) failures++;
                 if (row_fn) row_fn(&r, user);
@@ -343,8 +478,10 @@ static void print_row(FILE *f, const pb_val_row *r, int fail)
     if (r->method_err >= 0) snprintf(method, sizeof method, "%.2e", r->method_err);
     char bound[16] = "report";
     if (r->bound >= 0) snprintf(bound, sizeof bound, "%.2e", r->bound);
-    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %5zu  %s\n", r->op, r->variant, r->mode,
-            r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, r->nan,
+    char vel[16] = "-";
+    if (r->vel_consistency >= 0) snprintf(vel, sizeof vel, "%.2e", r->vel_consistency);
+    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", r->op, r->variant, r->mode,
+            r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, vel, r->nan,
             fail ? (r->rejects_empty ? "FAIL" : "FAIL (n = 0 not rejected)") : "pass");
 }
 
@@ -388,6 +525,11 @@ static void on_row(const pb_val_row *r, void *user)
         if (r->method_err >= 0) json_num(f, "method_err", r->method_err); else fputs("\"method_err\": null", f);
         fputs(", ", f);
         if (r->method_bound >= 0) json_num(f, "method_bound", r->method_bound); else fputs("\"method_bound\": null", f);
+        fputs(", ", f);
+        if (r->vel_consistency >= 0) json_num(f, "vel_consistency", r->vel_consistency);
+        else fputs("\"vel_consistency\": null", f);
+        fputs(", ", f);
+        if (r->vel_bound >= 0) json_num(f, "vel_bound", r->vel_bound); else fputs("\"vel_bound\": null", f);
         fprintf(f, ", \"nan\": %zu, \"padding_bad\": %zu, \"rejects_n0\": %s, \"classes\": {", r->nan, r->pad_bad,
                 r->rejects_empty ? "true" : "false");
         for (int c = 0; c < PB_CLASSES; c++) {
@@ -405,8 +547,9 @@ int pb_validate_report(const pb_validate_opts *o)
     memset(&rp, 0, sizeof rp);
     rp.o = o;
     if (o->table)
-        fprintf(o->table, "%-28s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
-                o->verbose ? "metric" : "worst", "max", "p99", "ref", "vs_ref", "bound", "method", "nan", "verdict");
+        fprintf(o->table, "%-28s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
+                o->verbose ? "metric" : "worst", "max", "p99", "ref", "vs_ref", "bound", "method", "velchk", "nan",
+                "verdict");
     if (o->json) fputs("[", o->json);
     int fails = pb_validate(o, on_row, &rp);
     flush(&rp);

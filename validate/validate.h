@@ -17,6 +17,8 @@ typedef enum pb_class {
     PB_CLASS_ANTIPODAL,       /* b.rot = -a.rot (same rotation, other sign) */
     PB_CLASS_NEAR_PI,         /* b 180 deg - (1e-5 ... 1e-2) rad from a, and exactly 180 deg */
     PB_CLASS_ZERO_VEL,        /* random, all velocities zero */
+    PB_CLASS_DEGENERATE,      /* random inputs, degenerate parameters: dt, half-life, duration, time 0;
+                                 alpha outside [0, 1]; timescale 0 */
     PB_CLASS_MIXED,           /* every element from a random one of the above */
     PB_CLASSES
 } pb_class;
@@ -77,6 +79,7 @@ typedef struct pb_tolerance {
     double vrel_floor;    /* relative error of 3-vectors (rotation vectors: log); < 0: reported only */
     double method_bound;  /* _est ops: bound on method error vs the exact op; < 0 none */
     const char *reason;
+    double vel_bound;     /* PB_OPF_VELCHECK ops: bound on velocity consistency (relative) */
 } pb_tolerance;
 const pb_tolerance *pb_tolerance_for(const char *op);
 double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind);
@@ -101,6 +104,9 @@ typedef struct pb_val_row {
     double class_max[PB_CLASSES];
     size_t nan, pad_bad;
     int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing */
+    double vel_consistency; /* PB_OPF_VELCHECK ops: oracle velocities vs central finite differences of the
+                               oracle's own outputs (relative, max(1, |v|)); -1 if not applicable */
+    double vel_bound;
     int pass;
 } pb_val_row;
 

@@ -39,7 +39,15 @@ extern "C" {
     X(blend_static)              \
     X(blend_static_nlerp)        \
     X(pose_to_aos)               \
-    X(pose_from_aos)
+    X(pose_from_aos)             \
+    X(kform_mul)                 \
+    X(kform_div)                 \
+    X(kform_inv)                 \
+    X(kform_mul_dir)             \
+    X(kform_mul_pos)             \
+    X(kform_mul_vel)             \
+    X(finite_diff)               \
+    X(timescale)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -48,10 +56,21 @@ typedef enum pb_op {
     PB_OP_COUNT
 } pb_op;
 
-/* Scalar parameters of an op call. Ops read only the fields they document. */
+/* Scalar parameters of an op call. Ops read only the fields their registry
+ * flags name (PB_OPF_ALPHA, PB_OPF_DT, ...); pb_run checks those. */
 typedef struct pb_params {
-    float alpha;   /* blend weight; any finite value (alpha outside [0,1] extrapolates) */
+    float alpha;      /* blend weight; any finite value (outside [0,1] extrapolates) */
+    float alpha_vel;  /* d(alpha)/dt in 1/s (a per-frame change d_alpha is d_alpha / dt) */
+    float dt;         /* time step in s, >= 0 (finite_diff: 0 gives zero velocities) */
+    float time;       /* time since a transition in s, >= 0 */
+    float halflife;   /* decay half-life in s, >= 0 (0: no extrapolation) */
+    float duration;   /* blend duration in s, >= 0 (0: the destination at once) */
+    float timescale;  /* playback-rate factor, any finite value */
 } pb_params;
+
+/* Velocity conventions for every op: vel = d(pos)/dt and ang = angular
+ * velocity, both in the element's parent frame (world for globals), with
+ * d(rot)/dt = 1/2 (0, ang) * rot; svl = d(log scl)/dt per axis. */
 
 /* Op flags (pb_op_info.flags). */
 enum {
@@ -62,7 +81,15 @@ enum {
     PB_OPF_UNNORM_IN  = 1u << 4, /* input quaternions need not be unit (quat_normalize) */
     PB_OPF_SCALAR_IN  = 1u << 5, /* elementwise scalar function of a.pos over [dom_lo, dom_hi] */
     PB_OPF_EST        = 1u << 6, /* an approximation: has its own method bound */
-    PB_OPF_LOG_IN     = 1u << 7  /* a.ang is a quaternion log (half-angle x axis, |v| <= pi) */
+    PB_OPF_LOG_IN     = 1u << 7, /* a.ang is a quaternion log (half-angle x axis, |v| <= pi) */
+    PB_OPF_ALPHA_VEL  = 1u << 8, /* reads params.alpha_vel */
+    PB_OPF_DT         = 1u << 9, /* reads params.dt */
+    PB_OPF_TIME       = 1u << 10, /* reads params.time */
+    PB_OPF_HALFLIFE   = 1u << 11, /* reads params.halflife */
+    PB_OPF_DURATION   = 1u << 12, /* reads params.duration */
+    PB_OPF_TIMESCALE  = 1u << 13, /* reads params.timescale */
+    PB_OPF_VELCHECK   = 1u << 14  /* output vel/ang/svl are the time derivatives of output pos/rot/scl
+                                     when inputs move by their own velocities (checked by validate) */
 };
 
 /* What the registry knows about an op. */

@@ -1,0 +1,138 @@
+/* bvh.h — load BVH motion capture (HIERARCHY + MOTION) into a skeleton and a
+ * clip stored in the library's SoA pose layout.
+ *
+ * Skeleton: one entry per ROOT / JOINT, in file order, so a parent always
+ * precedes its children (parent = -1 for a root). "End Site" blocks are not
+ * joints: their offsets are kept in the separate end_* arrays.
+ *
+ * Clip: frames x joints local transforms in one pb_pose with
+ * n = frames * joints and index = frame * joints + joint (frame-major). Only
+ * the pos and rot planes are filled; the other planes stay identity.
+ *   - pos: the joint's position channels when it has them (BVH convention:
+ *     they replace the OFFSET), else its OFFSET; a component without a
+ *     channel keeps the OFFSET's. Both are multiplied by unit_scale.
+ *   - rot: the joint's Euler angles (degrees) as a unit quaternion (w,x,y,z),
+ *     composed in the order the rotation channels are listed:
+ *     "Zrotation Xrotation Yrotation" means R = Rz * Rx * Ry acting on column
+ *     vectors (q = qz * qx * qy). Computed in double, stored normalized.
+ *
+ * Keywords and channel names match ignoring ASCII case ("End site",
+ * "XRotation"); joint names are case-sensitive. Line breaks may be LF, CRLF
+ * or CR; a leading UTF-8 byte order mark is skipped.
+ *
+ * Numbers are parsed with strtod: the LC_NUMERIC locale must use '.' as the
+ * decimal point (the "C" locale, the default unless the program changed it).
+ * Hex floats, "inf", "nan" and values that overflow float are rejected. */
+#ifndef POSEBENCH_BVH_H
+#define POSEBENCH_BVH_H
+
+#include <stddef.h>
+#include "status.h"
+#include "pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PB_BVH_NAME_MAX 64  /* bytes per joint name, NUL included (names may have 63 chars) */
+
+typedef struct pb_skeleton {
+    size_t joints;
+    char (*names)[PB_BVH_NAME_MAX];  /* joints names, NUL-terminated, unique */
+    int *parents;                    /* joints entries; parents[j] < j, or -1 for a root */
+    float (*offsets)[3];             /* joints OFFSETs (x, y, z), times unit_scale */
+    size_t end_sites;                /* End Site blocks: not joints, kept for drawing/FK */
+    int *end_parents;                /* end_sites entries: the joint each End Site hangs from */
+    float (*end_offsets)[3];         /* end_sites OFFSETs, times unit_scale */
+} pb_skeleton;
+
+typedef struct pb_clip {
+    size_t frames, joints;
+    float frame_time;   /* seconds per frame, as in the file ("Frame Time:") */
+    float fps;          /* 1 / frame_time */
+    size_t warnings;    /* warnings emitted while loading (see pb_bvh_options.warn) */
+    pb_pose pose;       /* n = frames * joints, index = frame * joints + joint */
+} pb_clip;
+
+/* Receives one warning message ("name.bvh:128: ...", no trailing newline). */
+typedef void (*pb_bvh_warn_fn)(void *user, const char *msg);
+
+typedef struct pb_bvh_options {
+    float unit_scale;     /* multiplies OFFSETs and position channels (0.01: cm -> m); default 1 */
+    int strict;           /* nonzero: every warning condition is a PB_ERR_PARSE error instead */
+    size_t max_joints;    /* ROOT + JOINT count limit; default 1024 */
+    size_t max_frames;    /* motion rows, and the header's "Frames:" value; default 10,000,000 */
+    size_t max_elements;  /* frames * joints; default 10,000,000 */
+    size_t max_depth;     /* nesting depth of ROOT/JOINT/End Site blocks; default 64, at most 1024 */
+    pb_bvh_warn_fn warn;  /* NULL: warnings are printed to stderr */
+    void *user;           /* passed to warn */
+} pb_bvh_options;
+
+/* The defaults listed above (no callback, not strict). */
+pb_bvh_options pb_bvh_default_options(void);
+
+/* Check an options struct. Errors (PB_ERR_PARAM): unit_scale not finite or
+ * <= 0; max_joints, max_frames, max_elements or max_depth zero; max_joints
+ * above INT_MAX; max_depth above 1024. NULL is valid (means the defaults). */
+pb_status pb_bvh_options_check(const pb_bvh_options *opt);
+
+/* Load a .bvh file (opt may be NULL for the defaults). On success the caller
+ * owns *skel and *clip and frees them with pb_skeleton_free / pb_clip_free.
+ * On any failure *skel and *clip are left zeroed (nothing to free, nothing
+ * leaked) and pb_last_error() says what happened.
+ *
+ * Errors:
+ *   PB_ERR_NULL   path, skel or clip is NULL.
+ *   PB_ERR_PARAM  invalid options (see pb_bvh_options_check).
+ *   PB_ERR_IO     the file cannot be opened or read (message has the path and
+ *                 the system's reason).
+ *   PB_ERR_NOMEM  an allocation failed.
+ *   PB_ERR_PARSE  malformed content. The message reads "name:LINE: what was
+ *                 found, what was expected", for:
+ *     - an empty file, or one that ends early (unexpected end of file);
+ *     - a control byte (NUL etc.) anywhere in the text;
+ *     - a keyword other than the one the grammar expects (HIERARCHY, ROOT,
+ *       JOINT, End Site, OFFSET, CHANNELS, MOTION, Frames:, Frame Time:),
+ *       a missing '{' or '}', or text after a '}' where a keyword belongs;
+ *     - a token that is not a number where one is expected ("expected a
+ *       number"), including hex floats, inf, nan, and values whose magnitude
+ *       overflows float (also after unit_scale);
+ *     - a CHANNELS count other than 3 or 6, an unknown channel name, or a
+ *       channel listed twice in one joint;
+ *     - a missing or empty joint name, a name longer than 63 bytes, or the
+ *       same name used for two joints;
+ *     - more than max_joints joints (or End Sites), blocks nested deeper
+ *       than max_depth;
+ *     - a "Frames:" value that is not a non-negative integer or exceeds
+ *       max_frames; a frame time that is not a number, is <= 0, or so
+ *       small that 1 / frame_time overflows float, or anything after the
+ *       frame time on its line (rows are lines);
+ *     - a motion row (one line) with fewer or more values than the
+ *       hierarchy's channels, except a short LAST row (see warnings);
+ *     - no complete motion row at all; more than max_frames rows, or
+ *       frames * joints above max_elements;
+ *     - in strict mode, any warning condition below.
+ *
+ * Warnings (delivered through opt->warn, counted in clip->warnings; loading
+ * continues with the rows actually present):
+ *   - the "Frames:" header count differs from the number of complete rows
+ *     (message names the file, the header's line and both counts);
+ *   - the last row is short (a file cut off mid-row): it is dropped (its
+ *     values must still be numbers: a trailing word is an error). */
+pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_skeleton *skel, pb_clip *clip);
+
+/* Same, from size bytes at data (need not be NUL-terminated; may contain
+ * anything). name is used in messages in place of a file name (NULL: "<memory>").
+ * Errors: as pb_bvh_load, minus PB_ERR_IO; PB_ERR_NULL also when data is NULL
+ * and size > 0. */
+pb_status pb_bvh_load_mem(const void *data, size_t size, const char *name, const pb_bvh_options *opt,
+                          pb_skeleton *skel, pb_clip *clip);
+
+/* Free and zero. NULL and already-freed/zeroed structs are fine. */
+void pb_skeleton_free(pb_skeleton *skel);
+void pb_clip_free(pb_clip *clip);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
