@@ -184,10 +184,15 @@ static void contract_row(const pb_val_row *r, void *user)
     ctx *c = user;
     int judged = !strcmp(r->op, "slerp_shortest") || !strcmp(r->op, "blend_static");
     if (!judged) return;
+    /* The degenerate class extrapolates (alpha -0.5 ... 2): errors grow with
+     * |alpha| (the float reference measures 8.1e-7 at alpha = 2), so it is held
+     * to 2 x |alpha|max x 4e-7 here and to the tolerance rule below. */
     if (r->metric.kind == PB_M_ROT_ANGLE)
-        for (int k = 0; k < PB_CLASSES; k++)
-            CHECK(r->class_max[k] <= 4e-7, "%s %s class %s: %.3g rad", r->op, r->variant, pb_class_name((pb_class)k),
-                  r->class_max[k]);
+        for (int k = 0; k < PB_CLASSES; k++) {
+            double bound = k == PB_CLASS_DEGENERATE ? 2 * 2.0 * 4e-7 : 4e-7;
+            CHECK(r->class_max[k] <= bound, "%s %s class %s: %.3g rad (bound %.2g)", r->op, r->variant,
+                  pb_class_name((pb_class)k), r->class_max[k], bound);
+        }
     if (r->metric.kind == PB_M_ROT_NORM) CHECK(r->max_err <= 1e-6, "%s %s norm %.3g", r->op, r->variant, r->max_err);
     CHECK(r->nan == 0, "%s %s: %zu NaN", r->op, r->variant, r->nan);
     CHECK(r->pass, "%s %s %s fails its tolerance", r->op, r->variant, r->metric.name);
