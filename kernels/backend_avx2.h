@@ -48,3 +48,10 @@ static inline pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm256_or_si256(a, b);
 
 static inline pb_vidx vidx_make(const int32_t idx[PB_LANES]) { return simde_mm256_loadu_si256((const void *)idx); }
 static inline pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm256_permutevar8x32_ps(v, idx); }
+
+static inline pb_vi vi_load(const int32_t *p) { return simde_mm256_loadu_si256((const void *)p); }
+static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(a, b)); }
+static inline pb_vf vgather(const float *base, const int32_t *idx)
+{
+    return simde_mm256_i32gather_ps(base, vi_load(idx), 4);
+}

@@ -52,3 +52,13 @@ static inline pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm512_or_si512(a, b);
 
 static inline pb_vidx vidx_make(const int32_t idx[PB_LANES]) { return simde_mm512_loadu_si512((const void *)idx); }
 static inline pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm512_permutexvar_ps(idx, v); }
+
+static inline pb_vi vi_load(const int32_t *p) { return simde_mm512_loadu_si512((const void *)p); }
+static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm512_cmpeq_epi32_mask(a, b); }
+/* SIMDe 0.7.4 has no _mm512_i32gather_ps: two 8-lane gathers, joined. */
+static inline pb_vf vgather(const float *base, const int32_t *idx)
+{
+    simde__m256 lo = simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)idx), 4);
+    simde__m256 hi = simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)(idx + 8)), 4);
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
+}

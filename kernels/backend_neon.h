@@ -78,3 +78,12 @@ static inline pb_vf vpermute(pb_vf v, pb_vidx idx)
 {
     return simde_vreinterpretq_f32_u8(simde_vqtbl1q_u8(simde_vreinterpretq_u8_f32(v), idx));
 }
+
+/* Gathers: NEON has none; four scalar loads. */
+static inline pb_vi vi_load(const int32_t *p) { return simde_vld1q_s32(p); }
+static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_vceqq_s32(a, b); }
+static inline pb_vf vgather(const float *base, const int32_t *idx)
+{
+    float t[4] = { base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]] };
+    return simde_vld1q_f32(t);
+}

@@ -60,3 +60,11 @@ static inline pb_vf vpermute(pb_vf v, pb_vidx idx)
 {
     return simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), idx));
 }
+
+/* Gathers: SSE has none; four scalar loads. */
+static inline pb_vi vi_load(const int32_t *p) { return simde_mm_loadu_si128((const void *)p); }
+static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(a, b)); }
+static inline pb_vf vgather(const float *base, const int32_t *idx)
+{
+    return simde_mm_set_ps(base[idx[3]], base[idx[2]], base[idx[1]], base[idx[0]]);
+}

@@ -306,6 +306,102 @@ static inline void vkf_store(float *const *pl, size_t i, const vkf *k)
     vv3_store(pl, PB_VEL_X, i, k->vel); vv3_store(pl, PB_ANG_X, i, k->ang); vv3_store(pl, PB_SVL_X, i, k->svl);
 }
 
+/* Kineforms as 19 planes, for loops over planes. The first np planes are
+ * live: 10 = pos/rot/scl (static transforms), 19 = with velocities; the rest
+ * read as identity. */
+static inline vkf vkf_from_planes(const pb_vf *v)
+{
+    vkf k;
+    k.pos = vv3_make(v[PB_POS_X], v[PB_POS_Y], v[PB_POS_Z]);
+    k.rot = vq_make(v[PB_ROT_W], v[PB_ROT_X], v[PB_ROT_Y], v[PB_ROT_Z]);
+    k.scl = vv3_make(v[PB_SCL_X], v[PB_SCL_Y], v[PB_SCL_Z]);
+    k.vel = vv3_make(v[PB_VEL_X], v[PB_VEL_Y], v[PB_VEL_Z]);
+    k.ang = vv3_make(v[PB_ANG_X], v[PB_ANG_Y], v[PB_ANG_Z]);
+    k.svl = vv3_make(v[PB_SVL_X], v[PB_SVL_Y], v[PB_SVL_Z]);
+    return k;
+}
+static inline void vkf_to_planes(const vkf *k, pb_vf *v)
+{
+    v[PB_POS_X] = k->pos.x; v[PB_POS_Y] = k->pos.y; v[PB_POS_Z] = k->pos.z;
+    v[PB_ROT_W] = k->rot.w; v[PB_ROT_X] = k->rot.x; v[PB_ROT_Y] = k->rot.y; v[PB_ROT_Z] = k->rot.z;
+    v[PB_SCL_X] = k->scl.x; v[PB_SCL_Y] = k->scl.y; v[PB_SCL_Z] = k->scl.z;
+    v[PB_VEL_X] = k->vel.x; v[PB_VEL_Y] = k->vel.y; v[PB_VEL_Z] = k->vel.z;
+    v[PB_ANG_X] = k->ang.x; v[PB_ANG_Y] = k->ang.y; v[PB_ANG_Z] = k->ang.z;
+    v[PB_SVL_X] = k->svl.x; v[PB_SVL_Y] = k->svl.y; v[PB_SVL_Z] = k->svl.z;
+}
+static inline void vkf_identity_planes(pb_vf *v, int from)
+{
+    for (int p = from; p < PB_PLANES; p++) v[p] = vset1(pb_plane_identity(p));
+}
+/* cnt (1..PB_LANES) elements from i, any alignment; a partial vector goes
+ * through an identity-filled buffer so nothing past i + cnt is touched. */
+static inline vkf vkf_load_n(const float *const *pl, size_t i, size_t cnt, int np)
+{
+    pb_vf v[PB_PLANES];
+    for (int p = 0; p < np; p++) {
+        if (cnt == PB_LANES) {
+            v[p] = vloadu(pl[p] + i);
+        } else {
+            float buf[PB_LANES];
+            for (size_t l = 0; l < PB_LANES; l++) buf[l] = pb_plane_identity(p);
+            memcpy(buf, pl[p] + i, cnt * sizeof(float));
+            v[p] = vloadu(buf);
+        }
+    }
+    vkf_identity_planes(v, np);
+    return vkf_from_planes(v);
+}
+static inline void vkf_store_n(float *const *pl, size_t i, size_t cnt, int np, const vkf *k)
+{
+    pb_vf v[PB_PLANES];
+    vkf_to_planes(k, v);
+    for (int p = 0; p < np; p++) {
+        if (cnt == PB_LANES) {
+            vstoreu(pl[p] + i, v[p]);
+        } else {
+            float buf[PB_LANES];
+            vstoreu(buf, v[p]);
+            memcpy(pl[p] + i, buf, cnt * sizeof(float));
+        }
+    }
+}
+static inline vkf vkf_gather(const float *const *pl, const int32_t *idx, int np)
+{
+    pb_vf v[PB_PLANES];
+    for (int p = 0; p < np; p++) v[p] = vgather(pl[p], idx);
+    vkf_identity_planes(v, np);
+    return vkf_from_planes(v);
+}
+/* Scatter by index; repeated indices must carry equal values (they do in the
+ * level schedule: padding repeats an element and recomputes it identically). */
+static inline void vkf_scatter(float *const *pl, const int32_t *idx, int np, const vkf *k)
+{
+    pb_vf v[PB_PLANES];
+    vkf_to_planes(k, v);
+    for (int p = 0; p < np; p++) {
+        float buf[PB_LANES];
+        vstoreu(buf, v[p]);
+        for (int l = 0; l < PB_LANES; l++) pl[p][idx[l]] = buf[l];
+    }
+}
+static inline vkf vkf_sel(pb_vm m, const vkf *a, const vkf *b)
+{
+    pb_vf va[PB_PLANES], vb[PB_PLANES];
+    vkf_to_planes(a, va);
+    vkf_to_planes(b, vb);
+    for (int p = 0; p < PB_PLANES; p++) va[p] = vsel(m, va[p], vb[p]);
+    return vkf_from_planes(va);
+}
+/* Composition of the transform part only (fk_static). */
+static inline vkf vkf_mul_static(const vkf *a, const vkf *b)
+{
+    vkf r = vkf_identity();
+    r.pos = vkf_mul_pos(a, b->pos);
+    r.rot = vq_mul(a->rot, b->rot);
+    r.scl = vv3_mul(a->scl, b->scl);
+    return r;
+}
+
 /* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------
  * Interleaving N vectors into N*PB_LANES consecutive floats: output vector k,
  * lane l holds element g = k*L + l, i.e. component g % N of lane g / N. So

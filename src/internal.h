@@ -31,6 +31,7 @@ pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
         T *out[PB_PLANES];                     \
         const T *aos_in[PB_AOS_ARRAYS];        \
         T *aos_out[PB_AOS_ARRAYS];             \
+        const pb_skeleton *skel;               \
         pb_params p;                           \
     } NAME;
 PB_DEFINE_KARGS(float, pb_kargs)

@@ -59,6 +59,13 @@ static const pb_op_info ops[PB_OP_COUNT] = {
                             G(POS) | G(ROT) | G(SCL), G(POS) | G(ROT) | G(SCL), ALL, PB_OPF_DT, 0, 0, -1 },
     [PB_OP_timescale] = { "timescale", "out = a with vel/ang/svl scaled by timescale", ALL, 0, ALL,
                           PB_OPF_TIMESCALE, 0, 0, -1 },
+    [PB_OP_fk] = { "fk", "out = globals of local pose a over call.skel, velocities propagated (leverage, "
+                   "expansion)", ALL, 0, ALL, PB_OPF_SKELETON | PB_OPF_VELCHECK | PB_OPF_OBJSPACE, 0, 0, -1 },
+    [PB_OP_fk_static] = { "fk_static", "out.pos/rot/scl = globals of local pose a over call.skel",
+                          G(POS) | G(ROT) | G(SCL), 0, G(POS) | G(ROT) | G(SCL), PB_OPF_SKELETON | PB_OPF_OBJSPACE,
+                          0, 0, -1 },
+    [PB_OP_bk] = { "bk", "out = locals of global pose a over call.skel (inverse of fk, velocities included)", ALL, 0,
+                   ALL, PB_OPF_SKELETON | PB_OPF_VELCHECK, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

@@ -131,6 +131,14 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
     }
     if ((s = check_params(info, &c->params)) != PB_OK) return s;
+    if (info->flags & PB_OPF_SKELETON) {
+        if (!c->skel) return pb_fail(PB_ERR_NULL, "%s: call.skel is NULL (this op needs a skeleton)", info->name);
+        if (!c->skel->parents || !c->skel->order)
+            return pb_fail(PB_ERR_PARAM, "%s: skeleton was not made by pb_skeleton_init", info->name);
+        if (c->skel->n != n)
+            return pb_fail(PB_ERR_SIZE, "%s: skeleton has %zu joints x %zu characters = %zu elements, poses have n = %zu",
+                           info->name, c->skel->joints, c->skel->characters, c->skel->n, n);
+    }
 
     pb_kargs k;
     pb_kargs_from_call(&k, c);
@@ -157,6 +165,7 @@ void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
         aos_arrays(c->aos_out, arr);
         for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_out[i] = arr[i];
     }
+    k->skel = c->skel;
     k->p = c->params;
 }
 
@@ -182,4 +191,21 @@ pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose)
 {
     pb_call c = { .aos_in = aos, .out = pose };
     return pb_run(PB_OP_pose_from_aos, NULL, &c);
+}
+static pb_status run_skel(pb_op op, const pb_skeleton *skel, const pb_pose *in, pb_pose *out)
+{
+    pb_call c = { .a = in, .out = out, .skel = skel };
+    return pb_run(op, NULL, &c);
+}
+pb_status pb_fk(const pb_skeleton *skel, const pb_pose *local, pb_pose *global)
+{
+    return run_skel(PB_OP_fk, skel, local, global);
+}
+pb_status pb_fk_static(const pb_skeleton *skel, const pb_pose *local, pb_pose *global)
+{
+    return run_skel(PB_OP_fk_static, skel, local, global);
+}
+pb_status pb_bk(const pb_skeleton *skel, const pb_pose *global, pb_pose *local)
+{
+    return run_skel(PB_OP_bk, skel, global, local);
 }

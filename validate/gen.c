@@ -2,6 +2,7 @@
  * edge classes where pose maths breaks (identical, antipodal, 180 degrees,
  * tiny angles, zero velocities). Rotations are built in double and rounded. */
 #include <math.h>
+#include <stdlib.h>
 #include "validate.h"
 
 #define PB_PI 3.14159265358979323846
@@ -189,4 +190,35 @@ void pb_gen_case(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed, const pb_op_
         pb_class ci = c == PB_CLASS_MIXED ? (pb_class)(next(&r) % PB_CLASS_MIXED) : c;
         gen_element(a, b, i, ci, &r, info);
     }
+}
+
+void pb_gen_bone_scale(pb_pose *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        for (int c = 0; c < 3; c++) {
+            p->plane[PB_POS_X + c][i] *= 0.05f;   /* +-10 cm per axis: bones up to 17 cm */
+            p->plane[PB_SCL_X + c][i] = expf(0.1f * logf(p->plane[PB_SCL_X + c][i]));
+            p->plane[PB_VEL_X + c][i] *= 0.1f;
+            p->plane[PB_SVL_X + c][i] *= 0.1f;
+        }
+}
+
+void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed)
+{
+    rng r = { seed * 0xD1B54A32D192ED03ull + 17 };
+    size_t *depth = malloc(joints * sizeof *depth);
+    if (!depth) return;
+    for (size_t j = 0; j < joints; j++) {
+        if (j == 0) {
+            parents[j] = -1;
+            depth[j] = 0;
+            continue;
+        }
+        /* mostly extend a recent joint (chains), sometimes branch from anywhere */
+        size_t p = (next(&r) % 4) ? j - 1 - next(&r) % (j < 4 ? j : 4) : next(&r) % j;
+        while (depth[p] + 1 >= max_depth) p = parents[p] < 0 ? 0 : (size_t)parents[p];
+        parents[j] = (int32_t)p;
+        depth[j] = depth[p] + 1;
+    }
+    free(depth);
 }

@@ -23,6 +23,7 @@ int pb_metrics_for(const pb_op_info *info, pb_metric *m)
         add(m, &n, PB_M_AOS_ABS, -1, "aos_abs", "abs");
         return n;
     }
+    if (info->flags & PB_OPF_OBJSPACE) add(m, &n, PB_M_OBJ_SPACE, -1, "objspace", "cm");
     for (int g = 0; g < PB_GROUPS; g++) {
         if (!(info->out & (1u << g))) continue;
         char name[24];
@@ -133,6 +134,32 @@ void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, do
                     e = fmax(e, fabs(t->aos[a][j] - o->aos[a][j]));
                 }
             break;
+        case PB_M_OBJ_SPACE: {
+            /* vertices p + q (s * d) for d = +-3 cm on each axis, in double */
+            for (int ax = 0; ax < 3; ax++)
+                for (int sg = -1; sg <= 1; sg += 2) {
+                    double d[3] = { 0, 0, 0 }, vt[3], vo[3];
+                    const pb_dpose *src[2] = { t, o };
+                    double *dst[2] = { vt, vo };
+                    d[ax] = 0.03 * sg;
+                    for (int w = 0; w < 2; w++) {
+                        const pb_dpose *x = src[w];
+                        double qw = x->plane[PB_ROT_W][i], qx = x->plane[PB_ROT_X][i], qy = x->plane[PB_ROT_Y][i],
+                               qz = x->plane[PB_ROT_Z][i];
+                        double v[3] = { d[0] * x->plane[PB_SCL_X][i], d[1] * x->plane[PB_SCL_Y][i],
+                                        d[2] * x->plane[PB_SCL_Z][i] };
+                        /* v + w t + u x t, t = 2 u x v (unit q; float outputs are unit to 1e-6) */
+                        double tx = 2 * (qy * v[2] - qz * v[1]), ty = 2 * (qz * v[0] - qx * v[2]),
+                               tz = 2 * (qx * v[1] - qy * v[0]);
+                        dst[w][0] = x->plane[PB_POS_X][i] + v[0] + qw * tx + (qy * tz - qz * ty);
+                        dst[w][1] = x->plane[PB_POS_Y][i] + v[1] + qw * ty + (qz * tx - qx * tz);
+                        dst[w][2] = x->plane[PB_POS_Z][i] + v[2] + qw * tz + (qx * ty - qy * tx);
+                    }
+                    double dx = vt[0] - vo[0], dy = vt[1] - vo[1], dz = vt[2] - vo[2];
+                    e = fmax(e, 100 * sqrt(dx * dx + dy * dy + dz * dz));
+                }
+            break;
+        }
         default:
             break;
         }

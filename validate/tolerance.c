@@ -22,63 +22,71 @@ static const pb_tolerance table[] = {
      * h = 1e-5 in double agree with exact derivatives to ~1e-7 on the generated motion, while a
      * missing or wrong term shows up at 1e-2 .. 1) */
     { "quat_mul",                  4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
-      "16 products and 12 sums: a few ulp per component, same as the float reference", NONE },
-    { "quat_inv_mul",              4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "as quat_mul", NONE },
-    { "quat_mul_inv",              4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "as quat_mul", NONE },
+      "16 products and 12 sums: a few ulp per component, same as the float reference", NONE, NONE },
+    { "quat_inv_mul",              4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "as quat_mul", NONE, NONE },
+    { "quat_mul_inv",              4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "as quat_mul", NONE, NONE },
     { "quat_mul_vec3",             4, NONE, NONE, 2e-6, NONE, NONE, NONE,
-      "two cross products on |v| <= 3.5 m: a few ulp of 2-4 m (ulp(2) = 2.4e-7)", NONE },
-    { "quat_inv_mul_vec3",         4, NONE, NONE, 2e-6, NONE, NONE, NONE, "as quat_mul_vec3", NONE },
+      "two cross products on |v| <= 3.5 m: a few ulp of 2-4 m (ulp(2) = 2.4e-7)", NONE, NONE },
+    { "quat_inv_mul_vec3",         4, NONE, NONE, 2e-6, NONE, NONE, NONE, "as quat_mul_vec3", NONE, NONE },
     { "quat_abs",                  1, NONE, 1e-6, 0.0, NONE, NONE, NONE,
-      "a sign flip is exact: any difference, including the wrong sign, fails", NONE },
+      "a sign flip is exact: any difference, including the wrong sign, fails", NONE, NONE },
     { "quat_normalize",            4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
-      "one sqrt and one division (or NEON estimate + Newton): ~2 ulp per component", NONE },
+      "one sqrt and one division (or NEON estimate + Newton): ~2 ulp per component", NONE, NONE },
     { "quat_exp",                  4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
       "polynomial sin/cos at ~1 ulp. Half-angles <= pi/2 (shortest-arc logs): <= 3.3e-7 rad in every "
       "variant (tests/test_numerics.c). Half-angles in (pi/2, pi] (long-way logs): |v| itself rounds at "
       "ulp(pi) = 2.4e-7, so float cannot reach 4e-7 there: reference 6.7e-7, variants within 1.15x of it; "
-      "an FMA-compensated |v| only gets 4.4e-7, below that needs double-float trig", NONE },
+      "an FMA-compensated |v| only gets 4.4e-7, below that needs double-float trig", NONE, NONE },
     { "quat_log",                  4, NONE, NONE, 4e-7, NONE, 4e-7, NONE,
       "atan2 form: full relative precision at tiny angles, where acos(w) would lose everything. w >= 0: "
       "<= 2.7e-7 abs and 3.1e-7 relative in every variant (tests/test_numerics.c). w < 0 (half-angle to pi): "
       "the result's own rounding at ulp(pi) = 2.4e-7 plus atan2/division/product roundings give 5.7e-7 for "
-      "the float reference and up to 6.8e-7 for variants, judged against k x reference", NONE },
-    { "quat_from_scaled_angle_axis", 4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "quat_exp of v / 2", NONE },
-    { "quat_to_scaled_angle_axis", 4, NONE, NONE, 8e-7, NONE, 4e-7, NONE, "2 x quat_log: twice its absolute floor", NONE },
+      "the float reference and up to 6.8e-7 for variants, judged against k x reference", NONE, NONE },
+    { "quat_from_scaled_angle_axis", 4, 4e-7, 1e-6, NONE, NONE, NONE, NONE, "quat_exp of v / 2", NONE, NONE },
+    { "quat_to_scaled_angle_axis", 4, NONE, NONE, 8e-7, NONE, 4e-7, NONE, "2 x quat_log: twice its absolute floor", NONE, NONE },
     { "slerp_shortest",            4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
-      "atan2 angle + three polynomial sines + one division; issue bound 4e-7 rad on every class", NONE },
+      "atan2 angle + three polynomial sines + one division; issue bound 4e-7 rad on every class", NONE, NONE },
     { "nlerp_shortest",            4, 4e-7, 1e-6, NONE, NONE, NONE, NONE,
-      "lerp + normalize: rounding only; nlerp vs slerp is method error, shown, not judged", NONE },
+      "lerp + normalize: rounding only; nlerp vs slerp is method error, shown, not judged", NONE, NONE },
     { "eerp",                      4, NONE, NONE, NONE, 1e-6, NONE, NONE,
-      "exp of lerped logs of scales in [e^-1, e]: ~2 ulp from log, ~2 from exp, relative", NONE },
+      "exp of lerped logs of scales in [e^-1, e]: ~2 ulp from log, ~2 from exp, relative", NONE, NONE },
     { "negexp",                    4, NONE, NONE, NONE, 1e-6, NONE, NONE,
-      "polynomial exp on [-16, 0]: a few ulp relative", NONE },
+      "polynomial exp on [-16, 0]: a few ulp relative", NONE, NONE },
     { "fast_negexp_est",           4, NONE, NONE, NONE, 1e-6, NONE, 2e-2,
       "rational approximation: its rounding is tight (relative); its method error vs exp(-x) is the "
-      "approximation's own, 1.876e-2 absolute at worst (x = 3.34, dense sampling of [0, 16] in double)", NONE },
+      "approximation's own, 1.876e-2 absolute at worst (x = 3.34, dense sampling of [0, 16] in double)", NONE, NONE },
     { "smoothstep",                4, NONE, NONE, 1e-6, NONE, NONE, NONE,
-      "cubic and its derivative on [-0.5, 1.5]: values <= 1.5, a few ulp", NONE },
+      "cubic and its derivative on [-0.5, 1.5]: values <= 1.5, a few ulp", NONE, NONE },
     { "blend_static",              4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
       "slerp bound on rotations (issue: 4e-7 rad); lerp of |x| <= 10 is a few ulp of 10 (ulp(8) = 9.5e-7); "
-      "eerp bound on scales", NONE },
+      "eerp bound on scales", NONE, NONE },
     { "blend_static_nlerp",        4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
-      "as blend_static with nlerp; nlerp vs slerp is method error, shown, not judged", NONE },
-    { "pose_to_aos",               1, NONE, NONE, 0.0, NONE, NONE, NONE, "a copy: must be exact", NONE },
-    { "pose_from_aos",             1, NONE, 1e-6, 0.0, 0.0, NONE, NONE, "a copy: must be exact", NONE },
+      "as blend_static with nlerp; nlerp vs slerp is method error, shown, not judged", NONE, NONE },
+    { "pose_to_aos",               1, NONE, NONE, 0.0, NONE, NONE, NONE, "a copy: must be exact", NONE, NONE },
+    { "pose_from_aos",             1, NONE, 1e-6, 0.0, 0.0, NONE, NONE, "a copy: must be exact", NONE, NONE },
     /* Kineform rows: positions are lever arms of |p| <= 2 m scaled by e^1 and rotated: tens of
      * ulp of 2-6 m in the velocity terms, where three products of sizeable vectors add up. */
     { "kform_mul",                 4, 4e-7, 1e-6, 2e-5, 1e-6, NONE, NONE,
       "composition: rotation as quat_mul; positions and velocities sum rotated, scaled lever terms of up "
-      "to ~50 units/s (ulp(32) = 3.8e-6)", 1e-5 },
+      "to ~50 units/s (ulp(32) = 3.8e-6)", 1e-5, NONE },
     { "kform_div",                 4, 4e-7, 1e-6, 2e-5, 1e-6, NONE, NONE,
-      "as kform_mul, with divisions by scales in [e^-1, e] that can magnify by e", 1e-5 },
-    { "kform_inv",                 4, 4e-7, 1e-6, 2e-5, 1e-6, NONE, NONE, "kform_div(a, identity)", 1e-5 },
-    { "kform_mul_dir",             4, NONE, NONE, 4e-6, NONE, NONE, NONE, "rotate a scaled direction", NONE },
-    { "kform_mul_pos",             4, NONE, NONE, 4e-6, NONE, NONE, NONE, "rotate a scaled offset and add", NONE },
-    { "kform_mul_vel",             4, NONE, NONE, 2e-5, NONE, NONE, NONE, "the velocity terms of kform_mul", NONE },
+      "as kform_mul, with divisions by scales in [e^-1, e] that can magnify by e", 1e-5, NONE },
+    { "kform_inv",                 4, 4e-7, 1e-6, 2e-5, 1e-6, NONE, NONE, "kform_div(a, identity)", 1e-5, NONE },
+    { "kform_mul_dir",             4, NONE, NONE, 4e-6, NONE, NONE, NONE, "rotate a scaled direction", NONE, NONE },
+    { "kform_mul_pos",             4, NONE, NONE, 4e-6, NONE, NONE, NONE, "rotate a scaled offset and add", NONE, NONE },
+    { "kform_mul_vel",             4, NONE, NONE, 2e-5, NONE, NONE, NONE, "the velocity terms of kform_mul", NONE, NONE },
     { "finite_diff",               4, 4e-7, 1e-6, NONE, 1e-6, NONE, NONE,
       "differences divided by dt (as small as 1/120 s): absolute errors grow as 1/dt, so velocities "
-      "are judged against k x the float reference alone (abs floor none)", NONE },
-    { "timescale",                 4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE, "one product per velocity", NONE },
+      "are judged against k x the float reference alone (abs floor none)", NONE, NONE },
+    { "timescale",                 4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE, "one product per velocity", NONE, NONE },
+    /* Kinematics over skeletons (bones <= 17 cm, chains up to 16 deep, 4096 joints up to 24 deep):
+     * errors accumulate down each chain, so positions are held by object-space error. */
+    { "fk",                        4, 2e-6, 2e-6, 2e-5, 1e-6, NONE, NONE,
+      "16-24 compositions in a chain: a few ulp each on rotations (~2e-7 rad per level) and positions "
+      "of a few metres; object space: issue bound 1e-4 cm on 3 cm virtual vertices", 1e-5, 1e-4 },
+    { "fk_static",                 4, 2e-6, 2e-6, 2e-5, 1e-6, NONE, NONE, "as fk, transforms only", NONE, 1e-4 },
+    { "bk",                        4, 4e-7, 1e-6, 2e-5, 1e-6, NONE, NONE,
+      "one kform_div per joint from globals: no accumulation", 1e-5, NONE },
 };
 
 const pb_tolerance *pb_tolerance_for(const char *op)
@@ -96,6 +104,7 @@ double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind)
     case PB_M_ROT_COMP:
     case PB_M_VEC_ABS:
     case PB_M_AOS_ABS: return t->abs_floor;
+    case PB_M_OBJ_SPACE: return t->obj_floor;
     case PB_M_VEC_REL: return t->vrel_floor;
     case PB_M_SCL_REL: return t->rel_floor;
     default: return NONE;

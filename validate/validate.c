@@ -7,7 +7,7 @@
 #include <string.h>
 #include "validate.h"
 
-typedef struct { pb_class cls; size_t n; pb_params p; } vcase;
+typedef struct { pb_class cls; size_t n; pb_params p; size_t joints, characters; } vcase;
 
 static const float alphas[] = { 0.5f, 0.0f, 1.0f, 0.25f, 0.75f, 1e-3f, 0.999f, 0.37f };
 static const size_t sizes[] = { 1, 15, 16, 17, 1000 };
@@ -47,11 +47,28 @@ static size_t make_cases(vcase *c, int quick)
     for (int cl = 0; cl < PB_CLASS_MIXED; cl++) {
         if (cl == PB_CLASS_DEGENERATE) continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++, k++)
-            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k) };
+            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k), 0, 0 };
     }
-    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d) };
-    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7) };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5) };
+    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d), 0, 0 };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7), 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5), 0, 0 };
+    return k;
+}
+
+/* Skeleton ops: random 64-joint skeletons up to 16 deep shared by crowds of
+ * 1, 3, 16, 17 and 40 characters (both fk paths, every tail), one 4096-joint
+ * skeleton up to 24 deep, and (full runs) a crowd of 1600 x 64 joints. */
+static size_t make_skel_cases(vcase *c, int quick)
+{
+    static const size_t chars[] = { 1, 3, 16, 17, 40 };
+    static const pb_class cls[] = { PB_CLASS_RANDOM, PB_CLASS_IDENTITY, PB_CLASS_NEAR_IDENTICAL,
+                                    PB_CLASS_ANTIPODAL, PB_CLASS_NEAR_PI, PB_CLASS_ZERO_VEL };
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++)
+        for (size_t j = 0; j < sizeof chars / sizeof chars[0]; j++, k++)
+            c[k] = (vcase){ cls[i], 64 * chars[j], case_params(k), 64, chars[j] };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 4096, case_params(3), 4096, 1 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 64 * 1600, case_params(6), 64, 1600 };
     return k;
 }
 
@@ -96,6 +113,7 @@ typedef struct {
     pb_pose_aos aos_in, aos_out;
     float *aos_mem[2];
     pb_dpose da, db, oracle, method, ref, test;
+    const pb_skeleton *skel;
 } bufs;
 
 static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
@@ -136,7 +154,8 @@ static int bufs_alloc(bufs *b, size_t n)
 }
 
 /* Run the double oracle of op on inputs (da, db, AoS in da) into d. */
-static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p, pb_dpose *d)
+static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p,
+                          const pb_skeleton *skel, pb_dpose *d)
 {
     pb_kargs_f64 k;
     memset(&k, 0, sizeof k);
@@ -155,9 +174,13 @@ static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, cons
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = pb_plane_identity(i);
     k.p = *p;
+    k.skel = skel;
     pb_ref_f64_table[op](&k);
 }
-static void run_oracle(pb_op op, bufs *b, const pb_params *p, pb_dpose *d) { run_oracle_on(op, &b->da, &b->db, p, d); }
+static void run_oracle(pb_op op, bufs *b, const pb_params *p, pb_dpose *d)
+{
+    run_oracle_on(op, &b->da, &b->db, p, b->skel, d);
+}
 
 /* Run variant v through the public entry point (so argument checks and
  * padding restoration are exercised too) into d. Outputs are pre-filled with
@@ -178,7 +201,7 @@ static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_pa
             for (int p = pb_group_first((pb_group)g); p < pb_group_first((pb_group)g) + pb_group_size((pb_group)g); p++)
                 for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
     pb_call c = { .a = &b->a, .b = &b->b, .out = &b->out, .aos_in = &b->aos_in, .aos_out = &b->aos_out,
-                  .params = *p };
+                  .skel = b->skel, .params = *p };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
     pb_dpose_from_pose(d, &b->out);
@@ -240,7 +263,7 @@ static double vel_consistency(pb_op op, const pb_op_info *info, bufs *b, const p
         advance(&a[k], &b->da, h);
         advance(&bb[k], &b->db, h);
         pb_params q = advance_params(info, *p, h);
-        run_oracle_on(op, &a[k], &bb[k], &q, &o[k]);
+        run_oracle_on(op, &a[k], &bb[k], &q, b->skel, &o[k]);
     }
     *ok = 1;
     double worst = 0;
@@ -318,11 +341,13 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
     pb_op only = PB_OP_COUNT;
     if (o->op && pb_op_find(o->op, &only) != PB_OK) return -1;
 
-    vcase cases[64];
-    size_t ncases = make_cases(cases, o->quick);
+    vcase cases[64], skel_cases[64];
+    size_t ncases = make_cases(cases, o->quick), nskel = make_skel_cases(skel_cases, o->quick);
     size_t maxn = 0;
     for (size_t c = 0; c < ncases; c++)
         if (cases[c].n > maxn) maxn = cases[c].n;
+    for (size_t c = 0; c < nskel; c++)
+        if (skel_cases[c].n > maxn) maxn = skel_cases[c].n;
     double *err = malloc(maxn * sizeof *err);
     if (!err) {
         pb_fail(PB_ERR_NOMEM, "validate: out of memory");
@@ -348,15 +373,37 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         memset(accs, 0, sizeof accs);
         memset(ref, 0, sizeof ref);
 
-        for (size_t ci = 0; ci < ncases; ci++) {
-            const vcase *cs = &cases[ci];
+        int skeletal = (info->flags & PB_OPF_SKELETON) != 0;
+        const vcase *op_cases = skeletal ? skel_cases : cases;
+        size_t op_ncases = skeletal ? nskel : ncases;
+        for (size_t ci = 0; ci < op_ncases; ci++) {
+            const vcase *cs = &op_cases[ci];
             bufs b;
+            pb_skeleton sk = { 0 };
             if (bufs_alloc(&b, cs->n)) {
                 pb_fail(PB_ERR_NOMEM, "validate: out of memory for n = %zu", cs->n);
                 failures = -1;
                 goto done;
             }
             pb_gen_case(&b.a, &b.b, cs->cls, o->seed + ci * 7919u, info);
+            if (skeletal) {
+                int32_t *parents = malloc(cs->joints * sizeof *parents);
+                pb_status ss = parents ? PB_OK : PB_ERR_NOMEM;
+                if (parents) {
+                    pb_gen_parents(parents, cs->joints, cs->joints > 64 ? 24 : 16, o->seed + ci);
+                    ss = pb_skeleton_init(&sk, parents, cs->joints, cs->characters);
+                    free(parents);
+                }
+                if (ss != PB_OK) {
+                    bufs_free(&b);
+                    pb_fail(ss, "validate: skeleton for %s: %s", info->name, pb_last_error());
+                    failures = -1;
+                    goto done;
+                }
+                b.skel = &sk;
+                pb_gen_bone_scale(&b.a);
+                pb_gen_bone_scale(&b.b);
+            }
             /* AoS input (pose_from_aos): the case's pose a in engine layout. */
             pb_call to = { .a = &b.a, .aos_out = &b.aos_in };
             pb_run(PB_OP_pose_to_aos, scalar, &to);
@@ -397,6 +444,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 }
             }
             bufs_free(&b);
+            pb_skeleton_free(&sk);
             if (s != PB_OK) {
                 pb_fail(s, "validate: %s, case %s n=%zu: %s", info->name, pb_class_name(cs->cls), cs->n,
                         pb_last_error());

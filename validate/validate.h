@@ -27,6 +27,11 @@ const char *pb_class_name(pb_class c);
 
 /* Fill a and b (same n, allocated) with class c for op info, from seed. */
 void pb_gen_case(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed, const pb_op_info *info);
+/* Bring a random pose to the scale of a skeleton's locals: bones of a few cm
+ * to 17 cm, scales within e^+-0.1, limb-like velocities. */
+void pb_gen_bone_scale(pb_pose *p);
+/* A random parent array: joints in order, each parent earlier, depth < max_depth. */
+void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 
 /* ---- metrics (metrics.c) ------------------------------------------------------------------ */
 typedef enum pb_metric_kind {
@@ -38,6 +43,7 @@ typedef enum pb_metric_kind {
     PB_M_SCL_REL,     /* max over xyz of |difference| / |oracle| */
     PB_M_AOS_ABS,     /* max |component difference| of the AoS arrays */
     PB_M_SCL_ABS,     /* max over xyz of |difference| (method error of scalar approximations) */
+    PB_M_OBJ_SPACE,   /* cm: virtual vertices 3 cm along each local axis (both signs), max distance */
     PB_M_KINDS
 } pb_metric_kind;
 
@@ -74,12 +80,13 @@ typedef struct pb_tolerance {
     double k;             /* variant may be up to k x the float reference's own error ... */
     double rot_floor;     /* ... or this absolute floor, whichever is larger (rad) */
     double norm_floor;    /* | |q| - 1 | */
-    double abs_floor;     /* absolute, in the data's units (and signed quaternion components) */
+    double abs_floor;     /* absolute, in the data's units (and signed quaternion components); cm for object space */
     double rel_floor;     /* relative error of scales; < 0: reported, not judged */
     double vrel_floor;    /* relative error of 3-vectors (rotation vectors: log); < 0: reported only */
     double method_bound;  /* _est ops: bound on method error vs the exact op; < 0 none */
     const char *reason;
     double vel_bound;     /* PB_OPF_VELCHECK ops: bound on velocity consistency (relative) */
+    double obj_floor;     /* PB_OPF_OBJSPACE ops: object-space error floor, cm */
 } pb_tolerance;
 const pb_tolerance *pb_tolerance_for(const char *op);
 double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind);

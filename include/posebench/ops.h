@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "pose.h"
+#include "skeleton.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,7 +48,10 @@ extern "C" {
     X(kform_mul_pos)             \
     X(kform_mul_vel)             \
     X(finite_diff)               \
-    X(timescale)
+    X(timescale)                 \
+    X(fk)                        \
+    X(fk_static)                 \
+    X(bk)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -88,8 +92,10 @@ enum {
     PB_OPF_HALFLIFE   = 1u << 11, /* reads params.halflife */
     PB_OPF_DURATION   = 1u << 12, /* reads params.duration */
     PB_OPF_TIMESCALE  = 1u << 13, /* reads params.timescale */
-    PB_OPF_VELCHECK   = 1u << 14  /* output vel/ang/svl are the time derivatives of output pos/rot/scl
+    PB_OPF_VELCHECK   = 1u << 14, /* output vel/ang/svl are the time derivatives of output pos/rot/scl
                                      when inputs move by their own velocities (checked by validate) */
+    PB_OPF_SKELETON   = 1u << 15, /* works over a pb_skeleton (call.skel); n = joints x characters */
+    PB_OPF_OBJSPACE   = 1u << 16  /* outputs are global transforms: judged by object-space error too */
 };
 
 /* What the registry knows about an op. */
@@ -160,6 +166,7 @@ typedef struct pb_call {
     pb_pose *out;                /* output pose (may be the same pose as a or b) */
     const pb_pose_aos *aos_in;   /* PB_OPF_AOS_IN ops */
     pb_pose_aos *aos_out;        /* PB_OPF_AOS_OUT ops */
+    const pb_skeleton *skel;     /* PB_OPF_SKELETON ops */
     pb_params params;
 } pb_call;
 
@@ -175,6 +182,11 @@ pb_status pb_blend_static(const pb_pose *a, const pb_pose *b, float alpha, pb_po
 pb_status pb_blend_static_nlerp(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
 pb_status pb_pose_to_aos(const pb_pose *pose, pb_pose_aos *aos);
 pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose);
+/* Local -> global over a skeleton (velocities propagated), its static form
+ * (pos/rot/scl only), and global -> local. out may be the same pose as the input. */
+pb_status pb_fk(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
+pb_status pb_fk_static(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
+pb_status pb_bk(const pb_skeleton *skel, const pb_pose *global, pb_pose *local);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,55 @@
+/* skeleton.h — a joint hierarchy shared by one or many characters, with the
+ * schedule fk needs precomputed once (nothing is allocated per frame).
+ *
+ * Poses over a skeleton hold n = joints x characters elements in the crowd
+ * layout: element = joint * characters + character. fk processes joint by
+ * joint across characters (SIMD across characters, contiguous, no gathers)
+ * when there are at least as many characters as vector lanes; otherwise
+ * (one large skeleton, small groups) level by level in depth order, SIMD
+ * across the joints of a level with gathered parents. */
+#ifndef POSEBENCH_SKELETON_H
+#define POSEBENCH_SKELETON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PB_MAX_JOINTS (1u << 20)
+
+typedef struct pb_skeleton {
+    size_t joints;          /* joints per character */
+    size_t characters;      /* characters sharing the skeleton */
+    size_t n;               /* joints * characters: the element count of its poses */
+    int32_t *parents;       /* owned copy: parents[j] < j, or -1 for a root */
+    int32_t *depth;         /* depth[j]: 0 for roots */
+    size_t levels;          /* max depth + 1 */
+    /* Level schedule over elements: order[] lists elements level by level,
+     * each level padded to a multiple of 16 by repeating its last element
+     * (recomputing an element is harmless), with the parent element of each
+     * entry in parent_of[] (a root names itself, so every index is valid to
+     * load); level l spans [level_start[l], level_start[l+1]) and holds
+     * level_len[l] real elements. Kernels of L lanes stop at the first
+     * multiple of L past the real ones, so repeats only ever share a vector
+     * with their original (which keeps in-place fk exact). */
+    int32_t *order, *parent_of;
+    size_t *level_start, *level_len;
+    size_t scheduled;       /* level_start[levels] */
+    void *owned;
+} pb_skeleton;
+
+/* Copy and check parents, compute depths and the level schedule.
+ * Errors: PB_ERR_NULL (s, parents), PB_ERR_EMPTY (joints or characters 0),
+ * PB_ERR_SIZE (joints > PB_MAX_JOINTS, or joints x characters too large),
+ * PB_ERR_PARAM (a parent that is not -1 and not an earlier joint: the message
+ * names the joint), PB_ERR_NOMEM. On error *s is left empty (safe to free). */
+pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints, size_t characters);
+void pb_skeleton_free(pb_skeleton *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
