@@ -5,6 +5,7 @@
  *
  * SoA kernels run over n_padded lanes in whole vectors: pose padding is
  * identity and every op maps identity to identity, so no tail is needed. */
+#include <math.h>
 #include "internal.h"
 #include "vmath.h"
 
@@ -307,6 +308,106 @@ static void k_bk(const pb_kargs *k)
             local = vkf_sel(root, &g, &local);
             vkf_scatter(k->out, s->order + i, PB_PLANES, &local);
         }
+}
+
+/* ---- transition and layering ops --------------------------------------------------------- */
+static void k_blend(const pb_kargs *k)
+{
+    pb_vf t = vset1(k->p.alpha), tdot = vset1(k->p.alpha_vel);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_blend(&a, &b, t, tdot);
+        vkf_store(k->out, i, &r);
+    }
+}
+static inline void additive_static_body(const pb_kargs *k, int local)
+{
+    pb_vf w = vset1(k->p.alpha);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load_transform(k->a, i), b = vkf_load_transform(k->b, i);
+        vkf r = vkf_additive_static(&a, &b, w, local);
+        vkf_store_n(k->out, i, PB_LANES, 10, &r);
+    }
+}
+static void k_additive_world_static(const pb_kargs *k) { additive_static_body(k, 0); }
+static void k_additive_local_static(const pb_kargs *k) { additive_static_body(k, 1); }
+static void k_additive(const pb_kargs *k)
+{
+    pb_vf w = vset1(k->p.alpha), wdot = vset1(k->p.alpha_vel);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_additive(&a, &b, w, wdot);
+        vkf_store(k->out, i, &r);
+    }
+}
+static void k_inertialize_offset(const pb_kargs *k)
+{
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_inertialize_offset(&a, &b);
+        vkf_store(k->out, i, &r);
+    }
+}
+static void k_inertialize(const pb_kargs *k)
+{
+    /* the cubic's factors depend only on time and duration: once per call */
+    float t = k->p.time, T = k->p.duration, fx = 0, fv = 0, dfx = 0, dfv = 0;
+    if (T > 0 && t < T) {
+        float u = t / T, u2 = u * u;
+        fx = 2 * u2 * u - 3 * u2 + 1;
+        fv = (u2 * u - 2 * u2 + u) * T;
+        dfx = (6 * u2 - 6 * u) / T;
+        dfv = 3 * u2 - 4 * u + 1;
+    }
+    pb_vf vfx = vset1(fx), vfv = vset1(fv), vdfx = vset1(dfx), vdfv = vset1(dfv);
+    FOR_VECTORS(k) {
+        vkf d = vkf_load(k->a, i), o = vkf_load(k->b, i), r = vkf_inertialize(&d, &o, vfx, vfv, vdfx, vdfv);
+        vkf_store(k->out, i, &r);
+    }
+}
+/* (1 - exp(-l t)) / l and exp(-l t) for the decayed extrapolation, per call. */
+static void decay_factors(float t, float halflife, float *f, float *df)
+{
+    *f = *df = 0;
+    if (halflife > 0) {
+        float l = 0.69314718055994530942f / halflife;
+        *df = expf(-l * t);
+        *f = -expm1f(-l * t) / l;
+    }
+}
+/* Root joints' elements, set apart after the vector loop: hold a (zero
+ * velocities) or take b. */
+static void roots_fixup(const pb_kargs *k, int take_b)
+{
+    const pb_skeleton *s = k->skel;
+    for (size_t j = 0; j < s->joints; j++) {
+        if (s->parents[j] >= 0) continue;
+        for (size_t e = j * s->characters; e < (j + 1) * s->characters; e++)
+            for (int p = 0; p < PB_PLANES; p++)
+                k->out[p][e] = take_b ? k->b[p][e] : (p >= PB_VEL_X ? 0.0f : k->a[p][e]);
+    }
+}
+static void k_extrapolate_decayed(const pb_kargs *k)
+{
+    float f, df;
+    decay_factors(k->p.time, k->p.halflife, &f, &df);
+    pb_vf vf = vset1(f), vdf = vset1(df);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), r = vkf_extrapolate(&a, vf, vdf);
+        vkf_store(k->out, i, &r);
+    }
+    roots_fixup(k, 0);
+}
+static void k_dead_blending(const pb_kargs *k)
+{
+    float t = k->p.time, T = k->p.duration, f, df;
+    decay_factors(t, k->p.halflife, &f, &df);
+    float u = T > 0 ? t / T : 1, c = u < 0 ? 0 : u > 1 ? 1 : u;
+    float alpha = c * c * (3 - 2 * c), alpha_dot = (T > 0 && u > 0 && u < 1) ? 6 * u * (1 - u) / T : 0;
+    pb_vf vf = vset1(f), vdf = vset1(df), va = vset1(alpha), vad = vset1(alpha_dot);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
+        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad);
+        vkf_store(k->out, i, &r);
+    }
+    roots_fixup(k, 1);
 }
 
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {

@@ -306,6 +306,135 @@ static inline void vkf_store(float *const *pl, size_t i, const vkf *k)
     vv3_store(pl, PB_VEL_X, i, k->vel); vv3_store(pl, PB_ANG_X, i, k->ang); vv3_store(pl, PB_SVL_X, i, k->svl);
 }
 
+/* ---- rotation-vector calculus and the velocity-exact ops (see reference/ref_body.h) ---------- */
+static inline vv3 vq_to_saa(vq q) { return vv3_scale(vq_log(q), vset1(2.0f)); }
+static inline vq vq_from_saa(vv3 v) { return vq_exp(vv3_scale(v, vset1(0.5f))); }
+static inline pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
+
+/* A, B, C of the left Jacobian: series below 0.25 rad, closed forms above
+ * (from sin/cos of x/2, so 1 - cos x needs no subtraction). */
+static inline void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
+{
+    pb_vf x2 = vmul(x, x);
+    pb_vf sA = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
+    pb_vf sB = vsub(vset1(1.0f / 6), vmul(x2, vsub(vset1(1.0f / 120), vmul(x2, vsub(vset1(1.0f / 5040), vmul(x2, vset1(1.0f / 362880)))))));
+    pb_vf sC = vadd(vset1(1.0f / 12), vmul(x2, vadd(vset1(1.0f / 720), vmul(x2, vadd(vset1(1.0f / 30240), vmul(x2, vset1(1.0f / 1209600)))))));
+    pb_vm small = vlt(x, vset1(0.25f));
+    pb_vf xs = vsel(small, vset1(1.0f), x);           /* keep the unused closed forms finite */
+    pb_vf x2s = vmul(xs, xs);
+    pb_vf h = vmul(xs, vset1(0.5f)), sh, ch;
+    vsincos(h, &sh, &ch);
+    pb_vf dA = vdiv(vmul(vset1(2.0f), vmul(sh, sh)), x2s);
+    pb_vf dB = vdiv(vsub(xs, vmul(vset1(2.0f), vmul(sh, ch))), vmul(x2s, xs));
+    pb_vf dC = vdiv(vsub(vset1(1.0f), vdiv(vmul(h, ch), sh)), x2s);
+    *A = vsel(small, sA, dA);
+    *B = vsel(small, sB, dB);
+    *C = vsel(small, sC, dC);
+}
+static inline vv3 vjl_mul(vv3 th, vv3 u)
+{
+    pb_vf A, B, C;
+    vjac_coefs(vv3_length(th), &A, &B, &C);
+    vv3 tu = vv3_cross(th, u);
+    return vv3_add(vv3_add(u, vv3_scale(tu, A)), vv3_scale(vv3_cross(th, tu), B));
+}
+static inline vv3 vjl_inv_mul(vv3 th, vv3 w)
+{
+    pb_vf A, B, C;
+    vjac_coefs(vv3_length(th), &A, &B, &C);
+    vv3 tw = vv3_cross(th, w);
+    return vv3_add(vv3_sub(w, vv3_scale(tw, vset1(0.5f))), vv3_scale(vv3_cross(th, tw), C));
+}
+static inline vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
+{
+    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
+    vq d = vq_abs(vq_mul(p, vq_inv(q)));
+    vv3 rho = vq_to_saa(d);
+    vv3 rho_dot = vjl_inv_mul(rho, vv3_sub(wp, vq_mul_vec3(d, wq)));
+    vv3 th = vv3_scale(rho, t);
+    vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
+    return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
+}
+static inline vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
+{
+    vkf r;
+    r.pos = vv3_lerp(a->pos, b->pos, t);
+    r.rot = vq_slerp_shortest(a->rot, b->rot, t);
+    r.scl = vv3_make(veerp(a->scl.x, b->scl.x, t), veerp(a->scl.y, b->scl.y, t), veerp(a->scl.z, b->scl.z, t));
+    r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
+    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot);
+    r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
+    return r;
+}
+static inline vv3 vv3_pow(vv3 s, pb_vf w)
+{
+    return vv3_make(vexp(vmul(w, vlog(s.x))), vexp(vmul(w, vlog(s.y))), vexp(vmul(w, vlog(s.z))));
+}
+static inline vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int local)
+{
+    vkf r = *a;
+    vq dq = vq_from_saa(vv3_scale(vq_to_saa(vq_abs(b->rot)), w));
+    r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
+    r.rot = local ? vq_mul(a->rot, dq) : vq_mul(dq, a->rot);
+    r.scl = vv3_mul(a->scl, vv3_pow(b->scl, w));
+    return r;
+}
+static inline vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
+{
+    vkf r = vkf_additive_static(a, b, w, 1);
+    vv3 rho = vq_to_saa(vq_abs(b->rot));
+    vv3 rho_dot = vjl_inv_mul(rho, b->ang);
+    vv3 th = vv3_scale(rho, w);
+    vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
+    r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
+    r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
+    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log(b->scl), wdot));
+    return r;
+}
+static inline vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
+{
+    vkf o;
+    vq D = vq_abs(vq_mul(src->rot, vq_inv(dst->rot)));
+    o.pos = vv3_sub(src->pos, dst->pos);
+    o.rot = D;
+    o.scl = vv3_div(src->scl, dst->scl);
+    o.vel = vv3_sub(src->vel, dst->vel);
+    o.ang = vjl_inv_mul(vq_to_saa(D), vv3_sub(src->ang, vq_mul_vec3(D, dst->ang)));
+    o.svl = vv3_sub(src->svl, dst->svl);
+    return o;
+}
+/* fx, fv, dfx, dfv: the per-call decay factors of the cubic (scalars). */
+static inline vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf fv, pb_vf dfx, pb_vf dfv)
+{
+    vv3 rho = vq_to_saa(vq_abs(off->rot)), ls0 = vv3_log(off->scl);
+    vv3 th = vv3_add(vv3_scale(rho, fx), vv3_scale(off->ang, fv));
+    vv3 th_dot = vv3_add(vv3_scale(rho, dfx), vv3_scale(off->ang, dfv));
+    vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(off->svl, fv));
+    vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(off->svl, dfv));
+    vq E = vq_from_saa(th);
+    vkf r;
+    r.pos = vv3_add(dst->pos, vv3_add(vv3_scale(off->pos, fx), vv3_scale(off->vel, fv)));
+    r.vel = vv3_add(dst->vel, vv3_add(vv3_scale(off->pos, dfx), vv3_scale(off->vel, dfv)));
+    r.rot = vq_mul(E, dst->rot);
+    r.ang = vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(E, dst->ang));
+    r.scl = vv3_mul(dst->scl, vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z)));
+    r.svl = vv3_add(dst->svl, ls_dot);
+    return r;
+}
+/* f = (1 - exp(-l t)) / l and df = exp(-l t): per-call scalars. */
+static inline vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
+{
+    vkf r;
+    r.pos = vv3_add(a->pos, vv3_scale(a->vel, f));
+    r.vel = vv3_scale(a->vel, df);
+    r.rot = vq_mul(vq_from_saa(vv3_scale(a->ang, f)), a->rot);
+    r.ang = vv3_scale(a->ang, df);
+    vv3 e = vv3_scale(a->svl, f);
+    r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+    r.svl = vv3_scale(a->svl, df);
+    return r;
+}
+
 /* Kineforms as 19 planes, for loops over planes. The first np planes are
  * live: 10 = pos/rot/scl (static transforms), 19 = with velocities; the rest
  * read as identity. */

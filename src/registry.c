@@ -66,6 +66,32 @@ static const pb_op_info ops[PB_OP_COUNT] = {
                           0, 0, -1 },
     [PB_OP_bk] = { "bk", "out = locals of global pose a over call.skel (inverse of fk, velocities included)", ALL, 0,
                    ALL, PB_OPF_SKELETON | PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_blend] = { "blend", "blend_static with exact velocities: alpha_vel terms, slerp angular velocity through "
+                      "the rotation-vector Jacobians", ALL, ALL, ALL,
+                      PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_additive_world_static] = { "additive_world_static", "out = a with delta b applied at weight alpha in the "
+                                      "parent frame (pos/rot/scl)", G(POS) | G(ROT) | G(SCL), G(POS) | G(ROT) | G(SCL),
+                                      G(POS) | G(ROT) | G(SCL), PB_OPF_ALPHA, 0, 0, -1 },
+    [PB_OP_additive_local_static] = { "additive_local_static", "out = a with delta b applied at weight alpha in the "
+                                      "joint's own frame (pos/rot/scl)", G(POS) | G(ROT) | G(SCL),
+                                      G(POS) | G(ROT) | G(SCL), G(POS) | G(ROT) | G(SCL), PB_OPF_ALPHA, 0, 0, -1 },
+    [PB_OP_additive] = { "additive", "additive_local_static with velocities: the delta animating and the weight "
+                         "changing at alpha_vel", ALL, ALL, ALL, PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_VELCHECK,
+                         0, 0, -1 },
+    [PB_OP_inertialize_offset] = { "inertialize_offset", "out = offset from destination b to source a at a "
+                                   "transition (shorter-arc rotation, rotation-vector rate)", ALL, ALL, ALL, 0, 0, 0,
+                                   -1 },
+    [PB_OP_inertialize] = { "inertialize", "out = destination a plus offset b decayed by a cubic over duration, at "
+                            "time", ALL, ALL, ALL,
+                            PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_VELCHECK | PB_OPF_B_FIXED, 0, 0, -1 },
+    [PB_OP_extrapolate_decayed] = { "extrapolate_decayed", "out = transition pose a extrapolated to time with "
+                                    "velocities decaying at halflife; roots hold (call.skel)", ALL, 0, ALL,
+                                    PB_OPF_TIME | PB_OPF_HALFLIFE | PB_OPF_ROOTS | PB_OPF_VELCHECK | PB_OPF_A_FIXED, 0,
+                                    0, -1 },
+    [PB_OP_dead_blending] = { "dead_blending", "out = extrapolated transition pose a blended into destination b by "
+                              "smoothstep(time / duration); roots take b's", ALL, ALL, ALL,
+                              PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_ROOTS | PB_OPF_VELCHECK |
+                                  PB_OPF_A_FIXED, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

@@ -131,7 +131,7 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
     }
     if ((s = check_params(info, &c->params)) != PB_OK) return s;
-    if (info->flags & PB_OPF_SKELETON) {
+    if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
         if (!c->skel) return pb_fail(PB_ERR_NULL, "%s: call.skel is NULL (this op needs a skeleton)", info->name);
         if (!c->skel->parents || !c->skel->order)
             return pb_fail(PB_ERR_PARAM, "%s: skeleton was not made by pb_skeleton_init", info->name);

@@ -87,6 +87,25 @@ static const pb_tolerance table[] = {
     { "fk_static",                 4, 2e-6, 2e-6, 2e-5, 1e-6, NONE, NONE, "as fk, transforms only", NONE, 1e-4 },
     { "bk",                        4, 4e-7, 1e-6, 2e-5, 1e-6, NONE, NONE,
       "one kform_div per joint from globals: no accumulation", 1e-5, NONE },
+    /* Transitions and layers: rotations through log/exp (half-angles <= pi/2 after the
+     * shorter-arc choice) and the Jacobians; velocities sum products of rates up to ~10/s
+     * with rotation vectors up to pi. */
+    { "blend",                     4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "blend_static's pose bounds; velocities: slerp angular velocity through log, exp and two "
+      "Jacobians (series below 0.25 rad), a few ulp of ~30 rad/s", 1e-5, NONE },
+    { "additive_world_static",     4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "delta rotation by log/exp (as quat_exp/log) then one product: one more rounding step than slerp", NONE, NONE },
+    { "additive_local_static",     4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE, "as additive_world_static", NONE, NONE },
+    { "additive",                  4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "additive_local_static's pose; velocities through the Jacobians as blend", 1e-5, NONE },
+    { "inertialize_offset",        4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "differences, a shorter-arc delta and one inverse Jacobian", NONE, NONE },
+    { "inertialize",               4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "destination plus a cubic-decayed offset: exp of a rotation vector up to pi, one product", 1e-5, NONE },
+    { "extrapolate_decayed",       4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "closed-form decay: exp of w f / 2 with |w f| up to ~10 rad (sin/cos reduced from there)", 1e-5, NONE },
+    { "dead_blending",             4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "extrapolate_decayed then blend", 1e-5, NONE },
 };
 
 const pb_tolerance *pb_tolerance_for(const char *op)

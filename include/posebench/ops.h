@@ -51,7 +51,15 @@ extern "C" {
     X(timescale)                 \
     X(fk)                        \
     X(fk_static)                 \
-    X(bk)
+    X(bk)                        \
+    X(blend)                     \
+    X(additive_world_static)     \
+    X(additive_local_static)     \
+    X(additive)                  \
+    X(inertialize_offset)        \
+    X(inertialize)               \
+    X(extrapolate_decayed)       \
+    X(dead_blending)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -95,7 +103,10 @@ enum {
     PB_OPF_VELCHECK   = 1u << 14, /* output vel/ang/svl are the time derivatives of output pos/rot/scl
                                      when inputs move by their own velocities (checked by validate) */
     PB_OPF_SKELETON   = 1u << 15, /* works over a pb_skeleton (call.skel); n = joints x characters */
-    PB_OPF_OBJSPACE   = 1u << 16  /* outputs are global transforms: judged by object-space error too */
+    PB_OPF_OBJSPACE   = 1u << 16, /* outputs are global transforms: judged by object-space error too */
+    PB_OPF_A_FIXED    = 1u << 17, /* a is a state at a fixed instant (does not move with time) */
+    PB_OPF_B_FIXED    = 1u << 18, /* b is a state at a fixed instant */
+    PB_OPF_ROOTS      = 1u << 19  /* takes call.skel only to find root joints (parent -1), handled apart */
 };
 
 /* What the registry knows about an op. */

@@ -1,0 +1,127 @@
+/* test_transitions.c — what users rely on when switching animations, in every
+ * variant: inertialization starts exactly at the source (pose and velocities)
+ * and is the destination from the end of its duration on; dead blending starts
+ * at the source and ends at the destination; a zero half-life holds still;
+ * blend and additive have the right endpoints; roots are left to the caller. */
+#include <math.h>
+#include <string.h>
+#include "check.h"
+#include "validate.h"
+
+#define J 7
+#define C 5
+#define N (J * C)
+
+static pb_pose src, dst, off, out, tmp;
+static pb_skeleton sk;
+
+/* worst difference over all planes; rotations sign-agnostic */
+static double diff(const pb_pose *x, const pb_pose *y)
+{
+    double m = 0;
+    for (size_t i = 0; i < N; i++) {
+        double dot = 0;
+        for (int p = PB_ROT_W; p <= PB_ROT_Z; p++) dot += (double)x->plane[p][i] * y->plane[p][i];
+        m = dmax(m, 1 - fabs(dot));
+        for (int p = 0; p < PB_PLANES; p++)
+            if (p < PB_ROT_W || p > PB_ROT_Z) m = dmax(m, fabs((double)x->plane[p][i] - y->plane[p][i]));
+    }
+    return m;
+}
+
+static pb_status run(const pb_variant *v, pb_op op, const pb_pose *a, const pb_pose *b, pb_pose *o, pb_params p)
+{
+    pb_call c = { .a = a, .b = b, .out = o, .skel = &sk, .params = p };
+    return pb_run(op, v, &c);
+}
+
+static void check_variant(const pb_variant *v)
+{
+    const char *vn = pb_variant_name(v);
+    pb_params p = { 0 };
+    /* inertialization */
+    CHECK(run(v, PB_OP_inertialize_offset, &src, &dst, &off, p) == PB_OK, "offset");
+    p.duration = 0.4f;
+    p.time = 0;
+    CHECK(run(v, PB_OP_inertialize, &dst, &off, &out, p) == PB_OK, "inertialize");
+    double d0 = diff(&out, &src);
+    CHECK(d0 < 2e-5, "%s inertialize at t = 0 is the source (pose and velocities): %.3g", vn, d0);
+    p.time = 0.4f;
+    run(v, PB_OP_inertialize, &dst, &off, &out, p);
+    CHECK(diff(&out, &dst) < 1e-6, "%s inertialize at t = duration is the destination: %.3g", vn, diff(&out, &dst));
+    p.duration = 0;
+    p.time = 0;
+    run(v, PB_OP_inertialize, &dst, &off, &out, p);
+    CHECK(diff(&out, &dst) < 1e-6, "%s zero duration: the destination at once", vn);
+
+    /* dead blending: source at 0 (roots: destination), destination at the end */
+    p = (pb_params){ .time = 0, .duration = 0.3f, .halflife = 0.1f };
+    run(v, PB_OP_dead_blending, &src, &dst, &out, p);
+    pb_pose_copy(&tmp, &src);
+    for (size_t e = 0; e < C; e++)   /* joint 0 is the root */
+        for (int q = 0; q < PB_PLANES; q++) tmp.plane[q][e] = dst.plane[q][e];
+    CHECK(diff(&out, &tmp) < 2e-6, "%s dead blending at t = 0 is the source: %.3g", vn, diff(&out, &tmp));
+    p.time = 0.3f;
+    run(v, PB_OP_dead_blending, &src, &dst, &out, p);
+    CHECK(diff(&out, &dst) < 1e-6, "%s dead blending at t = duration is the destination: %.3g", vn, diff(&out, &dst));
+
+    /* decayed extrapolation: half-life 0 holds with zero velocity; roots hold anyway */
+    p = (pb_params){ .time = 0.5f, .halflife = 0 };
+    run(v, PB_OP_extrapolate_decayed, &src, NULL, &out, p);
+    pb_pose_copy(&tmp, &src);
+    for (int q = PB_VEL_X; q < PB_PLANES; q++)
+        for (size_t i = 0; i < N; i++) tmp.plane[q][i] = 0;
+    CHECK(diff(&out, &tmp) < 1e-6, "%s half-life 0 holds the pose", vn);
+    p.halflife = 0.2f;
+    run(v, PB_OP_extrapolate_decayed, &src, NULL, &out, p);
+    int roots_hold = 1, others_move = 1;
+    for (size_t e = 0; e < N; e++) {
+        int root = e < C;
+        int moved = out.plane[PB_POS_X][e] != src.plane[PB_POS_X][e];
+        if (root) roots_hold &= !moved && out.plane[PB_VEL_X][e] == 0;
+        else others_move &= moved || src.plane[PB_VEL_X][e] == 0;
+    }
+    CHECK(roots_hold && others_move, "%s roots are not extrapolated, the rest is", vn);
+    /* half-lives of velocity decay: after one half-life velocities halve */
+    p.time = 0.2f;
+    run(v, PB_OP_extrapolate_decayed, &src, NULL, &out, p);
+    double half = 0;
+    for (size_t e = C; e < N; e++) half = dmax(half, fabs(out.plane[PB_VEL_Y][e] - 0.5 * src.plane[PB_VEL_Y][e]));
+    CHECK(half < 1e-5, "%s velocity halves after one half-life (%.3g)", vn, half);
+
+    /* blend endpoints and additive at weight 0 */
+    p = (pb_params){ .alpha = 0, .alpha_vel = 0 };
+    run(v, PB_OP_blend, &src, &dst, &out, p);
+    CHECK(diff(&out, &src) < 1e-6, "%s blend at 0 is a: %.3g", vn, diff(&out, &src));
+    p.alpha = 1;
+    run(v, PB_OP_blend, &src, &dst, &out, p);
+    CHECK(diff(&out, &dst) < 1e-5, "%s blend at 1 is b: %.3g", vn, diff(&out, &dst));
+    p = (pb_params){ .alpha = 0 };
+    run(v, PB_OP_additive, &src, &dst, &out, p);
+    CHECK(diff(&out, &src) < 1e-6, "%s additive at weight 0 is the base: %.3g", vn, diff(&out, &src));
+
+    /* missing skeleton for the ops that need roots */
+    pb_call c = { .a = &src, .out = &out, .params = { .time = 0.1f, .halflife = 0.1f } };
+    CHECK(pb_run(PB_OP_extrapolate_decayed, v, &c) == PB_ERR_NULL, "extrapolate without skeleton");
+    c.params.halflife = -1;
+    c.skel = &sk;
+    CHECK(pb_run(PB_OP_extrapolate_decayed, v, &c) == PB_ERR_PARAM && strstr(pb_last_error(), "halflife"),
+          "negative half-life refused: %s", pb_last_error());
+}
+
+int main(void)
+{
+    int32_t parents[J] = { -1, 0, 1, 2, 1, 4, 0 };
+    CHECK(pb_skeleton_init(&sk, parents, J, C) == PB_OK, "skeleton");
+    pb_pose_alloc(&src, N); pb_pose_alloc(&dst, N); pb_pose_alloc(&off, N); pb_pose_alloc(&out, N);
+    pb_pose_alloc(&tmp, N);
+    const pb_op_info *info = pb_op_get(PB_OP_blend);
+    pb_gen_case(&src, &dst, PB_CLASS_RANDOM, 11, info);
+    for (size_t i = 0; i < pb_variant_count(); i++) {
+        const pb_variant *v = pb_variant_at(i);
+        if (pb_variant_check(v) == PB_OK) check_variant(v);
+    }
+    pb_pose_free(&src); pb_pose_free(&dst); pb_pose_free(&off); pb_pose_free(&out); pb_pose_free(&tmp);
+    pb_skeleton_free(&sk);
+    return check_done();
+}
