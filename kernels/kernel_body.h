@@ -410,6 +410,59 @@ static void k_dead_blending(const pb_kargs *k)
     roots_fixup(k, 1);
 }
 
+/* ---- look-at and two-bone IK ------------------------------------------------------------ */
+static inline vv3 unit_axis(const pb_params *p)
+{
+    float l = sqrtf(p->axis[0] * p->axis[0] + p->axis[1] * p->axis[1] + p->axis[2] * p->axis[2]);
+    return l > 0 ? vv3_set(p->axis[0] / l, p->axis[1] / l, p->axis[2] / l) : vv3_set(0, 0, 1);
+}
+static inline void lookat_body(const pb_kargs *k, int with_vel)
+{
+    vv3 axis = unit_axis(&k->p);
+    FOR_VECTORS(k) {
+        vkf h = with_vel ? vkf_load(k->a, i) : vkf_load_transform(k->a, i);
+        vv3 t = vv3_load(k->b, PB_POS_X, i), tv = with_vel ? vv3_load(k->b, PB_VEL_X, i) : vv3_set(0, 0, 0);
+        vkf r = vkf_lookat(&h, t, tv, axis, with_vel);
+        vkf_store_n(k->out, i, PB_LANES, with_vel ? PB_PLANES : 10, &r);
+    }
+}
+static void k_lookat_static(const pb_kargs *k) { lookat_body(k, 0); }
+static void k_lookat(const pb_kargs *k) { lookat_body(k, 1); }
+
+/* Chains in crowd layout: the roots, mids and ends of all chains are three
+ * contiguous blocks, so a vector of chains is three plain loads per plane. */
+static inline void ik_body(const pb_kargs *k, int with_vel)
+{
+    size_t C = k->n / 3;
+    int np = with_vel ? PB_PLANES : 10;
+    vv3 hint = unit_axis(&k->p);
+    float dt = k->p.dt;
+    pb_vf h = vset1(dt / 2), mh = vset1(-dt / 2), inv_dt = vset1(dt > 0 ? 1.0f / dt : 0.0f);
+    for (size_t c = 0; c < C; c += PB_LANES) {
+        size_t cnt = C - c < PB_LANES ? C - c : PB_LANES;
+        vkf root = vkf_load_n(k->a, c, cnt, np), mid = vkf_load_n(k->a, C + c, cnt, np);
+        vkf end = vkf_load_n(k->a, 2 * C + c, cnt, np);
+        vkf tk = vkf_load_n(k->b, 2 * C + c, cnt, with_vel ? PB_PLANES : 10);
+        vik_result r = vik_solve(&root, &mid, &end, tk.pos, hint);
+        vkf ro = root, mo = mid;
+        ro.rot = r.root;
+        mo.rot = r.mid;
+        if (with_vel && dt > 0) {
+            vkf r0 = vkf_step(root, mh), m0 = vkf_step(mid, mh), e0 = vkf_step(end, mh);
+            vkf r1 = vkf_step(root, h), m1 = vkf_step(mid, h), e1 = vkf_step(end, h);
+            vik_result lo = vik_solve(&r0, &m0, &e0, vv3_add(tk.pos, vv3_scale(tk.vel, mh)), hint);
+            vik_result up = vik_solve(&r1, &m1, &e1, vv3_add(tk.pos, vv3_scale(tk.vel, h)), hint);
+            ro.ang = vq_rate(up.root, lo.root, inv_dt);
+            mo.ang = vq_rate(up.mid, lo.mid, inv_dt);
+        }
+        vkf_store_n(k->out, c, cnt, np, &ro);
+        vkf_store_n(k->out, C + c, cnt, np, &mo);
+        vkf_store_n(k->out, 2 * C + c, cnt, np, &end);
+    }
+}
+static void k_two_bone_ik(const pb_kargs *k) { ik_body(k, 0); }
+static void k_two_bone_ik_vel(const pb_kargs *k) { ik_body(k, 1); }
+
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,
     PB_OP_LIST(PB_X_KERNEL)

@@ -92,6 +92,17 @@ static const pb_op_info ops[PB_OP_COUNT] = {
                               "smoothstep(time / duration); roots take b's", ALL, ALL, ALL,
                               PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_ROOTS | PB_OPF_VELCHECK |
                                   PB_OPF_A_FIXED, 0, 0, -1 },
+    [PB_OP_lookat_static] = { "lookat_static", "out = head a turned so its local params.axis points at target "
+                              "b.pos (shorter arc)", G(POS) | G(ROT) | G(SCL), G(POS), G(POS) | G(ROT) | G(SCL),
+                              PB_OPF_AXIS | PB_OPF_TARGET, 0, 0, -1 },
+    [PB_OP_lookat] = { "lookat", "lookat_static with the exact angular velocity as head and target (b.vel) move",
+                       ALL, G(POS) | G(VEL), ALL, PB_OPF_AXIS | PB_OPF_TARGET | PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_two_bone_ik] = { "two_bone_ik", "chains (root global, mid local, end local): root and mid rotations "
+                            "solved so the end reaches b.pos of the end element", G(POS) | G(ROT) | G(SCL), G(POS),
+                            G(POS) | G(ROT) | G(SCL), PB_OPF_CHAIN | PB_OPF_AXIS, 0, 0, -1 },
+    [PB_OP_two_bone_ik_vel] = { "two_bone_ik_vel", "two_bone_ik with angular velocities from solves at t -+ dt/2 "
+                                "(inputs moved by their velocities)", ALL, G(POS) | G(VEL), ALL,
+                                PB_OPF_CHAIN | PB_OPF_AXIS | PB_OPF_DT | PB_OPF_VELCHECK, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

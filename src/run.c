@@ -131,6 +131,15 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
     }
     if ((s = check_params(info, &c->params)) != PB_OK) return s;
+    if ((info->flags & PB_OPF_CHAIN) && n % 3 != 0)
+        return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 3 x chains (root, mid, end per chain)", info->name, n);
+    if (info->flags & PB_OPF_AXIS) {
+        const float *ax = c->params.axis;
+        if (!isfinite(ax[0]) || !isfinite(ax[1]) || !isfinite(ax[2]))
+            return pb_fail(PB_ERR_PARAM, "%s: axis has a NaN/Inf component", info->name);
+        if (ax[0] == 0 && ax[1] == 0 && ax[2] == 0)
+            return pb_fail(PB_ERR_PARAM, "%s: axis is the zero vector (it names a direction)", info->name);
+    }
     if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
         if (!c->skel) return pb_fail(PB_ERR_NULL, "%s: call.skel is NULL (this op needs a skeleton)", info->name);
         if (!c->skel->parents || !c->skel->order)

@@ -222,3 +222,89 @@ void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t 
     }
     free(depth);
 }
+
+static void rotate(const pb_pose *p, size_t i, const double v[3], double out[3])
+{
+    double qw = p->plane[PB_ROT_W][i], qx = p->plane[PB_ROT_X][i], qy = p->plane[PB_ROT_Y][i], qz = p->plane[PB_ROT_Z][i];
+    double tx = 2 * (qy * v[2] - qz * v[1]), ty = 2 * (qz * v[0] - qx * v[2]), tz = 2 * (qx * v[1] - qy * v[0]);
+    out[0] = v[0] + qw * tx + (qy * tz - qz * ty);
+    out[1] = v[1] + qw * ty + (qz * tx - qx * tz);
+    out[2] = v[2] + qw * tz + (qx * ty - qy * tx);
+}
+
+void pb_gen_targets(const pb_pose *a, pb_pose *b, pb_class c, const float axis[3], uint64_t seed)
+{
+    rng r = { seed * 0xA24BAED4963EE407ull + 5 };
+    double ax[3] = { axis[0], axis[1], axis[2] }, len = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    for (int j = 0; j < 3; j++) ax[j] /= len;
+    for (size_t i = 0; i < a->n; i++) {
+        double f[3], dir[3], dist = range(&r, 0.3, 3.0);
+        rotate(a, i, ax, f);
+        random_axis(&r, dir);
+        for (int j = 0; j < 3; j++) {
+            double d = c == PB_CLASS_IDENTITY ? 0
+                       : c == PB_CLASS_NEAR_IDENTICAL ? f[j] * dist
+                       : c == PB_CLASS_NEAR_PI ? -f[j] * dist : dir[j] * dist;
+            b->plane[PB_POS_X + j][i] = (float)(a->plane[PB_POS_X + j][i] + d);
+            if (c == PB_CLASS_ZERO_VEL) b->plane[PB_VEL_X + j][i] = 0;
+        }
+    }
+}
+
+void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed)
+{
+    rng r = { seed * 0x9FB21C651E98DF25ull + 3 };
+    size_t C = a->n / 3;
+    for (size_t k = 0; k < C; k++) {
+        pb_class ck = c == PB_CLASS_MIXED ? (pb_class)(next(&r) % PB_CLASS_MIXED) : c;
+        size_t root = k, mid = C + k, end = 2 * C + k;
+        double l1 = range(&r, 0.3, 0.5), l2 = range(&r, 0.3, 0.5);
+        /* root: a global hip anywhere near the origin, any orientation (from gen_case) */
+        for (int j = 0; j < 3; j++) a->plane[PB_POS_X + j][root] = (float)range(&r, -1, 1);
+        /* mid and end: bones down the parent's -y, mid bent about a random axis */
+        double bend = ck == PB_CLASS_IDENTITY ? 0 : range(&r, 0.05, 2.1);
+        dq mq = dq_axis_angle(&r, bend);
+        if (ck == PB_CLASS_IDENTITY) mq = (dq){ 1, 0, 0, 0 };
+        put_q(a, mid, mq);
+        put_q(a, end, dq_random(&r));
+        a->plane[PB_POS_X][mid] = 0; a->plane[PB_POS_Y][mid] = (float)(ck == PB_CLASS_ANTIPODAL ? 0 : -l1);
+        a->plane[PB_POS_Z][mid] = 0;
+        a->plane[PB_POS_X][end] = 0; a->plane[PB_POS_Y][end] = (float)-l2; a->plane[PB_POS_Z][end] = 0;
+        for (int j = 0; j < 3; j++)
+            for (size_t e = 0; e < 3; e++) {
+                size_t el = e * C + k;
+                a->plane[PB_SCL_X + j][el] = 1.0f;
+                a->plane[PB_SVL_X + j][el] *= 0.1f;
+                a->plane[PB_VEL_X + j][el] *= e ? 0.1f : 0.5f;
+                a->plane[PB_ANG_X + j][el] *= 0.3f;
+                b->plane[PB_VEL_X + j][el] *= 0.3f;   /* targets at limb speeds, up to 1.5 m/s */
+                if (ck == PB_CLASS_ZERO_VEL) {
+                    a->plane[PB_VEL_X + j][el] = a->plane[PB_ANG_X + j][el] = a->plane[PB_SVL_X + j][el] = 0;
+                    b->plane[PB_VEL_X + j][el] = 0;
+                }
+            }
+        /* target: where the end is (near_identical), at the root (near_pi), else around */
+        double dir[3], dist = range(&r, 0.05, 1.2);
+        random_axis(&r, dir);
+        double end_pos[3] = { 0, 0, 0 };
+        if (ck == PB_CLASS_NEAR_IDENTICAL) {
+            /* the end's current position relative to the root, in double:
+             * root.rot (mid offset) + (root.rot mid.rot) (end offset) */
+            double mid_off[3] = { 0, a->plane[PB_POS_Y][mid], 0 }, p1[3];
+            rotate(a, root, mid_off, p1);
+            dq qg = dq_mul(get_q(a, root), get_q(a, mid));
+            double v[3] = { 0, a->plane[PB_POS_Y][end], 0 };
+            double tx = 2 * (qg.y * v[2] - qg.z * v[1]), ty = 2 * (qg.z * v[0] - qg.x * v[2]),
+                   tz = 2 * (qg.x * v[1] - qg.y * v[0]);
+            double p2[3] = { v[0] + qg.w * tx + (qg.y * tz - qg.z * ty), v[1] + qg.w * ty + (qg.z * tx - qg.x * tz),
+                             v[2] + qg.w * tz + (qg.x * ty - qg.y * tx) };
+            for (int j = 0; j < 3; j++) end_pos[j] = p1[j] + p2[j];
+        }
+        for (int j = 0; j < 3; j++) {
+            double t = ck == PB_CLASS_NEAR_IDENTICAL ? a->plane[PB_POS_X + j][root] + end_pos[j]
+                       : ck == PB_CLASS_NEAR_PI ? a->plane[PB_POS_X + j][root]
+                       : a->plane[PB_POS_X + j][root] + dir[j] * dist;
+            b->plane[PB_POS_X + j][end] = (float)t;
+        }
+    }
+}

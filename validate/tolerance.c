@@ -106,6 +106,20 @@ static const pb_tolerance table[] = {
       "closed-form decay: exp of w f / 2 with |w f| up to ~10 rad (sin/cos reduced from there)", 1e-5, NONE },
     { "dead_blending",             4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
       "extrapolate_decayed then blend", 1e-5, NONE },
+    /* Look-at and IK: rotations built from directions (normalize, cross, atan2 of sides). */
+    { "lookat_static",             4, 6e-7, 1e-6, 4e-6, NONE, NONE, NONE,
+      "direction from positions up to 4 m apart, normalized, then the half-way quaternion: a few ulp", NONE, NONE },
+    { "lookat",                    4, 6e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "lookat_static plus the derivative of the half-way quaternion (divides by |target - head| >= 0.3 m)",
+      1e-5, NONE },
+    { "two_bone_ik",               4, 2e-6, 1e-6, 4e-6, NONE, NONE, NONE,
+      "angles from side lengths (atan2 with Heron's product). Near-straight (reach clamped 1e-4 short) and "
+      "folded chains are ill-conditioned: the angle moves as the square root of a length residue; measured "
+      "float reference 1e-5 rad on random chains, 1.6e-4 with the target at the root", NONE, NONE },
+    { "two_bone_ik_vel",           4, 2e-6, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "two_bone_ik, plus rates from two solves dt apart (rounding divided by dt >= 1/120 s: judged against "
+      "k x reference). vel: checked at dt = 1 ms on chains away from their singularities (validate.c "
+      "chain_regular): central two-sample rate measured 6.8e-4 relative", 5e-3, NONE },
 };
 
 const pb_tolerance *pb_tolerance_for(const char *op)

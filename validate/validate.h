@@ -30,6 +30,16 @@ void pb_gen_case(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed, const pb_op_
 /* Bring a random pose to the scale of a skeleton's locals: bones of a few cm
  * to 17 cm, scales within e^+-0.1, limb-like velocities. */
 void pb_gen_bone_scale(pb_pose *p);
+/* Look-at targets in b.pos/b.vel by class: random (0.3 .. 3 m away), identity:
+ * at the head; near_identical: straight ahead along axis; near_pi: exactly
+ * behind (antiparallel). */
+void pb_gen_targets(const pb_pose *a, pb_pose *b, pb_class c, const float axis[3], uint64_t seed);
+/* Two-bone chains in the PB_OPF_CHAIN layout (n = 3 x chains): thigh/shin-like
+ * bones of 0.3 .. 0.5 m, knees bent up to ~120 deg, targets 0.05 .. 1.2 m from
+ * the root (some out of reach). By class: identity: straight (collinear)
+ * chains; near_identical: target exactly at the current end; near_pi: target
+ * at the root; antipodal: a zero-length bone; zero_vel: no velocities. */
+void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed);
 /* A random parent array: joints in order, each parent earlier, depth < max_depth. */
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 

@@ -59,7 +59,11 @@ extern "C" {
     X(inertialize_offset)        \
     X(inertialize)               \
     X(extrapolate_decayed)       \
-    X(dead_blending)
+    X(dead_blending)             \
+    X(lookat_static)             \
+    X(lookat)                    \
+    X(two_bone_ik)               \
+    X(two_bone_ik_vel)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -78,6 +82,8 @@ typedef struct pb_params {
     float halflife;   /* decay half-life in s, >= 0 (0: no extrapolation) */
     float duration;   /* blend duration in s, >= 0 (0: the destination at once) */
     float timescale;  /* playback-rate factor, any finite value */
+    float axis[3];    /* lookat: the head's local forward axis; two_bone_ik: the root's local bend
+                         axis hint used when the chain is straight (non-zero; normalized) */
 } pb_params;
 
 /* Velocity conventions for every op: vel = d(pos)/dt and ang = angular
@@ -106,7 +112,12 @@ enum {
     PB_OPF_OBJSPACE   = 1u << 16, /* outputs are global transforms: judged by object-space error too */
     PB_OPF_A_FIXED    = 1u << 17, /* a is a state at a fixed instant (does not move with time) */
     PB_OPF_B_FIXED    = 1u << 18, /* b is a state at a fixed instant */
-    PB_OPF_ROOTS      = 1u << 19  /* takes call.skel only to find root joints (parent -1), handled apart */
+    PB_OPF_ROOTS      = 1u << 19, /* takes call.skel only to find root joints (parent -1), handled apart */
+    PB_OPF_AXIS       = 1u << 20, /* reads params.axis */
+    PB_OPF_TARGET     = 1u << 21, /* b.pos / b.vel are a target point per element */
+    PB_OPF_CHAIN      = 1u << 22  /* two-bone chains: n = 3 x chains in crowd layout (root global, mid
+                                     local, end local; element = joint * chains + chain); b.pos of the
+                                     end elements holds the targets */
 };
 
 /* What the registry knows about an op. */
