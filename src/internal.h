@@ -4,6 +4,7 @@
 #define POSEBENCH_INTERNAL_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include "posebench/posebench.h"
 
@@ -32,6 +33,9 @@ pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
         const T *aos_in[PB_AOS_ARRAYS];        \
         T *aos_out[PB_AOS_ARRAYS];             \
         const pb_skeleton *skel;               \
+        const float *offsets;                  \
+        size_t frames, joints;                 \
+        float fps;                             \
         pb_params p;                           \
     } NAME;
 PB_DEFINE_KARGS(float, pb_kargs)
@@ -39,6 +43,26 @@ PB_DEFINE_KARGS(double, pb_kargs_f64)
 
 typedef void (*pb_kernel_fn)(const pb_kargs *k);
 typedef void (*pb_kernel_f64_fn)(const pb_kargs_f64 *k);
+
+/* Where time t falls in a clip of `frames` keys at fps: clamped to the keys
+ * (t < 0 and past the end hold the first and last key: never a negative
+ * weight), first key *f0 (with *f0 + 1 a key whenever there are two), weight
+ * *alpha in [0, 1], and whether t was inside the clip. Computed in float by
+ * every implementation, the double oracle included: the frame position is a
+ * discretization of the input, so all of them must put key boundaries on
+ * the same side. */
+static inline void pb_frame_at(float t, size_t frames, float fps, size_t *f0, float *alpha, int *inside)
+{
+    float last = (float)(frames - 1);
+    float pos = t * fps;
+    *inside = pos >= 0.0f && pos <= last;
+    if (!(pos > 0.0f)) pos = 0.0f;
+    if (pos > last) pos = last;
+    float fl = floorf(pos);
+    if (fl > last - 1.0f) fl = last >= 1.0f ? last - 1.0f : 0.0f;
+    *f0 = (size_t)fl;
+    *alpha = pos - fl;
+}
 
 /* Components per AoS array and the first pose plane each maps to. */
 extern const int pb_aos_width[PB_AOS_ARRAYS];

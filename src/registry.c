@@ -103,6 +103,12 @@ static const pb_op_info ops[PB_OP_COUNT] = {
     [PB_OP_two_bone_ik_vel] = { "two_bone_ik_vel", "two_bone_ik with angular velocities from solves at t -+ dt/2 "
                                 "(inputs moved by their velocities)", ALL, G(POS) | G(VEL), ALL,
                                 PB_OPF_CHAIN | PB_OPF_AXIS | PB_OPF_DT | PB_OPF_VELCHECK, 0, 0, -1 },
+    [PB_OP_sample_linear] = { "sample_linear", "out = call.clip at time + offsets[c] per character: lerp/slerp/eerp "
+                              "of two keys, velocities over the key interval", 0, 0, ALL,
+                              PB_OPF_SAMPLE | PB_OPF_TIME | PB_OPF_VELCHECK | PB_OPF_A_FIXED, 0, 0, -1 },
+    [PB_OP_sample_cubic] = { "sample_cubic", "out = call.clip sampled with Catmull-Rom over four keys (rotations "
+                             "and scales in log space), analytic velocities", 0, 0, ALL,
+                             PB_OPF_SAMPLE | PB_OPF_TIME | PB_OPF_VELCHECK | PB_OPF_A_FIXED, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

@@ -88,7 +88,9 @@ static pb_status check_params(const pb_op_info *info, const pb_params *p)
         memcpy(&v, (const char *)p + params[i].off, sizeof v);
         if (!isfinite(v))
             return pb_fail(PB_ERR_PARAM, "%s: %s is %g (must be finite)", info->name, params[i].name, (double)v);
-        if (params[i].nonneg && v < 0)
+        /* sampling reads time as a clock: before the clip is defined (it holds the first key) */
+        int clock = params[i].flag == PB_OPF_TIME && (info->flags & PB_OPF_SAMPLE);
+        if (params[i].nonneg && !clock && v < 0)
             return pb_fail(PB_ERR_PARAM, "%s: %s is %g (must be >= 0)", info->name, params[i].name, (double)v);
     }
     return PB_OK;
@@ -112,11 +114,31 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if (c->b->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu", info->name, c->b->n, n);
     }
+    if (info->flags & PB_OPF_SAMPLE) {
+        if ((s = pb_clip_check(c->clip)) != PB_OK) return s;
+        if (c->clip->pose.n > (size_t)INT32_MAX)
+            return pb_fail(PB_ERR_SIZE, "%s: clip of %zu keys is too large (gathers index it with 32 bits)", info->name,
+                           c->clip->pose.n);
+        n = c->clip->pose.n;   /* input elements; out is checked against joints below */
+    }
     if (info->flags & PB_OPF_AOS_IN) {
         if ((s = check_aos(c->aos_in, "aos_in")) != PB_OK) return s;
         n = c->aos_in->n;
     }
-    if (info->out) {
+    if (info->flags & PB_OPF_SAMPLE) {
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        size_t J = c->clip->joints;
+        if (c->out->n % J != 0)
+            return pb_fail(PB_ERR_SIZE, "%s: out has n = %zu, not a multiple of the clip's %zu joints", info->name,
+                           c->out->n, J);
+        if (!c->offsets) return pb_fail(PB_ERR_NULL, "%s: call.offsets is NULL (one time offset per character)", info->name);
+        for (size_t ch = 0; ch < c->out->n / J; ch++)
+            if (!isfinite(c->offsets[ch]))
+                return pb_fail(PB_ERR_PARAM, "%s: offsets[%zu] is %g (must be finite)", info->name, ch, (double)c->offsets[ch]);
+        if (spans_overlap(pose_span(c->out), pose_span(&c->clip->pose)))
+            return pb_fail(PB_ERR_ALIAS, "%s: out overlaps the clip", info->name);
+        n = c->out->n;
+    } else if (info->out) {
         if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
         if (c->out->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: pose out has n = %zu but the input has n = %zu", info->name, c->out->n, n);
@@ -175,6 +197,13 @@ void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
         for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_out[i] = arr[i];
     }
     k->skel = c->skel;
+    if (c->clip) {
+        for (int i = 0; i < PB_PLANES; i++) k->a[i] = c->clip->pose.plane[i];
+        k->frames = c->clip->frames;
+        k->joints = c->clip->joints;
+        k->fps = c->clip->fps;
+    }
+    k->offsets = c->offsets;
     k->p = c->params;
 }
 

@@ -308,3 +308,31 @@ void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed)
         }
     }
 }
+
+void pb_gen_clip_class(pb_pose *clip, size_t frames, size_t joints, pb_class c)
+{
+    for (size_t f = 0; f < frames; f++)
+        for (size_t j = 0; j < joints; j++) {
+            size_t e = f * joints + j;
+            if (c == PB_CLASS_ANTIPODAL && f % 2)
+                for (int p = PB_ROT_W; p <= PB_ROT_Z; p++) clip->plane[p][e] = -clip->plane[p][e];
+            if (c == PB_CLASS_ZERO_VEL && f > 0)
+                for (int p = 0; p < PB_PLANES; p++) clip->plane[p][e] = clip->plane[p][j];
+        }
+}
+
+void pb_gen_offsets(float *off, size_t characters, pb_class c, size_t frames, float fps, float time, uint64_t seed)
+{
+    rng r = { seed * 0xC2B2AE3D27D4EB4Full + 9 };
+    double dur = (double)(frames - 1) / fps;
+    for (size_t i = 0; i < characters; i++) {
+        double t;
+        if (c == PB_CLASS_NEAR_IDENTICAL) {
+            off[i] = (float)(next(&r) % frames) / fps - time;
+            continue;
+        }
+        if (c == PB_CLASS_NEAR_PI) t = (next(&r) & 1) ? -range(&r, 0.01, 0.5) : dur + range(&r, 0.01, 0.5);
+        else t = range(&r, -0.3, dur + 0.3);
+        off[i] = (float)(floor((t - time) * 1024) / 1024);   /* on a 2^-10 s grid */
+    }
+}

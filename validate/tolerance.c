@@ -120,6 +120,14 @@ static const pb_tolerance table[] = {
       "two_bone_ik, plus rates from two solves dt apart (rounding divided by dt >= 1/120 s: judged against "
       "k x reference). vel: checked at dt = 1 ms on chains away from their singularities (validate.c "
       "chain_regular): central two-sample rate measured 6.8e-4 relative", 5e-3, NONE },
+    /* Sampling: keys are random (any rotation between consecutive frames). */
+    { "sample_linear",             4, 4e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "as blend_static between two keys; velocities are key differences times the frame rate (up to "
+      "120/s), judged against k x reference", 1e-5, NONE },
+    { "sample_cubic",              4, 8e-7, 1e-6, 4e-6, 1e-6, NONE, NONE,
+      "Catmull-Rom over rotation vectors relative to a key (log, Hermite, exp): two more rounding steps "
+      "than slerp; velocities through the Jacobian, times the frame rate. vel: h^2 truncation of the check "
+      "on random keys (large third derivatives) measured 7.9e-6", 2e-5, NONE },
 };
 
 const pb_tolerance *pb_tolerance_for(const char *op)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "validate.h"
 
-typedef struct { pb_class cls; size_t n; pb_params p; size_t joints, characters; } vcase;
+typedef struct { pb_class cls; size_t n; pb_params p; size_t joints, characters, frames; float fps; } vcase;
 
 static const float alphas[] = { 0.5f, 0.0f, 1.0f, 0.25f, 0.75f, 1e-3f, 0.999f, 0.37f };
 static const size_t sizes[] = { 1, 15, 16, 17, 1000 };
@@ -48,11 +48,11 @@ static size_t make_cases(vcase *c, int quick)
     for (int cl = 0; cl < PB_CLASS_MIXED; cl++) {
         if (cl == PB_CLASS_DEGENERATE) continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++, k++)
-            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k), 0, 0 };
+            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k), 0, 0, 0, 0 };
     }
-    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d), 0, 0 };
-    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7), 0, 0 };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5), 0, 0 };
+    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d), 0, 0, 0, 0 };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7), 0, 0, 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5), 0, 0, 0, 0 };
     return k;
 }
 
@@ -67,9 +67,33 @@ static size_t make_skel_cases(vcase *c, int quick)
     size_t k = 0;
     for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++)
         for (size_t j = 0; j < sizeof chars / sizeof chars[0]; j++, k++)
-            c[k] = (vcase){ cls[i], 64 * chars[j], case_params(k), 64, chars[j] };
-    c[k++] = (vcase){ PB_CLASS_MIXED, 4096, case_params(3), 4096, 1 };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 64 * 1600, case_params(6), 64, 1600 };
+            c[k] = (vcase){ cls[i], 64 * chars[j], case_params(k), 64, chars[j], 0, 0 };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 4096, case_params(3), 4096, 1, 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 64 * 1600, case_params(6), 64, 1600, 0, 0 };
+    return k;
+}
+
+/* Sampling: clips of frames x joints at a frame rate, sampled by characters
+ * at their own times (pb_gen_clip_class says what each class means here).
+ * Power-of-two rates keep time -> frame position exact in float, which the
+ * velocity check needs; 30 and 120 fps cases check accuracy at real rates. */
+static size_t make_sample_cases(vcase *c, int quick)
+{
+    static const struct { pb_class cls; size_t frames, joints, chars; float fps; } t[] = {
+        { PB_CLASS_RANDOM, 30, 31, 1, 64 },       { PB_CLASS_RANDOM, 30, 31, 16, 64 },
+        { PB_CLASS_RANDOM, 30, 31, 17, 64 },      { PB_CLASS_RANDOM, 30, 5, 40, 30 },
+        { PB_CLASS_RANDOM, 7, 3, 1000, 120 },     { PB_CLASS_IDENTITY, 1, 5, 17, 30 },
+        { PB_CLASS_NEAR_IDENTICAL, 30, 5, 17, 30 }, { PB_CLASS_NEAR_PI, 10, 5, 17, 64 },
+        { PB_CLASS_ANTIPODAL, 10, 5, 17, 64 },    { PB_CLASS_ZERO_VEL, 10, 5, 17, 64 },
+        { PB_CLASS_DEGENERATE, 2, 3, 16, 64 },
+    };
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++, k++) {
+        pb_params p = t[i].cls == PB_CLASS_DEGENERATE ? degenerate_params(i) : case_params(i);
+        p.time = t[i].cls == PB_CLASS_NEAR_IDENTICAL ? 0.0f : 0.125f;   /* on the 2^-10 grid of the offsets */
+        c[k] = (vcase){ t[i].cls, t[i].joints * t[i].chars, p, t[i].joints, t[i].chars, t[i].frames, t[i].fps };
+    }
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 31 * 1000, case_params(2), 31, 1000, 120, 120 };
     return k;
 }
 
@@ -82,8 +106,8 @@ static size_t make_chain_cases(vcase *c, int quick)
     for (int cl = 0; cl < PB_CLASS_MIXED; cl++)
         for (size_t j = 0; j < sizeof chains / sizeof chains[0]; j++, k++)
             c[k] = (vcase){ (pb_class)cl, 3 * chains[j], cl == PB_CLASS_DEGENERATE ? degenerate_params(j) : case_params(k),
-                            3, chains[j] };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 3 * 33334, case_params(3), 3, 33334 };
+                            3, chains[j], 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 3 * 33334, case_params(3), 3, 33334, 0, 0 };
     return k;
 }
 
@@ -129,6 +153,10 @@ typedef struct {
     float *aos_mem[2];
     pb_dpose da, db, oracle, method, ref, test;
     const pb_skeleton *skel;
+    /* sampling ops: the clip is pose a (frames x joints keys), outputs joints x characters */
+    const float *offsets;
+    size_t frames, joints;
+    float fps;
 } bufs;
 
 static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
@@ -155,13 +183,14 @@ static void bufs_free(bufs *b)
     pb_dpose_free(&b->method); pb_dpose_free(&b->ref); pb_dpose_free(&b->test);
 }
 
-static int bufs_alloc(bufs *b, size_t n)
+/* Inputs of n_in elements, outputs of n_out (equal but for sampling). */
+static int bufs_alloc(bufs *b, size_t n_in, size_t n_out)
 {
     memset(b, 0, sizeof *b);
-    if (pb_pose_alloc(&b->a, n) || pb_pose_alloc(&b->b, n) || pb_pose_alloc(&b->out, n) ||
-        aos_alloc(&b->aos_in, &b->aos_mem[0], n) || aos_alloc(&b->aos_out, &b->aos_mem[1], n) ||
-        pb_dpose_alloc(&b->da, n) || pb_dpose_alloc(&b->db, n) || pb_dpose_alloc(&b->oracle, n) ||
-        pb_dpose_alloc(&b->method, n) || pb_dpose_alloc(&b->ref, n) || pb_dpose_alloc(&b->test, n)) {
+    if (pb_pose_alloc(&b->a, n_in) || pb_pose_alloc(&b->b, n_in) || pb_pose_alloc(&b->out, n_out) ||
+        aos_alloc(&b->aos_in, &b->aos_mem[0], n_in) || aos_alloc(&b->aos_out, &b->aos_mem[1], n_in) ||
+        pb_dpose_alloc(&b->da, n_in) || pb_dpose_alloc(&b->db, n_in) || pb_dpose_alloc(&b->oracle, n_out) ||
+        pb_dpose_alloc(&b->method, n_out) || pb_dpose_alloc(&b->ref, n_out) || pb_dpose_alloc(&b->test, n_out)) {
         bufs_free(b);
         return -1;
     }
@@ -170,12 +199,12 @@ static int bufs_alloc(bufs *b, size_t n)
 
 /* Run the double oracle of op on inputs (da, db, AoS in da) into d. */
 static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p,
-                          const pb_skeleton *skel, pb_dpose *d)
+                          const bufs *ctx, pb_dpose *d)
 {
     pb_kargs_f64 k;
     memset(&k, 0, sizeof k);
-    k.n = da->n;
-    k.n_padded = da->n_padded;
+    k.n = d->n;
+    k.n_padded = d->n_padded;
     for (int i = 0; i < PB_PLANES; i++) {
         k.a[i] = da->plane[i];
         k.b[i] = db->plane[i];
@@ -189,12 +218,16 @@ static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, cons
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = pb_plane_identity(i);
     k.p = *p;
-    k.skel = skel;
+    k.skel = ctx->skel;
+    k.offsets = ctx->offsets;
+    k.frames = ctx->frames;
+    k.joints = ctx->joints;
+    k.fps = ctx->fps;
     pb_ref_f64_table[op](&k);
 }
 static void run_oracle(pb_op op, bufs *b, const pb_params *p, pb_dpose *d)
 {
-    run_oracle_on(op, &b->da, &b->db, p, b->skel, d);
+    run_oracle_on(op, &b->da, &b->db, p, b, d);
 }
 
 /* Run variant v through the public entry point (so argument checks and
@@ -203,20 +236,22 @@ static void run_oracle(pb_op op, bufs *b, const pb_params *p, pb_dpose *d)
 static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_params *p, pb_dpose *d)
 {
     const pb_op_info *info = pb_op_get(op);
-    size_t n = b->a.n;
+    size_t n = b->out.n;
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < n; j++) b->out.plane[i][j] = NAN;
     float *aos_out[PB_AOS_ARRAYS] = { &b->aos_out.pos->x, &b->aos_out.rot->w, &b->aos_out.scl->x,
                                        &b->aos_out.vel->x, &b->aos_out.ang->x, &b->aos_out.svl->x };
     for (int a = 0; a < PB_AOS_ARRAYS; a++)
-        for (size_t j = 0; j < n * (size_t)pb_aos_width[a]; j++) aos_out[a][j] = NAN;
+        for (size_t j = 0; j < b->aos_out.n * (size_t)pb_aos_width[a]; j++) aos_out[a][j] = NAN;
     /* planes the op does not write: identity, to match the oracle */
     for (int g = 0; g < PB_GROUPS; g++)
         if (!(info->out & (1u << g)))
             for (int p = pb_group_first((pb_group)g); p < pb_group_first((pb_group)g) + pb_group_size((pb_group)g); p++)
                 for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
+    pb_clip clip = { b->frames, b->joints, b->fps > 0 ? 1 / b->fps : 0, b->fps, 0, b->a };
     pb_call c = { .a = &b->a, .b = &b->b, .out = &b->out, .aos_in = &b->aos_in, .aos_out = &b->aos_out,
-                  .skel = b->skel, .params = *p };
+                  .skel = b->skel, .clip = (info->flags & PB_OPF_SAMPLE) ? &clip : NULL, .offsets = b->offsets,
+                  .params = *p };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
     pb_dpose_from_pose(d, &b->out);
@@ -309,7 +344,7 @@ static int chain_regular(const pb_dpose *a, const pb_dpose *t, size_t C, size_t 
 /* Worst relative disagreement |fd - v| / max(1, |v|) over the op's velocity outputs. */
 static double vel_consistency(pb_op op, const pb_op_info *info, bufs *b, const pb_params *p, int *ok)
 {
-    size_t n = b->da.n;
+    size_t n = b->oracle.n;
     pb_dpose a[2], bb[2], o[2];
     double worst = 0;
     memset(a, 0, sizeof a);
@@ -317,7 +352,7 @@ static double vel_consistency(pb_op op, const pb_op_info *info, bufs *b, const p
     memset(o, 0, sizeof o);
     *ok = 0;
     for (int k = 0; k < 2; k++)
-        if (pb_dpose_alloc(&a[k], n) || pb_dpose_alloc(&bb[k], n) || pb_dpose_alloc(&o[k], n)) goto out;
+        if (pb_dpose_alloc(&a[k], b->da.n) || pb_dpose_alloc(&bb[k], b->da.n) || pb_dpose_alloc(&o[k], n)) goto out;
     /* Parameters move with exactly the same float steps in both directions
      * only approximately (alpha is a float); use h in double for inputs and
      * the param change actually applied for the division. */
@@ -328,7 +363,7 @@ static double vel_consistency(pb_op op, const pb_op_info *info, bufs *b, const p
         advance(&bb[k], &b->db, (info->flags & PB_OPF_B_FIXED) ? 0 : h);
         pb_params q = advance_params(info, *p, h);
         if (info->flags & PB_OPF_DT) q.dt = 1e-3f;
-        run_oracle_on(op, &a[k], &bb[k], &q, b->skel, &o[k]);
+        run_oracle_on(op, &a[k], &bb[k], &q, b, &o[k]);
     }
     *ok = 1;
     /* Ops that estimate velocities from their own samples dt apart (PB_OPF_DT with
@@ -340,7 +375,7 @@ static double vel_consistency(pb_op op, const pb_op_info *info, bufs *b, const p
     if ((info->flags & PB_OPF_DT) && pb_dpose_alloc(&center, n) == 0) {
         pb_params q = *p;
         q.dt = 1e-3f;
-        run_oracle_on(op, &b->da, &b->db, &q, b->skel, &center);
+        run_oracle_on(op, &b->da, &b->db, &q, b, &center);
         c = &center;
     }
     size_t C = n / 3;
@@ -419,9 +454,9 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
     pb_op only = PB_OP_COUNT;
     if (o->op && pb_op_find(o->op, &only) != PB_OK) return -1;
 
-    vcase cases[64], skel_cases[64], chain_cases[64];
+    vcase cases[64], skel_cases[64], chain_cases[64], sample_cases[64];
     size_t ncases = make_cases(cases, o->quick), nskel = make_skel_cases(skel_cases, o->quick);
-    size_t nchain = make_chain_cases(chain_cases, o->quick);
+    size_t nchain = make_chain_cases(chain_cases, o->quick), nsample = make_sample_cases(sample_cases, o->quick);
     size_t maxn = 0;
     for (size_t c = 0; c < ncases; c++)
         if (cases[c].n > maxn) maxn = cases[c].n;
@@ -429,6 +464,8 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         if (skel_cases[c].n > maxn) maxn = skel_cases[c].n;
     for (size_t c = 0; c < nchain; c++)
         if (chain_cases[c].n > maxn) maxn = chain_cases[c].n;
+    for (size_t c = 0; c < nsample; c++)
+        if (sample_cases[c].n > maxn) maxn = sample_cases[c].n;
     double *err = malloc(maxn * sizeof *err);
     if (!err) {
         pb_fail(PB_ERR_NOMEM, "validate: out of memory");
@@ -455,14 +492,17 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         memset(ref, 0, sizeof ref);
 
         int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0;
-        int chained = (info->flags & PB_OPF_CHAIN) != 0;
-        const vcase *op_cases = chained ? chain_cases : skeletal ? skel_cases : cases;
-        size_t op_ncases = chained ? nchain : skeletal ? nskel : ncases;
+        int chained = (info->flags & PB_OPF_CHAIN) != 0, sampling = (info->flags & PB_OPF_SAMPLE) != 0;
+        const vcase *op_cases = sampling ? sample_cases : chained ? chain_cases : skeletal ? skel_cases : cases;
+        size_t op_ncases = sampling ? nsample : chained ? nchain : skeletal ? nskel : ncases;
         for (size_t ci = 0; ci < op_ncases; ci++) {
             const vcase *cs = &op_cases[ci];
             bufs b;
             pb_skeleton sk = { 0 };
-            if (bufs_alloc(&b, cs->n)) {
+            float *offsets = NULL;
+            size_t n_in = sampling ? cs->frames * cs->joints : cs->n;
+            if (bufs_alloc(&b, n_in, cs->n) || (sampling && !(offsets = malloc(cs->characters * sizeof *offsets)))) {
+                if (!offsets) bufs_free(&b);
                 pb_fail(PB_ERR_NOMEM, "validate: out of memory for n = %zu", cs->n);
                 failures = -1;
                 goto done;
@@ -470,6 +510,14 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             pb_gen_case(&b.a, &b.b, cs->cls, o->seed + ci * 7919u, info);
             if (info->flags & PB_OPF_TARGET) pb_gen_targets(&b.a, &b.b, cs->cls, cs->p.axis, o->seed + ci);
             if (chained) pb_gen_chains(&b.a, &b.b, cs->cls, o->seed + ci);
+            if (sampling) {
+                pb_gen_clip_class(&b.a, cs->frames, cs->joints, cs->cls);
+                pb_gen_offsets(offsets, cs->characters, cs->cls, cs->frames, cs->fps, cs->p.time, o->seed + ci);
+                b.offsets = offsets;
+                b.frames = cs->frames;
+                b.joints = cs->joints;
+                b.fps = cs->fps;
+            }
             if (skeletal) {
                 int32_t *parents = malloc(cs->joints * sizeof *parents);
                 pb_status ss = parents ? PB_OK : PB_ERR_NOMEM;
@@ -507,6 +555,12 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
              * by their velocities they bend one way at t - h and the other at t + h, and the
              * solution jumps between the two (the fallback axis is only for standing still). */
             if (chained && (cs->cls == PB_CLASS_IDENTITY || cs->cls == PB_CLASS_ANTIPODAL)) at_kink = 1;
+            /* Sampling: times on keys sit on velocity discontinuities; and only power-of-two
+             * rates map a 2^-17 s step to an exact frame-position step in float. */
+            if (sampling) {
+                int e2;
+                if (cs->cls == PB_CLASS_NEAR_IDENTICAL || frexpf(cs->fps, &e2) != 0.5f) at_kink = 1;
+            }
             if ((info->flags & PB_OPF_VELCHECK) && cs->n <= 4096 && cs->cls != PB_CLASS_DEGENERATE &&
                 cs->cls != PB_CLASS_NEAR_PI && cs->cls != PB_CLASS_MIXED && !at_kink) {
                 int ok;
@@ -540,6 +594,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             }
             bufs_free(&b);
             pb_skeleton_free(&sk);
+            free(offsets);
             if (s != PB_OK) {
                 pb_fail(s, "validate: %s, case %s n=%zu: %s", info->name, pb_class_name(cs->cls), cs->n,
                         pb_last_error());
@@ -553,10 +608,15 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         for (size_t vi = 0; vi < nv; vi++) {
             bufs z;
             rejects_empty[vi] = 0;
-            if (bufs_alloc(&z, 1) == 0) {
-                z.a.n = z.b.n = z.out.n = 0;
+            if (bufs_alloc(&z, 1, 1) == 0) {
+                /* sampling: a valid one-key clip, an empty output */
+                float zero_offset = 0;
+                pb_clip zclip = { 1, 1, 1, 1, 0, z.a };
+                if (!(info->flags & PB_OPF_SAMPLE)) z.a.n = 0;
+                z.b.n = z.out.n = 0;
                 z.aos_in.n = z.aos_out.n = 0;
-                pb_call c = { .a = &z.a, .b = &z.b, .out = &z.out, .aos_in = &z.aos_in, .aos_out = &z.aos_out };
+                pb_call c = { .a = &z.a, .b = &z.b, .out = &z.out, .aos_in = &z.aos_in, .aos_out = &z.aos_out,
+                              .clip = &zclip, .offsets = &zero_offset, .params = { .axis = { 1, 0, 0 } } };
                 rejects_empty[vi] = pb_run((pb_op)op, vars[vi], &c) == PB_ERR_EMPTY &&
                                     z.out.plane[PB_ROT_W][0] == 1.0f && z.out.plane[PB_POS_X][0] == 0.0f;
                 bufs_free(&z);

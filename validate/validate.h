@@ -40,6 +40,14 @@ void pb_gen_targets(const pb_pose *a, pb_pose *b, pb_class c, const float axis[3
  * chains; near_identical: target exactly at the current end; near_pi: target
  * at the root; antipodal: a zero-length bone; zero_vel: no velocities. */
 void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed);
+/* Clip keys (pose a holds frames x joints, already random) by class: identity:
+ * a single key; antipodal: every other frame's rotations negated (same
+ * rotations, other sign); zero_vel: every frame a copy of the first. */
+void pb_gen_clip_class(pb_pose *clip, size_t frames, size_t joints, pb_class c);
+/* Per-character time offsets, multiples of 2^-10 s: random: anywhere in the
+ * clip and 0.3 s either side; near_identical: exactly on keys (time + offset =
+ * k / fps); near_pi: before the start or past the end. */
+void pb_gen_offsets(float *off, size_t characters, pb_class c, size_t frames, float fps, float time, uint64_t seed);
 /* A random parent array: joints in order, each parent earlier, depth < max_depth. */
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "pose.h"
 #include "skeleton.h"
+#include "clip.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +64,9 @@ extern "C" {
     X(lookat_static)             \
     X(lookat)                    \
     X(two_bone_ik)               \
-    X(two_bone_ik_vel)
+    X(two_bone_ik_vel)           \
+    X(sample_linear)             \
+    X(sample_cubic)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -115,9 +118,11 @@ enum {
     PB_OPF_ROOTS      = 1u << 19, /* takes call.skel only to find root joints (parent -1), handled apart */
     PB_OPF_AXIS       = 1u << 20, /* reads params.axis */
     PB_OPF_TARGET     = 1u << 21, /* b.pos / b.vel are a target point per element */
-    PB_OPF_CHAIN      = 1u << 22  /* two-bone chains: n = 3 x chains in crowd layout (root global, mid
+    PB_OPF_CHAIN      = 1u << 22, /* two-bone chains: n = 3 x chains in crowd layout (root global, mid
                                      local, end local; element = joint * chains + chain); b.pos of the
                                      end elements holds the targets */
+    PB_OPF_SAMPLE     = 1u << 23  /* samples call.clip for each character at params.time + offsets[c]
+                                     into out (n = joints x characters, crowd layout) */
 };
 
 /* What the registry knows about an op. */
@@ -189,6 +194,8 @@ typedef struct pb_call {
     const pb_pose_aos *aos_in;   /* PB_OPF_AOS_IN ops */
     pb_pose_aos *aos_out;        /* PB_OPF_AOS_OUT ops */
     const pb_skeleton *skel;     /* PB_OPF_SKELETON ops */
+    const pb_clip *clip;         /* PB_OPF_SAMPLE ops: the clip sampled (instead of a) */
+    const float *offsets;        /* PB_OPF_SAMPLE ops: per-character time offsets (out.n / clip.joints) */
     pb_params params;
 } pb_call;
 

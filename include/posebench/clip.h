@@ -1,0 +1,37 @@
+/* clip.h — an animation clip: frames x joints of local transforms, sampled
+ * by sample_linear / sample_cubic, loaded from BVH by bvh.h.
+ *
+ * Storage is frame-major in the pose layout: element = frame * joints +
+ * joint, so one frame is contiguous; the pos, rot and scl planes are keys,
+ * velocity planes are unused. Sampling a crowd gathers each character's
+ * frames (characters play at their own times). */
+#ifndef POSEBENCH_CLIP_H
+#define POSEBENCH_CLIP_H
+
+#include <stddef.h>
+#include "pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pb_clip {
+    size_t frames, joints;
+    float frame_time;   /* seconds per frame */
+    float fps;          /* 1 / frame_time */
+    size_t warnings;    /* warnings emitted while loading (bvh.h) */
+    pb_pose pose;       /* n = frames * joints, element = frame * joints + joint */
+} pb_clip;
+
+/* Allocate a clip of frames x joints identity keys at fps.
+ * Errors: PB_ERR_NULL, PB_ERR_EMPTY (frames or joints 0), PB_ERR_PARAM (fps not
+ * finite and > 0), PB_ERR_SIZE, PB_ERR_NOMEM. */
+pb_status pb_clip_alloc(pb_clip *clip, size_t frames, size_t joints, float fps);
+void pb_clip_free(pb_clip *clip);
+/* Check a clip's fields and its pose (fps > 0 and finite, pose.n = frames x joints). */
+pb_status pb_clip_check(const pb_clip *clip);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
