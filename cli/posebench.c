@@ -2,6 +2,7 @@
  *   posebench variants                 list variants: native / emulated-only / unavailable here
  *   posebench ops                      list registered ops
  *   posebench validate [options]       every op x variant vs reference and oracle
+ *   posebench bench [options]          Google Benchmark timings (bench/; needs libbenchmark-dev at build)
  * Global: --variant NAME forces the variant ops run with (like POSEBENCH_VARIANT). */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,9 @@
 #include <string.h>
 #include "posebench/posebench.h"
 #include "validate.h"
+#ifdef PB_HAVE_BENCH
+#include "bench.h"
+#endif
 
 static void usage(FILE *f)
 {
@@ -19,6 +23,10 @@ static void usage(FILE *f)
           "  validate [--op NAME] [--variant NAME] [--json FILE] [--seed N] [--quick] [--verbose]\n"
           "                               check every op x variant against the float reference\n"
           "                               and the double oracle; exit status 1 on any failure\n"
+          "  bench [--op NAME]... [--variant NAME]... [--sizes N,N,...] [--quick] [--emulated]\n"
+          "        [--json FILE] [--csv FILE] [--seed N] [--pb-run] [-- <Google Benchmark flags>]\n"
+          "                               time every op x variant x size with a memcpy roofline\n"
+          "                               (posebench bench --help for details)\n"
           "environment:\n"
           "  POSEBENCH_VARIANT=NAME       force the variant ops use (refused if the CPU cannot run it)\n"
           "  POSEBENCH_DISABLE=avx512,... hide CPU features from dispatch\n",
@@ -152,6 +160,14 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "variants")) return cmd_variants();
     if (!strcmp(cmd, "ops")) return cmd_ops();
     if (!strcmp(cmd, "validate")) return cmd_validate(argc - i, argv + i);
+    if (!strcmp(cmd, "bench")) {
+#ifdef PB_HAVE_BENCH
+        return pb_bench_main(argc - i, argv + i);
+#else
+        fprintf(stderr, "posebench was built without Google Benchmark (install libbenchmark-dev)\n");
+        return 2;
+#endif
+    }
     fprintf(stderr, "posebench: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -1,0 +1,204 @@
+// shim.cc — the C API of pb_bench_shim.h over Google Benchmark. The only C++
+// in the project: it forwards to benchmark:: and adds nothing of its own
+// except a reporter that shows every run to a C hook before the default
+// display reporter prints it, and a count of the benchmarks the filter
+// selects (for progress). No exception crosses into C.
+#include "pb_bench_shim.h"
+
+#include <benchmark/benchmark.h>
+#include <regex.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+benchmark::State &state(pb_bench_state *st) { return *reinterpret_cast<benchmark::State *>(st); }
+const benchmark::State &state(const pb_bench_state *st)
+{
+    return *reinterpret_cast<const benchmark::State *>(st);
+}
+benchmark::internal::Benchmark *bench(pb_bench *b) { return reinterpret_cast<benchmark::internal::Benchmark *>(b); }
+
+std::vector<std::string> &registered()
+{
+    static std::vector<std::string> names;
+    return names;
+}
+
+// Shows each run to the C hook, then hands it to the real display reporter
+// (console, or JSON/CSV per --benchmark_format). The --benchmark_out file
+// reporter is separate and untouched.
+class hook_reporter : public benchmark::BenchmarkReporter {
+public:
+    hook_reporter(benchmark::BenchmarkReporter *inner, pb_bench_report_fn fn, void *user)
+        : inner_(inner), fn_(fn), user_(user) {}
+
+    bool ReportContext(const Context &context) override { return inner_->ReportContext(context); }
+
+    void ReportRuns(const std::vector<Run> &runs) override
+    {
+        if (fn_)
+            for (const Run &run : runs) report_one(run);
+        // The console prints an inverted rate with the unit "s", as if its
+        // value were seconds; the callers' inverted counters carry their own
+        // unit in their name (ns_per_joint, copy_ratio), so show them bare.
+        std::vector<Run> shown(runs);
+        for (Run &run : shown)
+            for (auto &kv : run.counters)
+                if (kv.second.flags & benchmark::Counter::kInvert)
+                    kv.second.flags = static_cast<benchmark::Counter::Flags>(kv.second.flags & ~benchmark::Counter::kIsRate);
+        inner_->ReportRuns(shown);
+    }
+
+    void Finalize() override { inner_->Finalize(); }
+
+private:
+    void report_one(const Run &run)
+    {
+        const std::string name = run.run_name.str();
+        std::vector<const char *> cname;
+        std::vector<double> cval;
+        for (const auto &kv : run.counters) {
+            cname.push_back(kv.first.c_str());
+            cval.push_back(kv.second.value);
+        }
+        const bool agg = run.run_type == Run::RT_Aggregate;
+        const bool pct = agg && run.aggregate_unit == benchmark::kPercentage;
+        // Per-iteration seconds, as Run::GetAdjusted*Time() computes them
+        // (without the time-unit multiplier); percentages are stored as is.
+        const double div = (!pct && run.iterations != 0) ? static_cast<double>(run.iterations) : 1.0;
+        pb_bench_result r;
+        r.name = name.c_str();
+        r.aggregate = agg ? run.aggregate_name.c_str() : "";
+        r.percentage = pct;
+        r.error = run.error_occurred;
+        r.label = run.error_occurred ? run.error_message.c_str() : run.report_label.c_str();
+        r.iterations = run.iterations;
+        r.repetition_index = agg ? -1 : run.repetition_index;
+        r.cpu_time = run.cpu_accumulated_time / div;
+        r.real_time = run.real_accumulated_time / div;
+        r.ncounters = static_cast<int>(cname.size());
+        r.counter_name = cname.data();
+        r.counter_value = cval.data();
+        fn_(&r, user_);
+    }
+
+    benchmark::BenchmarkReporter *inner_;
+    pb_bench_report_fn fn_;
+    void *user_;
+};
+
+}  // namespace
+
+extern "C" {
+
+pb_bench *pb_bench_register(const char *name, pb_bench_fn fn, void *user)
+{
+    try {
+        benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
+            name, [fn, user](benchmark::State &st) { fn(reinterpret_cast<pb_bench_state *>(&st), user); });
+        registered().push_back(name);
+        return reinterpret_cast<pb_bench *>(b);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void pb_bench_use_real_time(pb_bench *b) { bench(b)->UseRealTime(); }
+void pb_bench_repetitions(pb_bench *b, int n) { bench(b)->Repetitions(n); }
+void pb_bench_min_time(pb_bench *b, double seconds) { bench(b)->MinTime(seconds); }
+
+int pb_bench_keep_running(pb_bench_state *st) { return state(st).KeepRunning(); }
+int pb_bench_keep_running_batch(pb_bench_state *st, int64_t n) { return state(st).KeepRunningBatch(n); }
+void pb_bench_pause_timing(pb_bench_state *st) { state(st).PauseTiming(); }
+void pb_bench_resume_timing(pb_bench_state *st) { state(st).ResumeTiming(); }
+int64_t pb_bench_iterations(const pb_bench_state *st) { return state(st).iterations(); }
+void pb_bench_set_label(pb_bench_state *st, const char *label) { state(st).SetLabel(label); }
+void pb_bench_skip_with_error(pb_bench_state *st, const char *msg) { state(st).SkipWithError(msg); }
+
+void pb_bench_set_counter(pb_bench_state *st, const char *name, double value, unsigned flags)
+{
+    using C = benchmark::Counter;
+    int f = C::kDefaults;
+    if (flags & PB_BC_RATE) f |= C::kIsRate;
+    if (flags & PB_BC_ITER_INVARIANT) f |= C::kIsIterationInvariant;
+    if (flags & PB_BC_AVG_ITERATIONS) f |= C::kAvgIterations;
+    if (flags & PB_BC_INVERT) f |= C::kInvert;
+    try {
+        state(st).counters[name] =
+            C(value, static_cast<C::Flags>(f), (flags & PB_BC_1024) ? C::kIs1024 : C::kIs1000);
+    } catch (...) {
+        state(st).SkipWithError("out of memory setting a counter");
+    }
+}
+
+void pb_bench_clobber_memory(void) { benchmark::ClobberMemory(); }
+
+void pb_bench_add_context(const char *key, const char *value)
+{
+    try {
+        benchmark::AddCustomContext(key, value);
+    } catch (...) {
+        std::fputs("posebench bench: out of memory adding context\n", stderr);
+    }
+}
+
+int pb_bench_init(int *argc, char **argv)
+{
+    benchmark::Initialize(argc, argv);
+    return benchmark::ReportUnrecognizedArguments(*argc, argv) ? -1 : 0;
+}
+
+// Google Benchmark's own selection rule: "" or "all" selects everything, a
+// leading '-' negates, otherwise an extended regex searched in the name.
+size_t pb_bench_count_selected(void)
+{
+    std::string spec = benchmark::GetBenchmarkFilter();
+    if (spec.empty() || spec == "all") return registered().size();
+    bool negate = false;
+    if (spec[0] == '-') {
+        negate = true;
+        spec.erase(0, 1);
+    }
+    regex_t re;
+    if (regcomp(&re, spec.c_str(), REG_EXTENDED | REG_NOSUB) != 0) return registered().size();
+    size_t n = 0;
+    for (const std::string &name : registered())
+        if ((regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negate) n++;
+    regfree(&re);
+    return n;
+}
+
+long pb_bench_run(pb_bench_report_fn report, void *user)
+{
+    try {
+        // The default display reporter is owned by the library: not deleted here.
+        hook_reporter hook(benchmark::CreateDefaultDisplayReporter(), report, user);
+        return static_cast<long>(benchmark::RunSpecifiedBenchmarks(&hook));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "posebench bench: %s\n", e.what());
+        return -1;
+    }
+}
+
+size_t pb_bench_llc_bytes(void)
+{
+    size_t best = 0;
+    for (const auto &c : benchmark::CPUInfo::Get().caches)
+        if (c.type != "Instruction" && c.size > 0 && static_cast<size_t>(c.size) > best) best = static_cast<size_t>(c.size);
+    return best;
+}
+
+size_t pb_bench_cache_total_bytes(void)
+{
+    size_t sum = 0;
+    for (const auto &c : benchmark::CPUInfo::Get().caches)
+        if (c.type != "Instruction" && c.size > 0) sum += static_cast<size_t>(c.size);
+    return sum;
+}
+
+void pb_bench_shutdown(void) { benchmark::Shutdown(); }
+
+}  // extern "C"

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# test_bench.sh — smoke test of `posebench bench`: one tiny run, then the
+# shape of its Google Benchmark JSON (names, counters, context keys) and of
+# the CSV summary, the cold-cache names, and the option errors. Never the
+# timings: no assertion here depends on how fast anything ran.
+# usage: test_bench.sh <emulator-or-empty> <path/to/posebench>
+set -u
+emu=$1; bin=$2
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+run() { if [ -n "$emu" ]; then $emu "$bin" "$@"; else "$bin" "$@"; fi; }
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL $*"; }
+check() { # check <name> <expected-status> <regex> -- args...
+  local name=$1 want=$2 re=$3; shift 4
+  local out; out=$(run "$@" 2>&1); local st=$?
+  if [ "$st" = "$want" ] && grep -Eq -- "$re" <<<"$out"; then ok;
+  else bad "$name: status $st (want $want), output:"; echo "$out" | head -5; fi
+}
+
+# A variant this build cannot run (neon on x86-64, an x86 one on AArch64).
+foreign=$(run variants 2>/dev/null | awk '/unavailable/ {print $1; exit}')
+
+check "bad op"        2 "unknown op 'nope'"             -- bench --op nope
+check "bad variant"   2 "unknown variant 'nope'"        -- bench --variant nope
+check "bad sizes"     2 "--sizes expects"               -- bench --sizes 64,0
+check "bad seed"      2 "--seed expects"                -- bench --seed x
+check "bad option"    2 "unknown or incomplete option"  -- bench --frobnicate
+check "bad gb flag"   2 "unrecognized"                  -- bench --op quat_mul -- --benchmark_nope=1
+check "bad json path" 2 "cannot write /nonexistent/d/x" -- bench --op quat_mul --json /nonexistent/d/x.json
+[ -n "$foreign" ] && check "foreign variant" 2 "not built for|needs" -- bench --variant "$foreign"
+check "help"          0 "--sizes LIST"                  -- bench --help
+# Names, cold-cache suffix included, without running anything.
+check "list names"    0 "copy/quat_abs/262144/cold" \
+  -- bench --op quat_abs --variant scalar --sizes 64,262144 -- --benchmark_list_tests=true
+out=$(run bench --op quat_abs --variant scalar --sizes 64,262144 -- --benchmark_list_tests=true 2>/dev/null)
+want=$'copy/quat_abs/64\nquat_abs/scalar/64\ncopy/quat_abs/262144\nquat_abs/scalar/262144\ncopy/quat_abs/262144/cold\nquat_abs/scalar/262144/cold'
+[ "$out" = "$want" ] && ok || bad "registration order/names: got:"$'\n'"$out"
+
+# One tiny real run.
+j=$tmp/b.json; c=$tmp/b.csv
+if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \
+     -- --benchmark_min_time=0.001 >"$tmp/out" 2>"$tmp/err"; then ok; else bad "run: status $?"; cat "$tmp/err"; fi
+grep -q '\[2/2\] quat_mul/scalar/64' "$tmp/err" && ok || bad "progress lines on stderr"
+for key in '"name": "copy/quat_mul/64"' '"name": "quat_mul/scalar/64"' '"name": "quat_mul/scalar/64_median"' \
+           '"run_name": "quat_mul/scalar/64"' '"run_type": "iteration"' '"aggregate_name": "median"' \
+           '"aggregate_name": "cv"' '"label": "warm"' '"time_unit": "ns"' \
+           '"ns_per_joint": ' '"joints_per_s": ' '"bytes_per_s": ' '"bytes": ' '"copy_ratio": ' \
+           '"posebench_version": ' '"cpu_model": ' '"cpu_features": ' '"compiler": ' '"c_flags": ' \
+           '"build_type": ' '"variants": "scalar=native"' '"seed": "7"' '"sizes": "64"' '"caches": '; do
+  grep -qF -- "$key" "$j" && ok || bad "json lacks $key"
+done
+# quat_mul reads a.rot and b.rot and writes out.rot: 12 floats per joint.
+grep -qF '"bytes": 3.072' "$j" && ok || bad "json bytes per iteration (want 3072 = 64 x 12 x 4)"
+# The copy roofline has no copy_ratio of its own.
+awk '/"name": "copy\/quat_mul\/64"/,/}/' "$j" | grep -q copy_ratio && bad "copy benchmark has copy_ratio" || ok
+hdr='op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache'
+[ "$(head -1 "$c")" = "$hdr" ] && ok || bad "csv header: $(head -1 "$c")"
+[ "$(wc -l < "$c")" = 2 ] && ok || bad "csv rows: $(cat "$c")"
+row=$(sed -n 2p "$c")
+IFS=, read -r op var mode n nspj cv ratio speed cache <<<"$row"
+if [ "$op,$var,$mode,$n,$speed,$cache" = "quat_mul,scalar,native,64,1,warm" ] && [ -n "$nspj" ] && [ -n "$cv" ] \
+   && [ -n "$ratio" ]; then ok; else bad "csv row: $row"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
