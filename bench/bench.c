@@ -73,7 +73,10 @@
  * mid-transition values in the ranges validation covers; alpha not 0, 1/2
  * or 1, which could hit special cases. */
 static const pb_params bench_params = { .alpha = 0.37f, .alpha_vel = 2.5f, .dt = 1.0f / 60, .time = 0.2f,
-                                        .halflife = 0.1f, .duration = 0.3f, .timescale = 1.25f };
+                                        .halflife = 0.1f, .duration = 0.3f, .timescale = 1.25f,
+                                        .axis = { 0.0f, 0.0f, 1.0f } };
+#define SAMPLE_FRAMES 120                /* sampling ops: a 1 s clip at 120 fps ... */
+#define SAMPLE_FPS 120.0f                /* ... of SKEL_JOINTS joints (or n joints) */
 
 static const size_t default_sizes[] = { 64, 256, 1000, 1024, 4096, 10000, 16384, 65536, 262144, 1048576 };
 static const size_t quick_sizes[] = { 256, 4096, 65536 };
@@ -190,6 +193,9 @@ typedef struct pool {
     int nsets;
     bufset *sets;
     pb_skeleton skel;                   /* SKEL_FLAGS ops (shared by the sets: read only) */
+    pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip and per-character offsets */
+    float *offsets;
+    size_t n_work;                      /* elements processed: n, or for chains the largest 3 x k <= n */
     size_t bytes_read, bytes_written;   /* per call: 4 x floats read / written */
 } pool;
 
@@ -234,6 +240,8 @@ static void pool_free(pool *p)
     for (int i = 0; i < p->nsets; i++) bufset_free(&p->sets[i]);
     free(p->sets);
     pb_skeleton_free(&p->skel);
+    pb_clip_free(&p->clip);
+    free(p->offsets);
     memset(p, 0, sizeof *p);
 }
 
@@ -246,12 +254,19 @@ static size_t set_alloc_bytes(const pb_op_info *info, size_t n)
            ((info->flags & PB_OPF_AOS_IN) ? aos : 0) + ((info->flags & PB_OPF_AOS_OUT) ? aos : 0);
 }
 
-static int pool_build(pool *p, pb_op op, size_t n, int cold, uint64_t seed, char *err, size_t errlen)
+static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *err, size_t errlen)
 {
     const pb_op_info *info = pb_op_get(op);
     memset(p, 0, sizeof *p);
+    /* Chains come three elements each (root, mid, end): time the largest 3 x k
+     * <= n and count joints per element actually processed. */
+    size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3 : n_req;
+    p->n_work = n;
     size_t rd = (size_t)planes_of(info->in_a) + (size_t)planes_of(info->in_b) +
                 ((info->flags & PB_OPF_AOS_IN) ? AOS_FLOATS : 0);
+    /* Sampling reads keys by gathers: pos/rot/scl of two (linear) or four
+     * (cubic) keys per output element, counted as if streamed. */
+    if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
     size_t wr = (size_t)planes_of(info->out) + ((info->flags & PB_OPF_AOS_OUT) ? AOS_FLOATS : 0);
     p->bytes_read = rd * n * sizeof(float);
     p->bytes_written = wr * n * sizeof(float);
@@ -300,6 +315,20 @@ static int pool_build(pool *p, pb_op op, size_t n, int cold, uint64_t seed, char
             pb_gen_bone_scale(&gb);
         }
     }
+    if (!fail && (info->flags & PB_OPF_TARGET)) pb_gen_targets(&ga, &gb, PB_CLASS_RANDOM, bench_params.axis, seed);
+    if (!fail && (info->flags & PB_OPF_CHAIN)) pb_gen_chains(&ga, &gb, PB_CLASS_MIXED, seed);
+    if (!fail && (info->flags & PB_OPF_SAMPLE)) {
+        /* characters of SKEL_JOINTS joints (or one of n) at random times in a 1 s clip */
+        size_t joints = n % SKEL_JOINTS == 0 ? SKEL_JOINTS : n, chars = n / joints;
+        pb_pose dummy = { 0 };
+        fail = pb_clip_alloc(&p->clip, SAMPLE_FRAMES, joints, SAMPLE_FPS) != PB_OK ||
+               pb_pose_alloc(&dummy, SAMPLE_FRAMES * joints) != PB_OK || !(p->offsets = malloc(chars * sizeof(float)));
+        if (!fail) {
+            pb_gen_case(&p->clip.pose, &dummy, PB_CLASS_RANDOM, seed, info);
+            pb_gen_offsets(p->offsets, chars, PB_CLASS_RANDOM, SAMPLE_FRAMES, SAMPLE_FPS, bench_params.time, seed);
+        }
+        pb_pose_free(&dummy);
+    }
     for (int i = 0; i < nsets && !fail; i++) {
         bufset *s = &p->sets[i];
         if (info->in_a) fail |= pb_pose_alloc(&s->a, n) != PB_OK || pb_pose_copy(&s->a, &ga) != PB_OK;
@@ -324,6 +353,8 @@ static int pool_build(pool *p, pb_op op, size_t n, int cold, uint64_t seed, char
                              .aos_in = (info->flags & PB_OPF_AOS_IN) ? &s->aos_in : NULL,
                              .aos_out = (info->flags & PB_OPF_AOS_OUT) ? &s->aos_out : NULL,
                              .skel = (info->flags & SKEL_FLAGS) ? &p->skel : NULL,
+                             .clip = (info->flags & PB_OPF_SAMPLE) ? &p->clip : NULL,
+                             .offsets = (info->flags & PB_OPF_SAMPLE) ? p->offsets : NULL,
                              .params = bench_params };
         /* The kernel block exactly as pb_run builds it. */
         pb_kargs_from_call(&s->k, &s->call);
@@ -332,6 +363,11 @@ static int pool_build(pool *p, pb_op op, size_t n, int cold, uint64_t seed, char
         /* The copy roofline's view: every array the op reads, every array it writes. */
         if (info->in_a) add_planes(&s->a, info->in_a, s->in, s->in_len, &s->nin);
         if (info->in_b) add_planes(&s->b, info->in_b, s->in, s->in_len, &s->nin);
+        if (info->flags & PB_OPF_SAMPLE)   /* the keys' pos/rot/scl planes, as many floats as counted */
+            for (int pl = 0; pl < 10; pl++) {
+                s->in[s->nin] = p->clip.pose.plane[pl];
+                s->in_len[s->nin++] = p->clip.pose.n < rd / 10 * n ? p->clip.pose.n : rd / 10 * n;
+            }
         if (info->flags & PB_OPF_AOS_IN) {
             s->in[s->nin] = s->aos_in_mem;
             s->in_len[s->nin++] = AOS_FLOATS * n;
@@ -352,7 +388,7 @@ static int pool_build(pool *p, pb_op op, size_t n, int cold, uint64_t seed, char
     }
     p->valid = 1;
     p->op = op;
-    p->n = n;
+    p->n = n_req;   /* the requested size: what pool_get matches on */
     p->cold = cold;
     return 0;
 }
@@ -474,7 +510,8 @@ static int64_t batch_for(size_t n) { return n >= BATCH_JOINTS ? 1 : (int64_t)(BA
 
 static void set_common_counters(pb_bench_state *st, const spec *s, const pool *p)
 {
-    double n = (double)s->n, bytes = (double)(p->bytes_read + p->bytes_written);
+    double n = (double)p->n_work, bytes = (double)(p->bytes_read + p->bytes_written);
+    (void)s;
     const unsigned per_iter_rate = PB_BC_RATE | PB_BC_ITER_INVARIANT;
     pb_bench_set_label(st, s->cold ? "cold" : "warm");
     /* CPU seconds per iteration / (n x 1e-9) = ns per joint. */
