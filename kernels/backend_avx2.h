@@ -2,56 +2,62 @@
 #include <simde/x86/avx2.h>
 #include <simde/x86/fma.h>
 
+#if defined(__GNUC__)
+#define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
+#else
+#define PB_BINLINE static inline
+#endif
+
 #define PB_LANES 8
 typedef simde__m256 pb_vf;
 typedef simde__m256 pb_vm;
 typedef simde__m256i pb_vi;
 typedef simde__m256i pb_vidx;
 
-static inline pb_vf vload(const float *p) { return simde_mm256_load_ps(p); }
-static inline pb_vf vloadu(const float *p) { return simde_mm256_loadu_ps(p); }
-static inline void vstore(float *p, pb_vf v) { simde_mm256_store_ps(p, v); }
-static inline void vstoreu(float *p, pb_vf v) { simde_mm256_storeu_ps(p, v); }
-static inline pb_vf vset1(float x) { return simde_mm256_set1_ps(x); }
-static inline pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm256_add_ps(a, b); }
-static inline pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm256_sub_ps(a, b); }
-static inline pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm256_mul_ps(a, b); }
-static inline pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm256_div_ps(a, b); }
+PB_BINLINE pb_vf vload(const float *p) { return simde_mm256_load_ps(p); }
+PB_BINLINE pb_vf vloadu(const float *p) { return simde_mm256_loadu_ps(p); }
+PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm256_store_ps(p, v); }
+PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm256_storeu_ps(p, v); }
+PB_BINLINE pb_vf vset1(float x) { return simde_mm256_set1_ps(x); }
+PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm256_add_ps(a, b); }
+PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm256_sub_ps(a, b); }
+PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm256_mul_ps(a, b); }
+PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm256_div_ps(a, b); }
 /* a*b + c, fused (one rounding) where the ISA has FMA. */
-static inline pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm256_fmadd_ps(a, b, c); }
-static inline pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm256_min_ps(a, b); }
-static inline pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm256_max_ps(a, b); }
-static inline pb_vf vabs(pb_vf a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
-static inline pb_vf vsqrt(pb_vf a) { return simde_mm256_sqrt_ps(a); }
-static inline pb_vf vrcp_est(pb_vf a) { return simde_mm256_rcp_ps(a); }
-static inline pb_vf vrsqrt_est(pb_vf a) { return simde_mm256_rsqrt_ps(a); }
-static inline pb_vf vround(pb_vf a) { return simde_mm256_round_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT | SIMDE_MM_FROUND_NO_EXC); }
-static inline pb_vf vfloor(pb_vf a) { return simde_mm256_floor_ps(a); }
+PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm256_fmadd_ps(a, b, c); }
+PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm256_min_ps(a, b); }
+PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm256_max_ps(a, b); }
+PB_BINLINE pb_vf vabs(pb_vf a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
+PB_BINLINE pb_vf vsqrt(pb_vf a) { return simde_mm256_sqrt_ps(a); }
+PB_BINLINE pb_vf vrcp_est(pb_vf a) { return simde_mm256_rcp_ps(a); }
+PB_BINLINE pb_vf vrsqrt_est(pb_vf a) { return simde_mm256_rsqrt_ps(a); }
+PB_BINLINE pb_vf vround(pb_vf a) { return simde_mm256_round_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT | SIMDE_MM_FROUND_NO_EXC); }
+PB_BINLINE pb_vf vfloor(pb_vf a) { return simde_mm256_floor_ps(a); }
 
-static inline pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
-static inline pb_vm vle(pb_vf a, pb_vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }
-static inline pb_vm veq(pb_vf a, pb_vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ); }
-static inline pb_vm mand(pb_vm a, pb_vm b) { return simde_mm256_and_ps(a, b); }
-static inline pb_vm mor(pb_vm a, pb_vm b) { return simde_mm256_or_ps(a, b); }
-static inline pb_vm mnot(pb_vm a) { return simde_mm256_xor_ps(a, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(-1))); }
-static inline pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm256_blendv_ps(b, a, m); }
+PB_BINLINE pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
+PB_BINLINE pb_vm vle(pb_vf a, pb_vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }
+PB_BINLINE pb_vm veq(pb_vf a, pb_vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ); }
+PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return simde_mm256_and_ps(a, b); }
+PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return simde_mm256_or_ps(a, b); }
+PB_BINLINE pb_vm mnot(pb_vm a) { return simde_mm256_xor_ps(a, simde_mm256_castsi256_ps(simde_mm256_set1_epi32(-1))); }
+PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm256_blendv_ps(b, a, m); }
 
-static inline pb_vi vasint(pb_vf a) { return simde_mm256_castps_si256(a); }
-static inline pb_vf vasfloat(pb_vi a) { return simde_mm256_castsi256_ps(a); }
-static inline pb_vi vi_set1(int32_t x) { return simde_mm256_set1_epi32(x); }
-static inline pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm256_add_epi32(a, b); }
-static inline pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm256_sub_epi32(a, b); }
-static inline pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm256_and_si256(a, b); }
-static inline pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm256_or_si256(a, b); }
+PB_BINLINE pb_vi vasint(pb_vf a) { return simde_mm256_castps_si256(a); }
+PB_BINLINE pb_vf vasfloat(pb_vi a) { return simde_mm256_castsi256_ps(a); }
+PB_BINLINE pb_vi vi_set1(int32_t x) { return simde_mm256_set1_epi32(x); }
+PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm256_add_epi32(a, b); }
+PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm256_sub_epi32(a, b); }
+PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm256_and_si256(a, b); }
+PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm256_or_si256(a, b); }
 #define vi_slli(a, n) simde_mm256_slli_epi32((a), (n))
 #define vi_srli(a, n) simde_mm256_srli_epi32((a), (n))
 
-static inline pb_vidx vidx_make(const int32_t idx[PB_LANES]) { return simde_mm256_loadu_si256((const void *)idx); }
-static inline pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm256_permutevar8x32_ps(v, idx); }
+PB_BINLINE pb_vidx vidx_make(const int32_t idx[PB_LANES]) { return simde_mm256_loadu_si256((const void *)idx); }
+PB_BINLINE pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm256_permutevar8x32_ps(v, idx); }
 
-static inline pb_vi vi_load(const int32_t *p) { return simde_mm256_loadu_si256((const void *)p); }
-static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(a, b)); }
-static inline pb_vf vgather(const float *base, const int32_t *idx)
+PB_BINLINE pb_vi vi_load(const int32_t *p) { return simde_mm256_loadu_si256((const void *)p); }
+PB_BINLINE pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(a, b)); }
+PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {
     return simde_mm256_i32gather_ps(base, vi_load(idx), 4);
 }

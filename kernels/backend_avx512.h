@@ -4,59 +4,65 @@
  * exact divisions and vmath.h's bit tricks avoid conversions altogether. */
 #include <simde/x86/avx512.h>
 
+#if defined(__GNUC__)
+#define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
+#else
+#define PB_BINLINE static inline
+#endif
+
 #define PB_LANES 16
 typedef simde__m512 pb_vf;
 typedef simde__mmask16 pb_vm;
 typedef simde__m512i pb_vi;
 typedef simde__m512i pb_vidx;
 
-static inline pb_vf vload(const float *p) { return simde_mm512_load_ps(p); }
-static inline pb_vf vloadu(const float *p) { return simde_mm512_loadu_ps(p); }
-static inline void vstore(float *p, pb_vf v) { simde_mm512_store_ps(p, v); }
-static inline void vstoreu(float *p, pb_vf v) { simde_mm512_storeu_ps(p, v); }
-static inline pb_vf vset1(float x) { return simde_mm512_set1_ps(x); }
-static inline pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm512_add_ps(a, b); }
-static inline pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm512_sub_ps(a, b); }
-static inline pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm512_mul_ps(a, b); }
-static inline pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm512_div_ps(a, b); }
-static inline pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm512_fmadd_ps(a, b, c); }
-static inline pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm512_min_ps(a, b); }
-static inline pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm512_max_ps(a, b); }
-static inline pb_vf vabs(pb_vf a) { return simde_mm512_abs_ps(a); }
-static inline pb_vf vsqrt(pb_vf a) { return simde_mm512_sqrt_ps(a); }
-static inline pb_vf vrcp_est(pb_vf a) { return simde_mm512_div_ps(simde_mm512_set1_ps(1.0f), a); }
-static inline pb_vf vrsqrt_est(pb_vf a) { return simde_mm512_div_ps(simde_mm512_set1_ps(1.0f), simde_mm512_sqrt_ps(a)); }
+PB_BINLINE pb_vf vload(const float *p) { return simde_mm512_load_ps(p); }
+PB_BINLINE pb_vf vloadu(const float *p) { return simde_mm512_loadu_ps(p); }
+PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm512_store_ps(p, v); }
+PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm512_storeu_ps(p, v); }
+PB_BINLINE pb_vf vset1(float x) { return simde_mm512_set1_ps(x); }
+PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm512_add_ps(a, b); }
+PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm512_sub_ps(a, b); }
+PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm512_mul_ps(a, b); }
+PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm512_div_ps(a, b); }
+PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm512_fmadd_ps(a, b, c); }
+PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm512_min_ps(a, b); }
+PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm512_max_ps(a, b); }
+PB_BINLINE pb_vf vabs(pb_vf a) { return simde_mm512_abs_ps(a); }
+PB_BINLINE pb_vf vsqrt(pb_vf a) { return simde_mm512_sqrt_ps(a); }
+PB_BINLINE pb_vf vrcp_est(pb_vf a) { return simde_mm512_div_ps(simde_mm512_set1_ps(1.0f), a); }
+PB_BINLINE pb_vf vrsqrt_est(pb_vf a) { return simde_mm512_div_ps(simde_mm512_set1_ps(1.0f), simde_mm512_sqrt_ps(a)); }
 /* No SIMDE_MM_FROUND_NO_EXC here: SIMDe 0.7.4's portable roundscale reads that
  * bit (0x08) as part of the scale field and rounds to multiples of 0.5
  * (floor(3.7) = 3.5); on hardware the bit only silences the inexact flag. */
-static inline pb_vf vround(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT); }
-static inline pb_vf vfloor(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEG_INF); }
+PB_BINLINE pb_vf vround(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT); }
+PB_BINLINE pb_vf vfloor(pb_vf a) { return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_NEG_INF); }
 
-static inline pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
-static inline pb_vm vle(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
-static inline pb_vm veq(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
-static inline pb_vm mand(pb_vm a, pb_vm b) { return (pb_vm)(a & b); }
-static inline pb_vm mor(pb_vm a, pb_vm b) { return (pb_vm)(a | b); }
-static inline pb_vm mnot(pb_vm a) { return (pb_vm)~a; }
-static inline pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm512_mask_blend_ps(m, b, a); }
+PB_BINLINE pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+PB_BINLINE pb_vm vle(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
+PB_BINLINE pb_vm veq(pb_vf a, pb_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
+PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return (pb_vm)(a & b); }
+PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return (pb_vm)(a | b); }
+PB_BINLINE pb_vm mnot(pb_vm a) { return (pb_vm)~a; }
+PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm512_mask_blend_ps(m, b, a); }
 
-static inline pb_vi vasint(pb_vf a) { return simde_mm512_castps_si512(a); }
-static inline pb_vf vasfloat(pb_vi a) { return simde_mm512_castsi512_ps(a); }
-static inline pb_vi vi_set1(int32_t x) { return simde_mm512_set1_epi32(x); }
-static inline pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm512_add_epi32(a, b); }
-static inline pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm512_sub_epi32(a, b); }
-static inline pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm512_and_si512(a, b); }
-static inline pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm512_or_si512(a, b); }
+PB_BINLINE pb_vi vasint(pb_vf a) { return simde_mm512_castps_si512(a); }
+PB_BINLINE pb_vf vasfloat(pb_vi a) { return simde_mm512_castsi512_ps(a); }
+PB_BINLINE pb_vi vi_set1(int32_t x) { return simde_mm512_set1_epi32(x); }
+PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm512_add_epi32(a, b); }
+PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm512_sub_epi32(a, b); }
+PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm512_and_si512(a, b); }
+PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm512_or_si512(a, b); }
 #define vi_slli(a, n) simde_mm512_slli_epi32((a), (n))
 #define vi_srli(a, n) simde_mm512_srli_epi32((a), (n))
 
-static inline pb_vidx vidx_make(const int32_t idx[PB_LANES]) { return simde_mm512_loadu_si512((const void *)idx); }
-static inline pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm512_permutexvar_ps(idx, v); }
+PB_BINLINE pb_vidx vidx_make(const int32_t idx[PB_LANES]) { return simde_mm512_loadu_si512((const void *)idx); }
+PB_BINLINE pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm512_permutexvar_ps(idx, v); }
 
-static inline pb_vi vi_load(const int32_t *p) { return simde_mm512_loadu_si512((const void *)p); }
-static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm512_cmpeq_epi32_mask(a, b); }
+PB_BINLINE pb_vi vi_load(const int32_t *p) { return simde_mm512_loadu_si512((const void *)p); }
+PB_BINLINE pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm512_cmpeq_epi32_mask(a, b); }
 /* SIMDe 0.7.4 has no _mm512_i32gather_ps: two 8-lane gathers, joined. */
-static inline pb_vf vgather(const float *base, const int32_t *idx)
+PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {
     simde__m256 lo = simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)idx), 4);
     simde__m256 hi = simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)(idx + 8)), 4);

@@ -4,39 +4,45 @@
  * correct bits: 8 -> 16 -> 32), plus one residual correction for division. */
 #include <simde/arm/neon.h>
 
+#if defined(__GNUC__)
+#define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
+#else
+#define PB_BINLINE static inline
+#endif
+
 #define PB_LANES 4
 typedef simde_float32x4_t pb_vf;
 typedef simde_uint32x4_t pb_vm;
 typedef simde_int32x4_t pb_vi;
 typedef simde_uint8x16_t pb_vidx;
 
-static inline pb_vf vload(const float *p) { return simde_vld1q_f32(p); }
-static inline pb_vf vloadu(const float *p) { return simde_vld1q_f32(p); }
-static inline void vstore(float *p, pb_vf v) { simde_vst1q_f32(p, v); }
-static inline void vstoreu(float *p, pb_vf v) { simde_vst1q_f32(p, v); }
-static inline pb_vf vset1(float x) { return simde_vdupq_n_f32(x); }
-static inline pb_vf vadd(pb_vf a, pb_vf b) { return simde_vaddq_f32(a, b); }
-static inline pb_vf vsub(pb_vf a, pb_vf b) { return simde_vsubq_f32(a, b); }
-static inline pb_vf vmul(pb_vf a, pb_vf b) { return simde_vmulq_f32(a, b); }
-static inline pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_vfmaq_f32(c, a, b); }
-static inline pb_vf vmin(pb_vf a, pb_vf b) { return simde_vminq_f32(a, b); }
-static inline pb_vf vmax(pb_vf a, pb_vf b) { return simde_vmaxq_f32(a, b); }
-static inline pb_vf vabs(pb_vf a) { return simde_vabsq_f32(a); }
-static inline pb_vf vrcp_est(pb_vf a) { return simde_vrecpeq_f32(a); }
-static inline pb_vf vrsqrt_est(pb_vf a) { return simde_vrsqrteq_f32(a); }
-static inline pb_vf vround(pb_vf a) { return simde_vrndnq_f32(a); }
-static inline pb_vf vfloor(pb_vf a) { return simde_vrndmq_f32(a); }
+PB_BINLINE pb_vf vload(const float *p) { return simde_vld1q_f32(p); }
+PB_BINLINE pb_vf vloadu(const float *p) { return simde_vld1q_f32(p); }
+PB_BINLINE void vstore(float *p, pb_vf v) { simde_vst1q_f32(p, v); }
+PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_vst1q_f32(p, v); }
+PB_BINLINE pb_vf vset1(float x) { return simde_vdupq_n_f32(x); }
+PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_vaddq_f32(a, b); }
+PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_vsubq_f32(a, b); }
+PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_vmulq_f32(a, b); }
+PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_vfmaq_f32(c, a, b); }
+PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_vminq_f32(a, b); }
+PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_vmaxq_f32(a, b); }
+PB_BINLINE pb_vf vabs(pb_vf a) { return simde_vabsq_f32(a); }
+PB_BINLINE pb_vf vrcp_est(pb_vf a) { return simde_vrecpeq_f32(a); }
+PB_BINLINE pb_vf vrsqrt_est(pb_vf a) { return simde_vrsqrteq_f32(a); }
+PB_BINLINE pb_vf vround(pb_vf a) { return simde_vrndnq_f32(a); }
+PB_BINLINE pb_vf vfloor(pb_vf a) { return simde_vrndmq_f32(a); }
 
-static inline pb_vm vlt(pb_vf a, pb_vf b) { return simde_vcltq_f32(a, b); }
-static inline pb_vm vle(pb_vf a, pb_vf b) { return simde_vcleq_f32(a, b); }
-static inline pb_vm veq(pb_vf a, pb_vf b) { return simde_vceqq_f32(a, b); }
-static inline pb_vm mand(pb_vm a, pb_vm b) { return simde_vandq_u32(a, b); }
-static inline pb_vm mor(pb_vm a, pb_vm b) { return simde_vorrq_u32(a, b); }
-static inline pb_vm mnot(pb_vm a) { return simde_vmvnq_u32(a); }
-static inline pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_vbslq_f32(m, a, b); }
+PB_BINLINE pb_vm vlt(pb_vf a, pb_vf b) { return simde_vcltq_f32(a, b); }
+PB_BINLINE pb_vm vle(pb_vf a, pb_vf b) { return simde_vcleq_f32(a, b); }
+PB_BINLINE pb_vm veq(pb_vf a, pb_vf b) { return simde_vceqq_f32(a, b); }
+PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return simde_vandq_u32(a, b); }
+PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return simde_vorrq_u32(a, b); }
+PB_BINLINE pb_vm mnot(pb_vm a) { return simde_vmvnq_u32(a); }
+PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_vbslq_f32(m, a, b); }
 
 /* a / b: reciprocal estimate, two Newton steps, then q += (a - q b) r. */
-static inline pb_vf vdiv(pb_vf a, pb_vf b)
+PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b)
 {
     pb_vf r = simde_vrecpeq_f32(b);
     r = simde_vmulq_f32(r, simde_vrecpsq_f32(b, r));
@@ -46,7 +52,7 @@ static inline pb_vf vdiv(pb_vf a, pb_vf b)
 }
 /* sqrt(a) = a / sqrt(a) from the refined reciprocal square root, corrected once
  * by a Newton step on the root itself; sqrt(0) = 0 (a * rsqrt(0) is 0 * inf). */
-static inline pb_vf vsqrt(pb_vf a)
+PB_BINLINE pb_vf vsqrt(pb_vf a)
 {
     pb_vf r = simde_vrsqrteq_f32(a);
     r = simde_vmulq_f32(r, simde_vrsqrtsq_f32(simde_vmulq_f32(a, r), r));
@@ -57,32 +63,32 @@ static inline pb_vf vsqrt(pb_vf a)
     return simde_vbslq_f32(simde_vceqq_f32(a, simde_vdupq_n_f32(0.0f)), a, s);
 }
 
-static inline pb_vi vasint(pb_vf a) { return simde_vreinterpretq_s32_f32(a); }
-static inline pb_vf vasfloat(pb_vi a) { return simde_vreinterpretq_f32_s32(a); }
-static inline pb_vi vi_set1(int32_t x) { return simde_vdupq_n_s32(x); }
-static inline pb_vi vi_add(pb_vi a, pb_vi b) { return simde_vaddq_s32(a, b); }
-static inline pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_vsubq_s32(a, b); }
-static inline pb_vi vi_and(pb_vi a, pb_vi b) { return simde_vandq_s32(a, b); }
-static inline pb_vi vi_or(pb_vi a, pb_vi b) { return simde_vorrq_s32(a, b); }
+PB_BINLINE pb_vi vasint(pb_vf a) { return simde_vreinterpretq_s32_f32(a); }
+PB_BINLINE pb_vf vasfloat(pb_vi a) { return simde_vreinterpretq_f32_s32(a); }
+PB_BINLINE pb_vi vi_set1(int32_t x) { return simde_vdupq_n_s32(x); }
+PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_vaddq_s32(a, b); }
+PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_vsubq_s32(a, b); }
+PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_vandq_s32(a, b); }
+PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_vorrq_s32(a, b); }
 #define vi_slli(a, n) simde_vshlq_n_s32((a), (n))
 #define vi_srli(a, n) simde_vreinterpretq_s32_u32(simde_vshrq_n_u32(simde_vreinterpretq_u32_s32(a), (n)))
 
-static inline pb_vidx vidx_make(const int32_t idx[PB_LANES])
+PB_BINLINE pb_vidx vidx_make(const int32_t idx[PB_LANES])
 {
     uint8_t b[16];
     for (int l = 0; l < PB_LANES; l++)
         for (int j = 0; j < 4; j++) b[4 * l + j] = (uint8_t)(4 * idx[l] + j);
     return simde_vld1q_u8(b);
 }
-static inline pb_vf vpermute(pb_vf v, pb_vidx idx)
+PB_BINLINE pb_vf vpermute(pb_vf v, pb_vidx idx)
 {
     return simde_vreinterpretq_f32_u8(simde_vqtbl1q_u8(simde_vreinterpretq_u8_f32(v), idx));
 }
 
 /* Gathers: NEON has none; four scalar loads. */
-static inline pb_vi vi_load(const int32_t *p) { return simde_vld1q_s32(p); }
-static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_vceqq_s32(a, b); }
-static inline pb_vf vgather(const float *base, const int32_t *idx)
+PB_BINLINE pb_vi vi_load(const int32_t *p) { return simde_vld1q_s32(p); }
+PB_BINLINE pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_vceqq_s32(a, b); }
+PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {
     float t[4] = { base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]] };
     return simde_vld1q_f32(t);

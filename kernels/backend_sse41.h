@@ -2,69 +2,75 @@
  * Division and square root are exact IEEE instructions here. */
 #include <simde/x86/sse4.1.h>
 
+#if defined(__GNUC__)
+#define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
+#else
+#define PB_BINLINE static inline
+#endif
+
 #define PB_LANES 4
 typedef simde__m128 pb_vf;
 typedef simde__m128 pb_vm;      /* all-ones / all-zeros lanes */
 typedef simde__m128i pb_vi;     /* 32-bit integer lanes, for bit tricks */
 typedef simde__m128i pb_vidx;   /* byte shuffle control built by vidx_make */
 
-static inline pb_vf vload(const float *p) { return simde_mm_load_ps(p); }
-static inline pb_vf vloadu(const float *p) { return simde_mm_loadu_ps(p); }
-static inline void vstore(float *p, pb_vf v) { simde_mm_store_ps(p, v); }
-static inline void vstoreu(float *p, pb_vf v) { simde_mm_storeu_ps(p, v); }
-static inline pb_vf vset1(float x) { return simde_mm_set1_ps(x); }
-static inline pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm_add_ps(a, b); }
-static inline pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm_sub_ps(a, b); }
-static inline pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm_mul_ps(a, b); }
-static inline pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm_div_ps(a, b); }
+PB_BINLINE pb_vf vload(const float *p) { return simde_mm_load_ps(p); }
+PB_BINLINE pb_vf vloadu(const float *p) { return simde_mm_loadu_ps(p); }
+PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm_store_ps(p, v); }
+PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm_storeu_ps(p, v); }
+PB_BINLINE pb_vf vset1(float x) { return simde_mm_set1_ps(x); }
+PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm_add_ps(a, b); }
+PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm_sub_ps(a, b); }
+PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm_mul_ps(a, b); }
+PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm_div_ps(a, b); }
 /* a*b + c. No FMA on this ISA: two roundings. */
-static inline pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
-static inline pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm_min_ps(a, b); }
-static inline pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm_max_ps(a, b); }
-static inline pb_vf vabs(pb_vf a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
-static inline pb_vf vsqrt(pb_vf a) { return simde_mm_sqrt_ps(a); }
-static inline pb_vf vrcp_est(pb_vf a) { return simde_mm_rcp_ps(a); }
-static inline pb_vf vrsqrt_est(pb_vf a) { return simde_mm_rsqrt_ps(a); }
-static inline pb_vf vround(pb_vf a) { return simde_mm_round_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT | SIMDE_MM_FROUND_NO_EXC); }
-static inline pb_vf vfloor(pb_vf a) { return simde_mm_floor_ps(a); }
+PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
+PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm_min_ps(a, b); }
+PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm_max_ps(a, b); }
+PB_BINLINE pb_vf vabs(pb_vf a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
+PB_BINLINE pb_vf vsqrt(pb_vf a) { return simde_mm_sqrt_ps(a); }
+PB_BINLINE pb_vf vrcp_est(pb_vf a) { return simde_mm_rcp_ps(a); }
+PB_BINLINE pb_vf vrsqrt_est(pb_vf a) { return simde_mm_rsqrt_ps(a); }
+PB_BINLINE pb_vf vround(pb_vf a) { return simde_mm_round_ps(a, SIMDE_MM_FROUND_TO_NEAREST_INT | SIMDE_MM_FROUND_NO_EXC); }
+PB_BINLINE pb_vf vfloor(pb_vf a) { return simde_mm_floor_ps(a); }
 
-static inline pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm_cmplt_ps(a, b); }
-static inline pb_vm vle(pb_vf a, pb_vf b) { return simde_mm_cmple_ps(a, b); }
-static inline pb_vm veq(pb_vf a, pb_vf b) { return simde_mm_cmpeq_ps(a, b); }
-static inline pb_vm mand(pb_vm a, pb_vm b) { return simde_mm_and_ps(a, b); }
-static inline pb_vm mor(pb_vm a, pb_vm b) { return simde_mm_or_ps(a, b); }
-static inline pb_vm mnot(pb_vm a) { return simde_mm_xor_ps(a, simde_mm_castsi128_ps(simde_mm_set1_epi32(-1))); }
+PB_BINLINE pb_vm vlt(pb_vf a, pb_vf b) { return simde_mm_cmplt_ps(a, b); }
+PB_BINLINE pb_vm vle(pb_vf a, pb_vf b) { return simde_mm_cmple_ps(a, b); }
+PB_BINLINE pb_vm veq(pb_vf a, pb_vf b) { return simde_mm_cmpeq_ps(a, b); }
+PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return simde_mm_and_ps(a, b); }
+PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return simde_mm_or_ps(a, b); }
+PB_BINLINE pb_vm mnot(pb_vm a) { return simde_mm_xor_ps(a, simde_mm_castsi128_ps(simde_mm_set1_epi32(-1))); }
 /* m ? a : b */
-static inline pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm_blendv_ps(b, a, m); }
+PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm_blendv_ps(b, a, m); }
 
-static inline pb_vi vasint(pb_vf a) { return simde_mm_castps_si128(a); }
-static inline pb_vf vasfloat(pb_vi a) { return simde_mm_castsi128_ps(a); }
-static inline pb_vi vi_set1(int32_t x) { return simde_mm_set1_epi32(x); }
-static inline pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm_add_epi32(a, b); }
-static inline pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm_sub_epi32(a, b); }
-static inline pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm_and_si128(a, b); }
-static inline pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm_or_si128(a, b); }
+PB_BINLINE pb_vi vasint(pb_vf a) { return simde_mm_castps_si128(a); }
+PB_BINLINE pb_vf vasfloat(pb_vi a) { return simde_mm_castsi128_ps(a); }
+PB_BINLINE pb_vi vi_set1(int32_t x) { return simde_mm_set1_epi32(x); }
+PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm_add_epi32(a, b); }
+PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm_sub_epi32(a, b); }
+PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm_and_si128(a, b); }
+PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm_or_si128(a, b); }
 #define vi_slli(a, n) simde_mm_slli_epi32((a), (n))
 #define vi_srli(a, n) simde_mm_srli_epi32((a), (n))
 
 /* Any-lane permutation: out[l] = v[idx[l]]. SSE has no variable float
  * permute, so the int32 indices become a pshufb byte control. */
-static inline pb_vidx vidx_make(const int32_t idx[PB_LANES])
+PB_BINLINE pb_vidx vidx_make(const int32_t idx[PB_LANES])
 {
     int8_t b[16];
     for (int l = 0; l < PB_LANES; l++)
         for (int j = 0; j < 4; j++) b[4 * l + j] = (int8_t)(4 * idx[l] + j);
     return simde_mm_loadu_si128((const void *)b);
 }
-static inline pb_vf vpermute(pb_vf v, pb_vidx idx)
+PB_BINLINE pb_vf vpermute(pb_vf v, pb_vidx idx)
 {
     return simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), idx));
 }
 
 /* Gathers: SSE has none; four scalar loads. */
-static inline pb_vi vi_load(const int32_t *p) { return simde_mm_loadu_si128((const void *)p); }
-static inline pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(a, b)); }
-static inline pb_vf vgather(const float *base, const int32_t *idx)
+PB_BINLINE pb_vi vi_load(const int32_t *p) { return simde_mm_loadu_si128((const void *)p); }
+PB_BINLINE pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(a, b)); }
+PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {
     return simde_mm_set_ps(base[idx[3]], base[idx[2]], base[idx[1]], base[idx[0]]);
 }

@@ -17,21 +17,31 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline pb_vf vzero(void) { return vset1(0.0f); }
-static inline pb_vf vneg(pb_vf a) { return vsub(vzero(), a); }
-static inline pb_vm vgt(pb_vf a, pb_vf b) { return vlt(b, a); }
+/* Every helper here is forced inline: they pass 2-19 vectors by value, and a
+ * call that the compiler declines to inline (gcc did for vq_mul and
+ * vq_mul_vec3 inside the AVX2 fk) moves them through the stack, which cost
+ * fk_static more than all its arithmetic. */
+#if defined(__GNUC__)
+#define PB_VINLINE static inline __attribute__((always_inline))
+#else
+#define PB_VINLINE static inline
+#endif
+
+PB_VINLINE pb_vf vzero(void) { return vset1(0.0f); }
+PB_VINLINE pb_vf vneg(pb_vf a) { return vsub(vzero(), a); }
+PB_VINLINE pb_vm vgt(pb_vf a, pb_vf b) { return vlt(b, a); }
 /* (1 - t) x + t y: exact at both ends, like the reference. */
-static inline pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
+PB_VINLINE pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
 {
     return vadd(vmul(vsub(vset1(1.0f), t), x), vmul(t, y));
 }
-static inline pb_vf vclamp(pb_vf x, float lo, float hi) { return vmin(vmax(x, vset1(lo)), vset1(hi)); }
+PB_VINLINE pb_vf vclamp(pb_vf x, float lo, float hi) { return vmin(vmax(x, vset1(lo)), vset1(hi)); }
 
 /* ---- sin / cos ------------------------------------------------------------------
  * Reduce by pi/2 in three parts (Cody-Waite; each n*part is exact for |n| <
  * 2^13, i.e. |x| < ~1e4), evaluate both polynomials on [-pi/4, pi/4], pick by
  * quadrant. The quadrant is n mod 4 computed in float, so no int conversion. */
-static inline void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
+PB_VINLINE void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
 {
     pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
     pb_vf r = vsub(x, vmul(n, vset1(1.5703125f)));
@@ -48,9 +58,9 @@ static inline void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
     *s = vsel(vle(vset1(2.0f), q), vneg(sv), sv);
     *c = vsel(mor(veq(q, vset1(1.0f)), veq(q, vset1(2.0f))), vneg(cv), cv);
 }
-static inline pb_vf vsin(pb_vf x) { pb_vf s, c; vsincos(x, &s, &c); return s; }
+PB_VINLINE pb_vf vsin(pb_vf x) { pb_vf s, c; vsincos(x, &s, &c); return s; }
 /* sin(x)/x with its limit 1 at 0. */
-static inline pb_vf vsinc(pb_vf x)
+PB_VINLINE pb_vf vsinc(pb_vf x)
 {
     return vsel(veq(x, vzero()), vset1(1.0f), vdiv(vsin(x), x));
 }
@@ -59,7 +69,7 @@ static inline pb_vf vsinc(pb_vf x)
  * atan of t = min/max in [0, 1], with the upper range folded by
  * atan t = pi/4 + atan((t-1)/(t+1)) (one division either way), then the
  * octant fixed up with two-part pi/2 and pi so the sums keep full precision. */
-static inline pb_vf vatan2(pb_vf y, pb_vf x)
+PB_VINLINE pb_vf vatan2(pb_vf y, pb_vf x)
 {
     pb_vf ax = vabs(x), ay = vabs(y);
     pb_vf mx = vmax(ax, ay), mn = vmin(ax, ay);
@@ -79,13 +89,13 @@ static inline pb_vf vatan2(pb_vf y, pb_vf x)
 /* ---- exp / log ------------------------------------------------------------------------ */
 /* 2^n for integer-valued n in [-126, 127]: adding 2^23 + 127 leaves n + 127 in
  * the low mantissa bits, which shifted into the exponent field is 2^n. */
-static inline pb_vf vpow2i(pb_vf n)
+PB_VINLINE pb_vf vpow2i(pb_vf n)
 {
     pb_vi k = vi_sub(vasint(vadd(n, vset1(8388735.0f))), vi_set1(0x4B000000));
     return vasfloat(vi_slli(k, 23));
 }
 /* exp(x) for x in [-87.3, 88]; below, 0; above, clamped to exp(88). */
-static inline pb_vf vexp(pb_vf x)
+PB_VINLINE pb_vf vexp(pb_vf x)
 {
     pb_vf xc = vclamp(x, -87.3f, 88.0f);
     pb_vf n = vround(vmul(xc, vset1(1.44269504088896341f)));
@@ -98,7 +108,7 @@ static inline pb_vf vexp(pb_vf x)
 }
 /* Natural log of positive normal x: x = m 2^e with m in [sqrt(1/2), sqrt(2)).
  * The exponent field becomes a float through the 2^23 mantissa trick. */
-static inline pb_vf vlog(pb_vf x)
+PB_VINLINE pb_vf vlog(pb_vf x)
 {
     pb_vi bits = vasint(x);
     pb_vf e = vsub(vasfloat(vi_or(vi_srli(bits, 23), vi_set1(0x4B000000))), vset1(8388608.0f + 126.0f));
@@ -126,44 +136,44 @@ static inline pb_vf vlog(pb_vf x)
 typedef struct { pb_vf x, y, z; } vv3;
 typedef struct { pb_vf w, x, y, z; } vq;
 
-static inline vv3 vv3_make(pb_vf x, pb_vf y, pb_vf z) { vv3 r = { x, y, z }; return r; }
-static inline vv3 vv3_add(vv3 a, vv3 b) { return vv3_make(vadd(a.x, b.x), vadd(a.y, b.y), vadd(a.z, b.z)); }
-static inline vv3 vv3_scale(vv3 a, pb_vf s) { return vv3_make(vmul(a.x, s), vmul(a.y, s), vmul(a.z, s)); }
-static inline pb_vf vv3_dot(vv3 a, vv3 b) { return vadd(vadd(vmul(a.x, b.x), vmul(a.y, b.y)), vmul(a.z, b.z)); }
-static inline vv3 vv3_cross(vv3 a, vv3 b)
+PB_VINLINE vv3 vv3_make(pb_vf x, pb_vf y, pb_vf z) { vv3 r = { x, y, z }; return r; }
+PB_VINLINE vv3 vv3_add(vv3 a, vv3 b) { return vv3_make(vadd(a.x, b.x), vadd(a.y, b.y), vadd(a.z, b.z)); }
+PB_VINLINE vv3 vv3_scale(vv3 a, pb_vf s) { return vv3_make(vmul(a.x, s), vmul(a.y, s), vmul(a.z, s)); }
+PB_VINLINE pb_vf vv3_dot(vv3 a, vv3 b) { return vadd(vadd(vmul(a.x, b.x), vmul(a.y, b.y)), vmul(a.z, b.z)); }
+PB_VINLINE vv3 vv3_cross(vv3 a, vv3 b)
 {
     return vv3_make(vsub(vmul(a.y, b.z), vmul(a.z, b.y)), vsub(vmul(a.z, b.x), vmul(a.x, b.z)),
                     vsub(vmul(a.x, b.y), vmul(a.y, b.x)));
 }
-static inline vv3 vv3_lerp(vv3 a, vv3 b, pb_vf t) { return vv3_make(vlerp(a.x, b.x, t), vlerp(a.y, b.y, t), vlerp(a.z, b.z, t)); }
+PB_VINLINE vv3 vv3_lerp(vv3 a, vv3 b, pb_vf t) { return vv3_make(vlerp(a.x, b.x, t), vlerp(a.y, b.y, t), vlerp(a.z, b.z, t)); }
 
-static inline vq vq_make(pb_vf w, pb_vf x, pb_vf y, pb_vf z) { vq r = { w, x, y, z }; return r; }
-static inline vq vq_neg(vq q) { return vq_make(vneg(q.w), vneg(q.x), vneg(q.y), vneg(q.z)); }
-static inline vq vq_inv(vq q) { return vq_make(q.w, vneg(q.x), vneg(q.y), vneg(q.z)); }
-static inline vv3 vq_vec(vq q) { return vv3_make(q.x, q.y, q.z); }
-static inline pb_vf vq_dot(vq a, vq b)
+PB_VINLINE vq vq_make(pb_vf w, pb_vf x, pb_vf y, pb_vf z) { vq r = { w, x, y, z }; return r; }
+PB_VINLINE vq vq_neg(vq q) { return vq_make(vneg(q.w), vneg(q.x), vneg(q.y), vneg(q.z)); }
+PB_VINLINE vq vq_inv(vq q) { return vq_make(q.w, vneg(q.x), vneg(q.y), vneg(q.z)); }
+PB_VINLINE vv3 vq_vec(vq q) { return vv3_make(q.x, q.y, q.z); }
+PB_VINLINE pb_vf vq_dot(vq a, vq b)
 {
     return vadd(vadd(vmul(a.w, b.w), vmul(a.x, b.x)), vadd(vmul(a.y, b.y), vmul(a.z, b.z)));
 }
-static inline vq vq_sel(pb_vm m, vq a, vq b)
+PB_VINLINE vq vq_sel(pb_vm m, vq a, vq b)
 {
     return vq_make(vsel(m, a.w, b.w), vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z));
 }
-static inline vq vq_mul(vq a, vq b)
+PB_VINLINE vq vq_mul(vq a, vq b)
 {
     return vq_make(vsub(vsub(vmul(a.w, b.w), vmul(a.x, b.x)), vadd(vmul(a.y, b.y), vmul(a.z, b.z))),
                    vadd(vadd(vmul(a.w, b.x), vmul(a.x, b.w)), vsub(vmul(a.y, b.z), vmul(a.z, b.y))),
                    vadd(vsub(vmul(a.w, b.y), vmul(a.x, b.z)), vadd(vmul(a.y, b.w), vmul(a.z, b.x))),
                    vadd(vsub(vmul(a.w, b.z), vmul(a.y, b.x)), vadd(vmul(a.x, b.y), vmul(a.z, b.w))));
 }
-static inline vv3 vq_mul_vec3(vq q, vv3 v)
+PB_VINLINE vv3 vq_mul_vec3(vq q, vv3 v)
 {
     vv3 u = vq_vec(q);
     vv3 t = vv3_scale(vv3_cross(u, v), vset1(2.0f));
     return vv3_add(vv3_add(v, vv3_scale(t, q.w)), vv3_cross(u, t));
 }
-static inline vq vq_abs(vq q) { return vq_sel(vlt(q.w, vzero()), vq_neg(q), q); }
-static inline vq vq_normalize(vq q)
+PB_VINLINE vq vq_abs(vq q) { return vq_sel(vlt(q.w, vzero()), vq_neg(q), q); }
+PB_VINLINE vq vq_normalize(vq q)
 {
     pb_vf len = vsqrt(vq_dot(q, q));
     pb_vm zero = veq(len, vzero());
@@ -171,7 +181,7 @@ static inline vq vq_normalize(vq q)
     vq n = vq_make(vmul(q.w, r), vmul(q.x, r), vmul(q.y, r), vmul(q.z, r));
     return vq_sel(zero, vq_make(vset1(1.0f), vzero(), vzero(), vzero()), n);
 }
-static inline vq vq_exp(vv3 v)
+PB_VINLINE vq vq_exp(vv3 v)
 {
     pb_vf h = vsqrt(vv3_dot(v, v));
     pb_vf s, c;
@@ -180,7 +190,7 @@ static inline vq vq_exp(vv3 v)
     return vq_make(c, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
 }
 /* atan2 form, accurate for tiny angles (see reference q_log). */
-static inline vv3 vq_log(vq q)
+PB_VINLINE vv3 vq_log(vq q)
 {
     vv3 v = vq_vec(q);
     pb_vf s = vsqrt(vv3_dot(v, v));
@@ -190,7 +200,7 @@ static inline vv3 vq_log(vq q)
 /* Slerp on the shorter arc; angle between the 4-vectors from atan2 of
  * |p - q| and |p + q| (see reference q_slerp_shortest). Weights
  * sin((1-t)th)/sin th and sin(t th)/sin th, with their limits 1-t and t at th = 0. */
-static inline vq vq_slerp_shortest(vq q, vq p, pb_vf t)
+PB_VINLINE vq vq_slerp_shortest(vq q, vq p, pb_vf t)
 {
     p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     vq d = vq_make(vsub(p.w, q.w), vsub(p.x, q.x), vsub(p.y, q.y), vsub(p.z, q.z));
@@ -205,20 +215,20 @@ static inline vq vq_slerp_shortest(vq q, vq p, pb_vf t)
     return vq_make(vadd(vmul(wq, q.w), vmul(wp, p.w)), vadd(vmul(wq, q.x), vmul(wp, p.x)),
                    vadd(vmul(wq, q.y), vmul(wp, p.y)), vadd(vmul(wq, q.z), vmul(wp, p.z)));
 }
-static inline vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
+PB_VINLINE vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
 {
     p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     return vq_normalize(vq_make(vlerp(q.w, p.w, t), vlerp(q.x, p.x, t), vlerp(q.y, p.y, t), vlerp(q.z, p.z, t)));
 }
 /* x^(1-t) y^t for positive x, y, as x (y/x)^t: one log instead of two
  * (y/x costs half an ulp, which t then scales down). */
-static inline pb_vf veerp(pb_vf x, pb_vf y, pb_vf t) { return vmul(x, vexp(vmul(t, vlog(vdiv(y, x))))); }
-static inline pb_vf vsmoothstep(pb_vf x)
+PB_VINLINE pb_vf veerp(pb_vf x, pb_vf y, pb_vf t) { return vmul(x, vexp(vmul(t, vlog(vdiv(y, x))))); }
+PB_VINLINE pb_vf vsmoothstep(pb_vf x)
 {
     pb_vf c = vclamp(x, 0.0f, 1.0f);
     return vmul(vmul(c, c), vsub(vset1(3.0f), vmul(vset1(2.0f), c)));
 }
-static inline pb_vf vsmoothstep_dx(pb_vf x)
+PB_VINLINE pb_vf vsmoothstep_dx(pb_vf x)
 {
     pb_vm inside = mand(vlt(vzero(), x), vlt(x, vset1(1.0f)));
     return vsel(inside, vmul(vmul(vset1(6.0f), x), vsub(vset1(1.0f), x)), vzero());
@@ -227,20 +237,20 @@ static inline pb_vf vsmoothstep_dx(pb_vf x)
 /* ---- kineforms (see reference/ref_body.h for the derivations) ------------------------------ */
 typedef struct { vv3 pos; vq rot; vv3 scl, vel, ang, svl; } vkf;
 
-static inline vv3 vv3_sub(vv3 a, vv3 b) { return vv3_make(vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)); }
-static inline vv3 vv3_mul(vv3 a, vv3 b) { return vv3_make(vmul(a.x, b.x), vmul(a.y, b.y), vmul(a.z, b.z)); }
-static inline vv3 vv3_div(vv3 a, vv3 b) { return vv3_make(vdiv(a.x, b.x), vdiv(a.y, b.y), vdiv(a.z, b.z)); }
-static inline vv3 vv3_log(vv3 a) { return vv3_make(vlog(a.x), vlog(a.y), vlog(a.z)); }
-static inline vv3 vq_inv_mul_vec3(vq q, vv3 v) { return vq_mul_vec3(vq_inv(q), v); }
+PB_VINLINE vv3 vv3_sub(vv3 a, vv3 b) { return vv3_make(vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)); }
+PB_VINLINE vv3 vv3_mul(vv3 a, vv3 b) { return vv3_make(vmul(a.x, b.x), vmul(a.y, b.y), vmul(a.z, b.z)); }
+PB_VINLINE vv3 vv3_div(vv3 a, vv3 b) { return vv3_make(vdiv(a.x, b.x), vdiv(a.y, b.y), vdiv(a.z, b.z)); }
+PB_VINLINE vv3 vv3_log(vv3 a) { return vv3_make(vlog(a.x), vlog(a.y), vlog(a.z)); }
+PB_VINLINE vv3 vq_inv_mul_vec3(vq q, vv3 v) { return vq_mul_vec3(vq_inv(q), v); }
 
-static inline vv3 vkf_mul_dir(const vkf *a, vv3 d) { return vq_mul_vec3(a->rot, vv3_mul(a->scl, d)); }
-static inline vv3 vkf_mul_pos(const vkf *a, vv3 p) { return vv3_add(a->pos, vkf_mul_dir(a, p)); }
-static inline vv3 vkf_mul_vel(const vkf *a, vv3 p, vv3 v)
+PB_VINLINE vv3 vkf_mul_dir(const vkf *a, vv3 d) { return vq_mul_vec3(a->rot, vv3_mul(a->scl, d)); }
+PB_VINLINE vv3 vkf_mul_pos(const vkf *a, vv3 p) { return vv3_add(a->pos, vkf_mul_dir(a, p)); }
+PB_VINLINE vv3 vkf_mul_vel(const vkf *a, vv3 p, vv3 v)
 {
     vv3 lever = vv3_cross(a->ang, vkf_mul_dir(a, p));
     return vv3_add(vv3_add(a->vel, lever), vkf_mul_dir(a, vv3_add(vv3_mul(a->svl, p), v)));
 }
-static inline vkf vkf_mul(const vkf *a, const vkf *b)
+PB_VINLINE vkf vkf_mul(const vkf *a, const vkf *b)
 {
     vkf r;
     r.pos = vkf_mul_pos(a, b->pos);
@@ -251,7 +261,7 @@ static inline vkf vkf_mul(const vkf *a, const vkf *b)
     r.svl = vv3_add(a->svl, b->svl);
     return r;
 }
-static inline vkf vkf_div(const vkf *a, const vkf *b)
+PB_VINLINE vkf vkf_div(const vkf *a, const vkf *b)
 {
     vkf r;
     vv3 d = vv3_sub(b->pos, a->pos);
@@ -264,7 +274,7 @@ static inline vkf vkf_div(const vkf *a, const vkf *b)
     r.svl = vv3_sub(b->svl, a->svl);
     return r;
 }
-static inline vkf vkf_identity(void)
+PB_VINLINE vkf vkf_identity(void)
 {
     vkf r;
     pb_vf z = vzero(), o = vset1(1.0f);
@@ -275,45 +285,45 @@ static inline vkf vkf_identity(void)
 }
 
 /* ---- planes ------------------------------------------------------------------------------ */
-static inline vq vq_load(const float *const *pl, size_t i)
+PB_VINLINE vq vq_load(const float *const *pl, size_t i)
 {
     return vq_make(vload(pl[PB_ROT_W] + i), vload(pl[PB_ROT_X] + i), vload(pl[PB_ROT_Y] + i), vload(pl[PB_ROT_Z] + i));
 }
-static inline void vq_store(float *const *pl, size_t i, vq q)
+PB_VINLINE void vq_store(float *const *pl, size_t i, vq q)
 {
     vstore(pl[PB_ROT_W] + i, q.w); vstore(pl[PB_ROT_X] + i, q.x);
     vstore(pl[PB_ROT_Y] + i, q.y); vstore(pl[PB_ROT_Z] + i, q.z);
 }
-static inline vv3 vv3_load(const float *const *pl, int first, size_t i)
+PB_VINLINE vv3 vv3_load(const float *const *pl, int first, size_t i)
 {
     return vv3_make(vload(pl[first] + i), vload(pl[first + 1] + i), vload(pl[first + 2] + i));
 }
-static inline void vv3_store(float *const *pl, int first, size_t i, vv3 v)
+PB_VINLINE void vv3_store(float *const *pl, int first, size_t i, vv3 v)
 {
     vstore(pl[first] + i, v.x); vstore(pl[first + 1] + i, v.y); vstore(pl[first + 2] + i, v.z);
 }
 
-static inline vkf vkf_load(const float *const *pl, size_t i)
+PB_VINLINE vkf vkf_load(const float *const *pl, size_t i)
 {
     vkf k;
     k.pos = vv3_load(pl, PB_POS_X, i); k.rot = vq_load(pl, i); k.scl = vv3_load(pl, PB_SCL_X, i);
     k.vel = vv3_load(pl, PB_VEL_X, i); k.ang = vv3_load(pl, PB_ANG_X, i); k.svl = vv3_load(pl, PB_SVL_X, i);
     return k;
 }
-static inline void vkf_store(float *const *pl, size_t i, const vkf *k)
+PB_VINLINE void vkf_store(float *const *pl, size_t i, const vkf *k)
 {
     vv3_store(pl, PB_POS_X, i, k->pos); vq_store(pl, i, k->rot); vv3_store(pl, PB_SCL_X, i, k->scl);
     vv3_store(pl, PB_VEL_X, i, k->vel); vv3_store(pl, PB_ANG_X, i, k->ang); vv3_store(pl, PB_SVL_X, i, k->svl);
 }
 
 /* ---- rotation-vector calculus and the velocity-exact ops (see reference/ref_body.h) ---------- */
-static inline vv3 vq_to_saa(vq q) { return vv3_scale(vq_log(q), vset1(2.0f)); }
-static inline vq vq_from_saa(vv3 v) { return vq_exp(vv3_scale(v, vset1(0.5f))); }
-static inline pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
+PB_VINLINE vv3 vq_to_saa(vq q) { return vv3_scale(vq_log(q), vset1(2.0f)); }
+PB_VINLINE vq vq_from_saa(vv3 v) { return vq_exp(vv3_scale(v, vset1(0.5f))); }
+PB_VINLINE pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
 
 /* A, B, C of the left Jacobian: series below 0.25 rad, closed forms above
  * (from sin/cos of x/2, so 1 - cos x needs no subtraction). */
-static inline void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
+PB_VINLINE void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
 {
     pb_vf x2 = vmul(x, x);
     pb_vf sA = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
@@ -331,21 +341,21 @@ static inline void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
     *B = vsel(small, sB, dB);
     *C = vsel(small, sC, dC);
 }
-static inline vv3 vjl_mul(vv3 th, vv3 u)
+PB_VINLINE vv3 vjl_mul(vv3 th, vv3 u)
 {
     pb_vf A, B, C;
     vjac_coefs(vv3_length(th), &A, &B, &C);
     vv3 tu = vv3_cross(th, u);
     return vv3_add(vv3_add(u, vv3_scale(tu, A)), vv3_scale(vv3_cross(th, tu), B));
 }
-static inline vv3 vjl_inv_mul(vv3 th, vv3 w)
+PB_VINLINE vv3 vjl_inv_mul(vv3 th, vv3 w)
 {
     pb_vf A, B, C;
     vjac_coefs(vv3_length(th), &A, &B, &C);
     vv3 tw = vv3_cross(th, w);
     return vv3_add(vv3_sub(w, vv3_scale(tw, vset1(0.5f))), vv3_scale(vv3_cross(th, tw), C));
 }
-static inline vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
+PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
 {
     p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     vq d = vq_abs(vq_mul(p, vq_inv(q)));
@@ -355,7 +365,7 @@ static inline vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
     vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
     return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
 }
-static inline vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
+PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
 {
     vkf r;
     r.pos = vv3_lerp(a->pos, b->pos, t);
@@ -366,11 +376,11 @@ static inline vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
     r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
     return r;
 }
-static inline vv3 vv3_pow(vv3 s, pb_vf w)
+PB_VINLINE vv3 vv3_pow(vv3 s, pb_vf w)
 {
     return vv3_make(vexp(vmul(w, vlog(s.x))), vexp(vmul(w, vlog(s.y))), vexp(vmul(w, vlog(s.z))));
 }
-static inline vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int local)
+PB_VINLINE vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int local)
 {
     vkf r = *a;
     vq dq = vq_from_saa(vv3_scale(vq_to_saa(vq_abs(b->rot)), w));
@@ -379,7 +389,7 @@ static inline vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int l
     r.scl = vv3_mul(a->scl, vv3_pow(b->scl, w));
     return r;
 }
-static inline vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
+PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
 {
     vkf r = vkf_additive_static(a, b, w, 1);
     vv3 rho = vq_to_saa(vq_abs(b->rot));
@@ -391,7 +401,7 @@ static inline vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
     r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log(b->scl), wdot));
     return r;
 }
-static inline vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
+PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
 {
     vkf o;
     vq D = vq_abs(vq_mul(src->rot, vq_inv(dst->rot)));
@@ -404,7 +414,7 @@ static inline vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
     return o;
 }
 /* fx, fv, dfx, dfv: the per-call decay factors of the cubic (scalars). */
-static inline vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf fv, pb_vf dfx, pb_vf dfv)
+PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf fv, pb_vf dfx, pb_vf dfv)
 {
     vv3 rho = vq_to_saa(vq_abs(off->rot)), ls0 = vv3_log(off->scl);
     vv3 th = vv3_add(vv3_scale(rho, fx), vv3_scale(off->ang, fv));
@@ -422,7 +432,7 @@ static inline vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_v
     return r;
 }
 /* f = (1 - exp(-l t)) / l and df = exp(-l t): per-call scalars. */
-static inline vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
+PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
 {
     vkf r;
     r.pos = vv3_add(a->pos, vv3_scale(a->vel, f));
@@ -435,94 +445,118 @@ static inline vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
     return r;
 }
 
-/* Kineforms as 19 planes, for loops over planes. The first np planes are
- * live: 10 = pos/rot/scl (static transforms), 19 = with velocities; the rest
- * read as identity. */
-static inline vkf vkf_from_planes(const pb_vf *v)
+PB_VINLINE vv3 vv3_sel(pb_vm m, vv3 a, vv3 b) { return vv3_make(vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z)); }
+
+/* Kineforms loaded, stored, gathered and scattered component by component:
+ * the first np planes are live, 10 = pos/rot/scl (static transforms) or 19
+ * (with velocities); the rest are the identity's constants. (A version going
+ * through an array of 19 vectors spent a third of fk_static's time filling
+ * and spilling that array.) */
+PB_VINLINE pb_vf vload_n(const float *p, size_t cnt, float fill)
 {
-    vkf k;
-    k.pos = vv3_make(v[PB_POS_X], v[PB_POS_Y], v[PB_POS_Z]);
-    k.rot = vq_make(v[PB_ROT_W], v[PB_ROT_X], v[PB_ROT_Y], v[PB_ROT_Z]);
-    k.scl = vv3_make(v[PB_SCL_X], v[PB_SCL_Y], v[PB_SCL_Z]);
-    k.vel = vv3_make(v[PB_VEL_X], v[PB_VEL_Y], v[PB_VEL_Z]);
-    k.ang = vv3_make(v[PB_ANG_X], v[PB_ANG_Y], v[PB_ANG_Z]);
-    k.svl = vv3_make(v[PB_SVL_X], v[PB_SVL_Y], v[PB_SVL_Z]);
-    return k;
+    if (cnt == PB_LANES) return vloadu(p);
+    float buf[PB_LANES];
+    for (size_t l = 0; l < PB_LANES; l++) buf[l] = fill;
+    memcpy(buf, p, cnt * sizeof(float));
+    return vloadu(buf);
 }
-static inline void vkf_to_planes(const vkf *k, pb_vf *v)
+PB_VINLINE void vstore_n(float *p, size_t cnt, pb_vf v)
 {
-    v[PB_POS_X] = k->pos.x; v[PB_POS_Y] = k->pos.y; v[PB_POS_Z] = k->pos.z;
-    v[PB_ROT_W] = k->rot.w; v[PB_ROT_X] = k->rot.x; v[PB_ROT_Y] = k->rot.y; v[PB_ROT_Z] = k->rot.z;
-    v[PB_SCL_X] = k->scl.x; v[PB_SCL_Y] = k->scl.y; v[PB_SCL_Z] = k->scl.z;
-    v[PB_VEL_X] = k->vel.x; v[PB_VEL_Y] = k->vel.y; v[PB_VEL_Z] = k->vel.z;
-    v[PB_ANG_X] = k->ang.x; v[PB_ANG_Y] = k->ang.y; v[PB_ANG_Z] = k->ang.z;
-    v[PB_SVL_X] = k->svl.x; v[PB_SVL_Y] = k->svl.y; v[PB_SVL_Z] = k->svl.z;
-}
-static inline void vkf_identity_planes(pb_vf *v, int from)
-{
-    for (int p = from; p < PB_PLANES; p++) v[p] = vset1(pb_plane_identity(p));
+    if (cnt == PB_LANES) {
+        vstoreu(p, v);
+        return;
+    }
+    float buf[PB_LANES];
+    vstoreu(buf, v);
+    memcpy(p, buf, cnt * sizeof(float));
 }
 /* cnt (1..PB_LANES) elements from i, any alignment; a partial vector goes
- * through an identity-filled buffer so nothing past i + cnt is touched. */
-static inline vkf vkf_load_n(const float *const *pl, size_t i, size_t cnt, int np)
+ * through a buffer so nothing past i + cnt is touched. */
+PB_VINLINE vkf vkf_load_n(const float *const *pl, size_t i, size_t cnt, int np)
 {
-    pb_vf v[PB_PLANES];
-    for (int p = 0; p < np; p++) {
-        if (cnt == PB_LANES) {
-            v[p] = vloadu(pl[p] + i);
-        } else {
-            float buf[PB_LANES];
-            for (size_t l = 0; l < PB_LANES; l++) buf[l] = pb_plane_identity(p);
-            memcpy(buf, pl[p] + i, cnt * sizeof(float));
-            v[p] = vloadu(buf);
-        }
+    vkf k = vkf_identity();
+    k.pos = vv3_make(vload_n(pl[PB_POS_X] + i, cnt, 0), vload_n(pl[PB_POS_Y] + i, cnt, 0), vload_n(pl[PB_POS_Z] + i, cnt, 0));
+    k.rot = vq_make(vload_n(pl[PB_ROT_W] + i, cnt, 1), vload_n(pl[PB_ROT_X] + i, cnt, 0),
+                    vload_n(pl[PB_ROT_Y] + i, cnt, 0), vload_n(pl[PB_ROT_Z] + i, cnt, 0));
+    k.scl = vv3_make(vload_n(pl[PB_SCL_X] + i, cnt, 1), vload_n(pl[PB_SCL_Y] + i, cnt, 1), vload_n(pl[PB_SCL_Z] + i, cnt, 1));
+    if (np == PB_PLANES) {
+        k.vel = vv3_make(vload_n(pl[PB_VEL_X] + i, cnt, 0), vload_n(pl[PB_VEL_Y] + i, cnt, 0), vload_n(pl[PB_VEL_Z] + i, cnt, 0));
+        k.ang = vv3_make(vload_n(pl[PB_ANG_X] + i, cnt, 0), vload_n(pl[PB_ANG_Y] + i, cnt, 0), vload_n(pl[PB_ANG_Z] + i, cnt, 0));
+        k.svl = vv3_make(vload_n(pl[PB_SVL_X] + i, cnt, 0), vload_n(pl[PB_SVL_Y] + i, cnt, 0), vload_n(pl[PB_SVL_Z] + i, cnt, 0));
     }
-    vkf_identity_planes(v, np);
-    return vkf_from_planes(v);
+    return k;
 }
-static inline void vkf_store_n(float *const *pl, size_t i, size_t cnt, int np, const vkf *k)
+PB_VINLINE void vv3_store_n(float *const *pl, int first, size_t i, size_t cnt, vv3 v)
 {
-    pb_vf v[PB_PLANES];
-    vkf_to_planes(k, v);
-    for (int p = 0; p < np; p++) {
-        if (cnt == PB_LANES) {
-            vstoreu(pl[p] + i, v[p]);
-        } else {
-            float buf[PB_LANES];
-            vstoreu(buf, v[p]);
-            memcpy(pl[p] + i, buf, cnt * sizeof(float));
-        }
+    vstore_n(pl[first] + i, cnt, v.x); vstore_n(pl[first + 1] + i, cnt, v.y); vstore_n(pl[first + 2] + i, cnt, v.z);
+}
+PB_VINLINE void vkf_store_n(float *const *pl, size_t i, size_t cnt, int np, const vkf *k)
+{
+    vv3_store_n(pl, PB_POS_X, i, cnt, k->pos);
+    vstore_n(pl[PB_ROT_W] + i, cnt, k->rot.w); vstore_n(pl[PB_ROT_X] + i, cnt, k->rot.x);
+    vstore_n(pl[PB_ROT_Y] + i, cnt, k->rot.y); vstore_n(pl[PB_ROT_Z] + i, cnt, k->rot.z);
+    vv3_store_n(pl, PB_SCL_X, i, cnt, k->scl);
+    if (np == PB_PLANES) {
+        vv3_store_n(pl, PB_VEL_X, i, cnt, k->vel);
+        vv3_store_n(pl, PB_ANG_X, i, cnt, k->ang);
+        vv3_store_n(pl, PB_SVL_X, i, cnt, k->svl);
     }
 }
-static inline vkf vkf_gather(const float *const *pl, const int32_t *idx, int np)
+PB_VINLINE vv3 vv3_gather(const float *const *pl, int first, const int32_t *idx)
 {
-    pb_vf v[PB_PLANES];
-    for (int p = 0; p < np; p++) v[p] = vgather(pl[p], idx);
-    vkf_identity_planes(v, np);
-    return vkf_from_planes(v);
+    return vv3_make(vgather(pl[first], idx), vgather(pl[first + 1], idx), vgather(pl[first + 2], idx));
+}
+PB_VINLINE vkf vkf_gather(const float *const *pl, const int32_t *idx, int np)
+{
+    vkf k = vkf_identity();
+    k.pos = vv3_gather(pl, PB_POS_X, idx);
+    k.rot = vq_make(vgather(pl[PB_ROT_W], idx), vgather(pl[PB_ROT_X], idx), vgather(pl[PB_ROT_Y], idx),
+                    vgather(pl[PB_ROT_Z], idx));
+    k.scl = vv3_gather(pl, PB_SCL_X, idx);
+    if (np == PB_PLANES) {
+        k.vel = vv3_gather(pl, PB_VEL_X, idx);
+        k.ang = vv3_gather(pl, PB_ANG_X, idx);
+        k.svl = vv3_gather(pl, PB_SVL_X, idx);
+    }
+    return k;
 }
 /* Scatter by index; repeated indices must carry equal values (they do in the
  * level schedule: padding repeats an element and recomputes it identically). */
-static inline void vkf_scatter(float *const *pl, const int32_t *idx, int np, const vkf *k)
+PB_VINLINE void vscatter(float *base, const int32_t *idx, pb_vf v)
 {
-    pb_vf v[PB_PLANES];
-    vkf_to_planes(k, v);
-    for (int p = 0; p < np; p++) {
-        float buf[PB_LANES];
-        vstoreu(buf, v[p]);
-        for (int l = 0; l < PB_LANES; l++) pl[p][idx[l]] = buf[l];
+    float buf[PB_LANES];
+    vstoreu(buf, v);
+    for (int l = 0; l < PB_LANES; l++) base[idx[l]] = buf[l];
+}
+PB_VINLINE void vv3_scatter(float *const *pl, int first, const int32_t *idx, vv3 v)
+{
+    vscatter(pl[first], idx, v.x); vscatter(pl[first + 1], idx, v.y); vscatter(pl[first + 2], idx, v.z);
+}
+PB_VINLINE void vkf_scatter(float *const *pl, const int32_t *idx, int np, const vkf *k)
+{
+    vv3_scatter(pl, PB_POS_X, idx, k->pos);
+    vscatter(pl[PB_ROT_W], idx, k->rot.w); vscatter(pl[PB_ROT_X], idx, k->rot.x);
+    vscatter(pl[PB_ROT_Y], idx, k->rot.y); vscatter(pl[PB_ROT_Z], idx, k->rot.z);
+    vv3_scatter(pl, PB_SCL_X, idx, k->scl);
+    if (np == PB_PLANES) {
+        vv3_scatter(pl, PB_VEL_X, idx, k->vel);
+        vv3_scatter(pl, PB_ANG_X, idx, k->ang);
+        vv3_scatter(pl, PB_SVL_X, idx, k->svl);
     }
 }
-static inline vkf vkf_sel(pb_vm m, const vkf *a, const vkf *b)
+PB_VINLINE vkf vkf_sel(pb_vm m, const vkf *a, const vkf *b)
 {
-    pb_vf va[PB_PLANES], vb[PB_PLANES];
-    vkf_to_planes(a, va);
-    vkf_to_planes(b, vb);
-    for (int p = 0; p < PB_PLANES; p++) va[p] = vsel(m, va[p], vb[p]);
-    return vkf_from_planes(va);
+    vkf r;
+    r.pos = vv3_sel(m, a->pos, b->pos);
+    r.rot = vq_sel(m, a->rot, b->rot);
+    r.scl = vv3_sel(m, a->scl, b->scl);
+    r.vel = vv3_sel(m, a->vel, b->vel);
+    r.ang = vv3_sel(m, a->ang, b->ang);
+    r.svl = vv3_sel(m, a->svl, b->svl);
+    return r;
 }
 /* Composition of the transform part only (fk_static). */
-static inline vkf vkf_mul_static(const vkf *a, const vkf *b)
+PB_VINLINE vkf vkf_mul_static(const vkf *a, const vkf *b)
 {
     vkf r = vkf_identity();
     r.pos = vkf_mul_pos(a, b->pos);
@@ -532,7 +566,7 @@ static inline vkf vkf_mul_static(const vkf *a, const vkf *b)
 }
 
 /* ---- look-at and two-bone IK (see reference/ref_body.h) ----------------------------------- */
-static inline vv3 vv3_normalize_or(vv3 v, vv3 fallback)
+PB_VINLINE vv3 vv3_normalize_or(vv3 v, vv3 fallback)
 {
     pb_vf l = vv3_length(v);
     pb_vm zero = veq(l, vzero());
@@ -540,21 +574,20 @@ static inline vv3 vv3_normalize_or(vv3 v, vv3 fallback)
     vv3 n = vv3_scale(v, inv);
     return vv3_make(vsel(zero, fallback.x, n.x), vsel(zero, fallback.y, n.y), vsel(zero, fallback.z, n.z));
 }
-static inline vv3 vv3_sel(pb_vm m, vv3 a, vv3 b) { return vv3_make(vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z)); }
-static inline vv3 vv3_set(float x, float y, float z) { return vv3_make(vset1(x), vset1(y), vset1(z)); }
-static inline vv3 vv3_perpendicular(vv3 u)
+PB_VINLINE vv3 vv3_set(float x, float y, float z) { return vv3_make(vset1(x), vset1(y), vset1(z)); }
+PB_VINLINE vv3 vv3_perpendicular(vv3 u)
 {
     vv3 e = vv3_sel(vlt(vabs(u.x), vset1(0.9f)), vv3_set(1, 0, 0), vv3_set(0, 1, 0));
     return vv3_normalize_or(vv3_cross(u, e), vv3_set(0, 0, 1));
 }
-static inline pb_vm vantiparallel(vv3 u, vv3 v) { return vlt(vv3_dot(u, v), vset1(-1.0f + 1e-6f)); }
-static inline vq vq_between(vv3 u, vv3 v)
+PB_VINLINE pb_vm vantiparallel(vv3 u, vv3 v) { return vlt(vv3_dot(u, v), vset1(-1.0f + 1e-6f)); }
+PB_VINLINE vq vq_between(vv3 u, vv3 v)
 {
     vv3 x = vv3_cross(u, v), ax = vv3_perpendicular(u);
     vq q = vq_normalize(vq_make(vadd(vset1(1.0f), vv3_dot(u, v)), x.x, x.y, x.z));
     return vq_sel(vantiparallel(u, v), vq_make(vzero(), ax.x, ax.y, ax.z), q);
 }
-static inline vv3 vq_between_ang(vv3 u, vv3 du, vv3 v, vv3 dv)
+PB_VINLINE vv3 vq_between_ang(vv3 u, vv3 du, vv3 v, vv3 dv)
 {
     vv3 x = vv3_cross(u, v), dx = vv3_add(vv3_cross(du, v), vv3_cross(u, dv));
     vq h = vq_make(vadd(vset1(1.0f), vv3_dot(u, v)), x.x, x.y, x.z);
@@ -570,7 +603,7 @@ static inline vv3 vq_between_ang(vv3 u, vv3 du, vv3 v, vv3 dv)
     vv3 ang = vv3_scale(vq_vec(w), vset1(2.0f));
     return vv3_sel(anti, vv3_set(0, 0, 0), ang);
 }
-static inline vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel)
+PB_VINLINE vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel)
 {
     vv3 x = vv3_sub(t, h->pos);
     pb_vf len = vv3_length(x);
@@ -590,15 +623,15 @@ static inline vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel
     return r;
 }
 
-static inline pb_vf vvec_angle(vv3 u, vv3 v) { return vatan2(vv3_length(vv3_cross(u, v)), vv3_dot(u, v)); }
-static inline vq vq_axis_angle(vv3 axis, pb_vf angle)
+PB_VINLINE pb_vf vvec_angle(vv3 u, vv3 v) { return vatan2(vv3_length(vv3_cross(u, v)), vv3_dot(u, v)); }
+PB_VINLINE vq vq_axis_angle(vv3 axis, pb_vf angle)
 {
     pb_vf s, c;
     vsincos(vmul(angle, vset1(0.5f)), &s, &c);
     return vq_make(c, vmul(axis.x, s), vmul(axis.y, s), vmul(axis.z, s));
 }
 typedef struct { vq root, mid; } vik_result;
-static inline vik_result vik_solve(const vkf *root, const vkf *mid_l, const vkf *end_l, vv3 T, vv3 hint)
+PB_VINLINE vik_result vik_solve(const vkf *root, const vkf *mid_l, const vkf *end_l, vv3 T, vv3 hint)
 {
     vkf mid = vkf_mul_static(root, mid_l), end = vkf_mul_static(&mid, end_l);
     vv3 A = root->pos, B = mid.pos, C = end.pos;
@@ -635,7 +668,7 @@ static inline vik_result vik_solve(const vkf *root, const vkf *mid_l, const vkf 
     r.mid = vq_mul(mid_l->rot, vq_mul(vq_inv(mid.rot), vq_mul(knee_w, mid.rot)));
     return r;
 }
-static inline vkf vkf_step(vkf k, pb_vf dt)
+PB_VINLINE vkf vkf_step(vkf k, pb_vf dt)
 {
     k.pos = vv3_add(k.pos, vv3_scale(k.vel, dt));
     k.rot = vq_mul(vq_from_saa(vv3_scale(k.ang, dt)), k.rot);
@@ -643,7 +676,7 @@ static inline vkf vkf_step(vkf k, pb_vf dt)
     k.scl = vv3_mul(k.scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
     return k;
 }
-static inline vv3 vq_rate(vq later, vq earlier, pb_vf inv_dt)
+PB_VINLINE vv3 vq_rate(vq later, vq earlier, pb_vf inv_dt)
 {
     return vv3_scale(vq_to_saa(vq_abs(vq_mul(later, vq_inv(earlier)))), inv_dt);
 }
@@ -657,7 +690,7 @@ static inline vv3 vq_rate(vq later, vq earlier, pb_vf inv_dt)
  * Deinterleaving is the mirror image. Plans are built once per kernel call. */
 typedef struct { int n; pb_vidx idx[4]; pb_vm pick[4][4]; } vil_plan;
 
-static inline void vil_plan_store(vil_plan *pl, int n)
+PB_VINLINE void vil_plan_store(vil_plan *pl, int n)
 {
     pl->n = n;
     for (int k = 0; k < n; k++) {
@@ -672,7 +705,7 @@ static inline void vil_plan_store(vil_plan *pl, int n)
         for (int s = 0; s < n; s++) pl->pick[k][s] = veq(vloadu(comp), vset1((float)s));
     }
 }
-static inline void vil_plan_load(vil_plan *pl, int n)
+PB_VINLINE void vil_plan_load(vil_plan *pl, int n)
 {
     pl->n = n;
     for (int s = 0; s < n; s++) {
@@ -688,7 +721,7 @@ static inline void vil_plan_load(vil_plan *pl, int n)
     }
 }
 /* dst[N*L] <- interleave(src[0..N-1]) */
-static inline void vstore_interleaved(float *dst, const pb_vf *src, const vil_plan *pl)
+PB_VINLINE void vstore_interleaved(float *dst, const pb_vf *src, const vil_plan *pl)
 {
     for (int k = 0; k < pl->n; k++) {
         pb_vf o = vpermute(src[0], pl->idx[k]);
@@ -697,7 +730,7 @@ static inline void vstore_interleaved(float *dst, const pb_vf *src, const vil_pl
     }
 }
 /* dst[0..N-1] <- deinterleave(src[N*L]) */
-static inline void vload_deinterleaved(const float *src, pb_vf *dst, const vil_plan *pl)
+PB_VINLINE void vload_deinterleaved(const float *src, pb_vf *dst, const vil_plan *pl)
 {
     pb_vf in[4];
     for (int k = 0; k < pl->n; k++) in[k] = vloadu(src + (size_t)k * PB_LANES);
