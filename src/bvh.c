@@ -13,7 +13,6 @@
  * and every error path frees what was built and leaves the outputs zeroed. */
 #include <errno.h>
 #include <float.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +36,7 @@ static const char *const channel_name[CH_COUNT] = {
 /* What the parser knows about a joint before the skeleton is built. */
 typedef struct joint_def {
     char name[PB_BVH_NAME_MAX];
-    int parent;
+    int32_t parent;
     size_t line;              /* where the joint was declared, for messages */
     float offset[3];          /* scaled */
     int nchan;
@@ -46,7 +45,7 @@ typedef struct joint_def {
 } joint_def;
 
 typedef struct end_def {
-    int parent;
+    int32_t parent;
     float offset[3];
 } end_def;
 
@@ -303,7 +302,7 @@ static pb_status read_channels(parser *ps, joint_def *jd)
     return PB_OK;
 }
 
-static pb_status parse_end_site(parser *ps, int parent, size_t depth, size_t line)
+static pb_status parse_end_site(parser *ps, int32_t parent, size_t depth, size_t line)
 {
     if (depth > ps->opt->max_depth)
         return perr(ps, line, "End Site nested %zu deep, deeper than the limit of %zu (pb_bvh_options.max_depth)",
@@ -333,7 +332,7 @@ static pb_status parse_end_site(parser *ps, int parent, size_t depth, size_t lin
 /* ROOT or JOINT after its keyword: name '{' OFFSET CHANNELS children '}'.
  * Children are parsed recursively; depth is checked first, so the recursion
  * is at most max_depth (<= MAX_DEPTH_CAP) deep. */
-static pb_status parse_joint(parser *ps, int parent, size_t depth, const char *keyword, size_t line)
+static pb_status parse_joint(parser *ps, int32_t parent, size_t depth, const char *keyword, size_t line)
 {
     char q[SHOW_MAX + 8];
     if (depth > ps->opt->max_depth)
@@ -379,9 +378,9 @@ static pb_status parse_joint(parser *ps, int parent, size_t depth, const char *k
         t = next_token(ps);
         if (tok_is(&t, "}")) return PB_OK;
         if (tok_is(&t, "JOINT"))
-            s = parse_joint(ps, (int)self, depth + 1, "JOINT", t.line);
+            s = parse_joint(ps, (int32_t)self, depth + 1, "JOINT", t.line);
         else if (tok_is(&t, "End"))
-            s = parse_end_site(ps, (int)self, depth + 1, t.line);
+            s = parse_end_site(ps, (int32_t)self, depth + 1, t.line);
         else if (!t.p)
             return perr(ps, t.line, "unexpected end of file, expected '}' closing joint '%s' (opened at line %zu)",
                         ps->joints[self].name, ps->joints[self].line);
@@ -587,29 +586,26 @@ static pb_status parse_motion(parser *ps, pb_clip *clip)
 
     double *vals = malloc(ps->nchannels * sizeof *vals);
     if (!vals) return pb_fail(PB_ERR_NOMEM, "%s: out of memory for a row of %zu values", ps->name, ps->nchannels);
-    s = pb_pose_alloc(&clip->pose, rows * ps->njoints);
+    /* fps is finite and > 0: read_frame_time checked 1 / ft fits a float. */
+    s = pb_clip_alloc(clip, rows, ps->njoints, (float)(1.0 / ft));
     if (s != PB_OK) {
         char why[256];
         snprintf(why, sizeof why, "%s", pb_last_error());
         free(vals);
         return pb_fail(s, "%s: cannot allocate the clip (%zu frames x %zu joints): %s", ps->name, rows, ps->njoints, why);
     }
+    clip->frame_time = (float)ft;   /* as in the file, not 1 / (float)fps */
+    clip->warnings = ps->warnings;
     ps->pos = start;
     ps->line = start_line;
     s = fill_rows(ps, rows, vals, &clip->pose);
     free(vals);
-    if (s != PB_OK) return s;
-    clip->frames = rows;
-    clip->joints = ps->njoints;
-    clip->frame_time = (float)ft;
-    clip->fps = (float)(1.0 / ft);
-    clip->warnings = ps->warnings;
-    return PB_OK;
+    return s;
 }
 
 /* ---- Skeleton ------------------------------------------------------------------------------ */
 
-static pb_status build_skeleton(const parser *ps, pb_skeleton *sk)
+static pb_status build_skeleton(const parser *ps, pb_bvh_skeleton *sk)
 {
     size_t J = ps->njoints, E = ps->nends;
     sk->names = malloc(J * sizeof *sk->names);
@@ -657,8 +653,8 @@ pb_status pb_bvh_options_check(const pb_bvh_options *o)
     if (!o) return PB_OK;
     if (!isfinite(o->unit_scale) || !(o->unit_scale > 0))
         return pb_fail(PB_ERR_PARAM, "pb_bvh_options: unit_scale = %g, expected a finite value > 0", (double)o->unit_scale);
-    if (o->max_joints == 0 || o->max_joints > INT_MAX)
-        return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_joints = %zu, expected 1..%d", o->max_joints, INT_MAX);
+    if (o->max_joints == 0 || o->max_joints > INT32_MAX)
+        return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_joints = %zu, expected 1..%ld", o->max_joints, (long)INT32_MAX);
     if (o->max_frames == 0) return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_frames = 0, expected >= 1");
     if (o->max_elements == 0) return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_elements = 0, expected >= 1");
     if (o->max_depth == 0 || o->max_depth > MAX_DEPTH_CAP)
@@ -666,7 +662,7 @@ pb_status pb_bvh_options_check(const pb_bvh_options *o)
     return PB_OK;
 }
 
-void pb_skeleton_free(pb_skeleton *sk)
+void pb_bvh_skeleton_free(pb_bvh_skeleton *sk)
 {
     if (!sk) return;
     free(sk->names);
@@ -675,13 +671,6 @@ void pb_skeleton_free(pb_skeleton *sk)
     free(sk->end_parents);
     free(sk->end_offsets);
     memset(sk, 0, sizeof *sk);
-}
-
-void pb_clip_free(pb_clip *clip)
-{
-    if (!clip) return;
-    pb_pose_free(&clip->pose);
-    memset(clip, 0, sizeof *clip);
 }
 
 /* A control byte cannot be part of a BVH file; rejecting them up front
@@ -698,7 +687,7 @@ static pb_status check_bytes(parser *ps)
     return PB_OK;
 }
 
-static pb_status load(const char *buf, size_t size, const char *name, const pb_bvh_options *opt, pb_skeleton *skel,
+static pb_status load(const char *buf, size_t size, const char *name, const pb_bvh_options *opt, pb_bvh_skeleton *skel,
                       pb_clip *clip)
 {
     pb_bvh_options defaults = pb_bvh_default_options();
@@ -717,14 +706,14 @@ static pb_status load(const char *buf, size_t size, const char *name, const pb_b
     free(ps.joints);
     free(ps.ends);
     if (s != PB_OK) {
-        pb_skeleton_free(skel);
+        pb_bvh_skeleton_free(skel);
         pb_clip_free(clip);
     }
     return s;
 }
 
 /* Validate the arguments shared by both entry points and zero the outputs. */
-static pb_status check_args(const char *fn, const pb_bvh_options *opt, pb_skeleton *skel, pb_clip *clip)
+static pb_status check_args(const char *fn, const pb_bvh_options *opt, pb_bvh_skeleton *skel, pb_clip *clip)
 {
     if (skel) memset(skel, 0, sizeof *skel);
     if (clip) memset(clip, 0, sizeof *clip);
@@ -734,7 +723,7 @@ static pb_status check_args(const char *fn, const pb_bvh_options *opt, pb_skelet
 }
 
 pb_status pb_bvh_load_mem(const void *data, size_t size, const char *name, const pb_bvh_options *opt,
-                          pb_skeleton *skel, pb_clip *clip)
+                          pb_bvh_skeleton *skel, pb_clip *clip)
 {
     pb_status s = check_args("pb_bvh_load_mem", opt, skel, clip);
     if (s != PB_OK) return s;
@@ -780,7 +769,7 @@ static pb_status read_file(const char *path, char **out, size_t *size)
     return PB_OK;
 }
 
-pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_skeleton *skel, pb_clip *clip)
+pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_bvh_skeleton *skel, pb_clip *clip)
 {
     pb_status s = check_args("pb_bvh_load", opt, skel, clip);
     if (s != PB_OK) return s;

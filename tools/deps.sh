@@ -7,7 +7,7 @@
 set -euo pipefail
 
 core=(cmake make gcc g++ libsimde-dev libbenchmark-dev gnuplot-nox)
-test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user assimp-testmodels)
 
 case "${1:-core}" in
   core) want=("${core[@]}") ;;

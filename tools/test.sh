@@ -3,7 +3,8 @@
 #   1. gcc Release build, warnings as errors; unit tests (ctest)
 #   2. posebench validate: every op x variant (native and emulated), full sizes
 #   3. clang build, warnings as errors; unit tests
-#   4. gcc ASan + UBSan build; unit tests
+#   4. gcc ASan + UBSan build; unit tests (the BVH regression corpus among them)
+#   4b. the BVH parser fuzzed (libFuzzer, clang) for PB_FUZZ_SECONDS (default 120)
 #   5. aarch64 cross build; unit tests and full validation under qemu-aarch64 (NEON native)
 # Runs every stage, then prints one line per stage and exits non-zero if any failed.
 set -uo pipefail
@@ -34,6 +35,15 @@ stage "clang: build (-Werror)"        build build-clang -DCMAKE_BUILD_TYPE=Relea
 stage "clang: unit tests"             unit build-clang
 stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc
 stage "asan+ubsan: unit tests"        unit build-asan
+fuzz() { # the BVH parser under libFuzzer (+ASan/UBSan) for a bounded time, from the seed corpus
+  cmake -S . -B build-fuzz -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DPB_FUZZ=ON >/dev/null && cmake --build build-fuzz -j"$jobs" --target fuzz_bvh &&
+  local corpus; corpus=$(mktemp -d) &&
+  build-fuzz/fuzz_bvh -max_total_time="${PB_FUZZ_SECONDS:-120}" -max_len=4096 -dict=tests/fuzz/bvh.dict \
+    -print_final_stats=1 "$corpus" tests/fuzz/seed 2>&1 | tail -n 12
+  local st=${PIPESTATUS[0]}; rm -rf "$corpus"; return "$st"
+}
+stage "fuzz: BVH parser (libFuzzer, ${PB_FUZZ_SECONDS:-120} s)" fuzz
 stage "aarch64: cross build"          build build-aarch64 -DCMAKE_BUILD_TYPE=Release \
                                         -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 stage "aarch64: unit tests (qemu)"    unit build-aarch64

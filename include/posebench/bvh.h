@@ -1,13 +1,17 @@
 /* bvh.h — load BVH motion capture (HIERARCHY + MOTION) into a skeleton and a
  * clip stored in the library's SoA pose layout.
  *
- * Skeleton: one entry per ROOT / JOINT, in file order, so a parent always
- * precedes its children (parent = -1 for a root). "End Site" blocks are not
- * joints: their offsets are kept in the separate end_* arrays.
+ * Skeleton (pb_bvh_skeleton: names and offsets as in the file): one entry
+ * per ROOT / JOINT, in file order, so a parent always precedes its children
+ * (parent = -1 for a root). "End Site" blocks are not joints: their offsets
+ * are kept in the separate end_* arrays. For fk, build the library's
+ * pb_skeleton from it: pb_skeleton_init(&s, bvh.parents, bvh.joints, 1).
  *
- * Clip: frames x joints local transforms in one pb_pose with
- * n = frames * joints and index = frame * joints + joint (frame-major). Only
- * the pos and rot planes are filled; the other planes stay identity.
+ * Clip (pb_clip, clip.h): frames x joints local transforms in one pb_pose
+ * with n = frames * joints and index = frame * joints + joint (frame-major);
+ * frame_time as in the file ("Frame Time:"), fps = 1 / frame_time, and
+ * warnings = the number of warnings emitted while loading. Only the pos and
+ * rot planes are filled; the other planes stay identity.
  *   - pos: the joint's position channels when it has them (BVH convention:
  *     they replace the OFFSET), else its OFFSET; a component without a
  *     channel keeps the OFFSET's. Both are multiplied by unit_scale.
@@ -27,8 +31,10 @@
 #define POSEBENCH_BVH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "status.h"
 #include "pose.h"
+#include "clip.h"   /* pb_clip, pb_clip_free */
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,23 +42,15 @@ extern "C" {
 
 #define PB_BVH_NAME_MAX 64  /* bytes per joint name, NUL included (names may have 63 chars) */
 
-typedef struct pb_skeleton {
+typedef struct pb_bvh_skeleton {
     size_t joints;
     char (*names)[PB_BVH_NAME_MAX];  /* joints names, NUL-terminated, unique */
-    int *parents;                    /* joints entries; parents[j] < j, or -1 for a root */
+    int32_t *parents;                /* joints entries; parents[j] < j, or -1 for a root */
     float (*offsets)[3];             /* joints OFFSETs (x, y, z), times unit_scale */
     size_t end_sites;                /* End Site blocks: not joints, kept for drawing/FK */
-    int *end_parents;                /* end_sites entries: the joint each End Site hangs from */
+    int32_t *end_parents;            /* end_sites entries: the joint each End Site hangs from */
     float (*end_offsets)[3];         /* end_sites OFFSETs, times unit_scale */
-} pb_skeleton;
-
-typedef struct pb_clip {
-    size_t frames, joints;
-    float frame_time;   /* seconds per frame, as in the file ("Frame Time:") */
-    float fps;          /* 1 / frame_time */
-    size_t warnings;    /* warnings emitted while loading (see pb_bvh_options.warn) */
-    pb_pose pose;       /* n = frames * joints, index = frame * joints + joint */
-} pb_clip;
+} pb_bvh_skeleton;
 
 /* Receives one warning message ("name.bvh:128: ...", no trailing newline). */
 typedef void (*pb_bvh_warn_fn)(void *user, const char *msg);
@@ -73,11 +71,11 @@ pb_bvh_options pb_bvh_default_options(void);
 
 /* Check an options struct. Errors (PB_ERR_PARAM): unit_scale not finite or
  * <= 0; max_joints, max_frames, max_elements or max_depth zero; max_joints
- * above INT_MAX; max_depth above 1024. NULL is valid (means the defaults). */
+ * above INT32_MAX; max_depth above 1024. NULL is valid (means the defaults). */
 pb_status pb_bvh_options_check(const pb_bvh_options *opt);
 
 /* Load a .bvh file (opt may be NULL for the defaults). On success the caller
- * owns *skel and *clip and frees them with pb_skeleton_free / pb_clip_free.
+ * owns *skel and *clip and frees them with pb_bvh_skeleton_free / pb_clip_free.
  * On any failure *skel and *clip are left zeroed (nothing to free, nothing
  * leaked) and pb_last_error() says what happened.
  *
@@ -119,18 +117,18 @@ pb_status pb_bvh_options_check(const pb_bvh_options *opt);
  *     (message names the file, the header's line and both counts);
  *   - the last row is short (a file cut off mid-row): it is dropped (its
  *     values must still be numbers: a trailing word is an error). */
-pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_skeleton *skel, pb_clip *clip);
+pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_bvh_skeleton *skel, pb_clip *clip);
 
 /* Same, from size bytes at data (need not be NUL-terminated; may contain
  * anything). name is used in messages in place of a file name (NULL: "<memory>").
  * Errors: as pb_bvh_load, minus PB_ERR_IO; PB_ERR_NULL also when data is NULL
  * and size > 0. */
 pb_status pb_bvh_load_mem(const void *data, size_t size, const char *name, const pb_bvh_options *opt,
-                          pb_skeleton *skel, pb_clip *clip);
+                          pb_bvh_skeleton *skel, pb_clip *clip);
 
-/* Free and zero. NULL and already-freed/zeroed structs are fine. */
-void pb_skeleton_free(pb_skeleton *skel);
-void pb_clip_free(pb_clip *clip);
+/* Free and zero. NULL and already-freed/zeroed structs are fine. (The clip
+ * is freed with pb_clip_free from clip.h.) */
+void pb_bvh_skeleton_free(pb_bvh_skeleton *skel);
 
 #ifdef __cplusplus
 }

@@ -4,4 +4,7 @@
 #include "status.h"
 #include "pose.h"
 #include "ops.h"
+#include "skeleton.h"
+#include "clip.h"
+#include "bvh.h"
 #endif
