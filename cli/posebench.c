@@ -21,8 +21,11 @@ static void usage(FILE *f)
           "  variants                     list variants and whether this CPU runs them\n"
           "  ops                          list registered ops\n"
           "  validate [--op NAME] [--variant NAME] [--json FILE] [--seed N] [--quick] [--verbose]\n"
+          "           [--bvh FILE]... [--strict] [--no-mocap]\n"
           "                               check every op x variant against the float reference\n"
-          "                               and the double oracle; exit status 1 on any failure\n"
+          "                               and the double oracle, on synthetic classes and real motion\n"
+          "                               capture (--bvh files, else the packaged CMU clips when\n"
+          "                               present); exit status 1 on any failure\n"
           "  bench [--op NAME]... [--variant NAME]... [--sizes N,N,...] [--quick] [--emulated]\n"
           "        [--json FILE] [--csv FILE] [--seed N] [--pb-run] [-- <Google Benchmark flags>]\n"
           "                               time every op x variant x size with a memcpy roofline\n"
@@ -70,6 +73,8 @@ static int cmd_validate(int argc, char **argv)
 {
     pb_validate_opts o = { .seed = 20231, .table = stdout };
     const char *json = NULL;
+    const char *bvh[64];
+    size_t nbvh = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -86,6 +91,14 @@ static int cmd_validate(int argc, char **argv)
             }
         } else if (!strcmp(a, "--quick")) o.quick = 1;
         else if (!strcmp(a, "--verbose")) o.verbose = 1;
+        else if (!strcmp(a, "--bvh") && has) {
+            if (nbvh == sizeof bvh / sizeof bvh[0]) {
+                fprintf(stderr, "posebench validate: at most %zu --bvh files\n", sizeof bvh / sizeof bvh[0]);
+                return 2;
+            }
+            bvh[nbvh++] = argv[++i];
+        } else if (!strcmp(a, "--strict")) o.strict = 1;
+        else if (!strcmp(a, "--no-mocap")) o.no_mocap = 1;
         else {
             fprintf(stderr, "posebench validate: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -109,6 +122,10 @@ static int cmd_validate(int argc, char **argv)
             fprintf(stderr, "posebench validate: %s\n", pb_last_error());
             return 2;
         }
+    }
+    if (nbvh) {
+        o.bvh = bvh;
+        o.nbvh = nbvh;
     }
     FILE *jf = NULL;
     if (json) {

@@ -541,6 +541,24 @@ static inline void sample_body(const pb_kargs *k, int cubic)
 static void k_sample_linear(const pb_kargs *k) { sample_body(k, 0); }
 static void k_sample_cubic(const pb_kargs *k) { sample_body(k, 1); }
 
+/* Frame by frame (each depends on the previous), SIMD across joints: a
+ * frame's joints are contiguous. */
+static void k_unroll(const pb_kargs *k)
+{
+    size_t J = k->joints;
+    const float *const *out = (const float *const *)k->out;
+    for (size_t f = 0; f < k->frames; f++)
+        for (size_t j = 0; j < J; j += PB_LANES) {
+            size_t cnt = J - j < PB_LANES ? J - j : PB_LANES, e = f * J + j;
+            vkf key = vkf_load_n(k->a, e, cnt, PB_PLANES);
+            if (f > 0) {
+                vkf prev = vkf_load_n(out, e - J, cnt, 10);
+                key.rot = vq_sel(vlt(vq_dot(key.rot, prev.rot), vzero()), vq_neg(key.rot), key.rot);
+            }
+            vkf_store_n(k->out, e, cnt, PB_PLANES, &key);
+        }
+}
+
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,
     PB_OP_LIST(PB_X_KERNEL)

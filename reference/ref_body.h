@@ -60,7 +60,10 @@ static REAL eerp(REAL x, REAL y, REAL t) { return pow(x, R(1) - t) * pow(y, t); 
 static quat qt(REAL w, REAL x, REAL y, REAL z) { quat r = { w, x, y, z }; return r; }
 static quat q_neg(quat q) { return qt(-q.w, -q.x, -q.y, -q.z); }
 static quat q_inv(quat q) { return qt(q.w, -q.x, -q.y, -q.z); }
-static REAL q_dot(quat a, quat b) { return a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z; }
+/* Summed in pairs, in the same order as the kernels' vq_dot: ops that choose
+ * a hemisphere by the dot's sign (unroll, the shorter-arc blends) then break
+ * exact ties alike everywhere. */
+static REAL q_dot(quat a, quat b) { return (a.w * b.w + a.x * b.x) + (a.y * b.y + a.z * b.z); }
 static vec3 q_vec(quat q) { return v3(q.x, q.y, q.z); }
 
 static quat q_mul(quat a, quat b)
@@ -901,6 +904,21 @@ static void sample_impl(const KARGS *k, int cubic)
 }
 void REF(sample_linear)(const KARGS *k) { sample_impl(k, 0); }
 void REF(sample_cubic)(const KARGS *k) { sample_impl(k, 1); }
+
+/* Hemisphere continuity along a clip: frame 0 as it is, then each joint's
+ * rotation negated where the dot with its (already unrolled) previous frame
+ * is negative, so interpolation between frames never takes the long way. */
+void REF(unroll)(const KARGS *k)
+{
+    size_t J = k->joints;
+    for (size_t f = 0; f < k->frames; f++)
+        for (size_t j = 0; j < J; j++) {
+            kform key = ld_k(k->a, f * J + j);
+            if (f > 0 && q_dot(key.rot, ld_q((const REAL *const *)k->out, (f - 1) * J + j)) < R(0))
+                key.rot = q_neg(key.rot);
+            st_k(k->out, f * J + j, key);
+        }
+}
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

@@ -109,6 +109,9 @@ static const pb_op_info ops[PB_OP_COUNT] = {
     [PB_OP_sample_cubic] = { "sample_cubic", "out = call.clip sampled with Catmull-Rom over four keys (rotations "
                              "and scales in log space), analytic velocities", 0, 0, ALL,
                              PB_OPF_SAMPLE | PB_OPF_TIME | PB_OPF_VELCHECK | PB_OPF_A_FIXED, 0, 0, -1 },
+    [PB_OP_unroll] = { "unroll", "out = call.clip with each joint's rotations made hemisphere-continuous over frames "
+                       "(q or -q, whichever is nearer the previous frame's)", 0, 0, ALL,
+                       PB_OPF_CLIP_IN | PB_OPF_SIGNED_ROT, 0, 0, -1 },
 };
 
 const pb_op_info *pb_op_get(pb_op op) { return (unsigned)op < PB_OP_COUNT ? &ops[op] : NULL; }

@@ -114,7 +114,7 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if (c->b->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu", info->name, c->b->n, n);
     }
-    if (info->flags & PB_OPF_SAMPLE) {
+    if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) {
         if ((s = pb_clip_check(c->clip)) != PB_OK) return s;
         if (c->clip->pose.n > (size_t)INT32_MAX)
             return pb_fail(PB_ERR_SIZE, "%s: clip of %zu keys is too large (gathers index it with 32 bits)", info->name,
@@ -138,6 +138,12 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if (spans_overlap(pose_span(c->out), pose_span(&c->clip->pose)))
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps the clip", info->name);
         n = c->out->n;
+    } else if (info->flags & PB_OPF_CLIP_IN) {
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        if (c->out->n != n)
+            return pb_fail(PB_ERR_SIZE, "%s: out has n = %zu, the clip has %zu frames x %zu joints", info->name,
+                           c->out->n, c->clip->frames, c->clip->joints);
+        if ((s = check_alias(c->out, &c->clip->pose, "clip")) != PB_OK) return s;
     } else if (info->out) {
         if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
         if (c->out->n != n)

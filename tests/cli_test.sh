@@ -23,6 +23,14 @@ check "validate bad var"    2 "unknown variant 'nope'"        -- validate --vari
 check "validate bad seed"   2 "--seed expects"                -- validate --seed x1
 check "validate bad json"   2 "cannot write /nonexistent/dir" -- validate --op eerp --json /nonexistent/dir/x.json
 check "validate one"        0 "all passed"                    -- validate --quick --op quat_mul --variant scalar
+check "validate missing bvh" 2 "nope.bvh"                  -- validate --quick --op quat_mul --variant scalar --bvh /nonexistent/nope.bvh
+boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
+if [ -f "$boxing" ]; then   # its header's frame count is one short: a warning, an error with --strict
+  check "validate bvh warning" 0 "warning: .*Boxing_Toes.bvh:128" -- validate --quick --op quat_mul --variant scalar --bvh "$boxing"
+  check "validate bvh strict"  2 "Boxing_Toes.bvh:128"        -- validate --quick --op quat_mul --variant scalar --bvh "$boxing" --strict
+else
+  echo "skipped: $boxing not installed (apt-get install assimp-testmodels)"
+fi
 out=$(POSEBENCH_VARIANT=$foreign run variants 2>&1); st=$?
 if [ $st = 2 ] && grep -q "not built for" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced foreign: $st $out"; fi
 out=$(POSEBENCH_VARIANT=scalar run variants 2>&1)

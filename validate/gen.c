@@ -8,7 +8,7 @@
 #define PB_PI 3.14159265358979323846
 
 static const char *const class_names[PB_CLASSES] = {
-    "random", "identity", "identical", "near_identical", "antipodal", "near_pi", "zero_vel", "degenerate", "mixed"
+    "random", "identity", "identical", "near_identical", "antipodal", "near_pi", "zero_vel", "degenerate", "mixed", "mocap"
 };
 const char *pb_class_name(pb_class c) { return (unsigned)c < PB_CLASSES ? class_names[c] : "?"; }
 

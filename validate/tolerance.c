@@ -128,6 +128,9 @@ static const pb_tolerance table[] = {
       "Catmull-Rom over rotation vectors relative to a key (log, Hermite, exp): two more rounding steps "
       "than slerp; velocities through the Jacobian, times the frame rate. vel: h^2 truncation of the check "
       "on random keys (large third derivatives) measured 7.9e-6", 2e-5, NONE },
+    { "unroll",                    1, NONE, 1e-6, 0.0, 0.0, NONE, NONE,
+      "copies and negations only: exact, sign included (dot products are summed in one order everywhere, "
+      "so even exact ties resolve alike)", NONE, NONE },
 };
 
 const pb_tolerance *pb_tolerance_for(const char *op)

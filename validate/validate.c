@@ -7,7 +7,7 @@
 #include <string.h>
 #include "validate.h"
 
-typedef struct { pb_class cls; size_t n; pb_params p; size_t joints, characters, frames; float fps; } vcase;
+typedef struct { pb_class cls; size_t n; pb_params p; size_t joints, characters, frames; float fps; size_t clip; } vcase;
 
 static const float alphas[] = { 0.5f, 0.0f, 1.0f, 0.25f, 0.75f, 1e-3f, 0.999f, 0.37f };
 static const size_t sizes[] = { 1, 15, 16, 17, 1000 };
@@ -48,11 +48,11 @@ static size_t make_cases(vcase *c, int quick)
     for (int cl = 0; cl < PB_CLASS_MIXED; cl++) {
         if (cl == PB_CLASS_DEGENERATE) continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++, k++)
-            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k), 0, 0, 0, 0 };
+            c[k] = (vcase){ (pb_class)cl, sizes[s], case_params(k), 0, 0, 0, 0, 0 };
     }
-    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d), 0, 0, 0, 0 };
-    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7), 0, 0, 0, 0 };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5), 0, 0, 0, 0 };
+    for (size_t d = 0; d < 4; d++, k++) c[k] = (vcase){ PB_CLASS_DEGENERATE, d % 2 ? 1000 : 17, degenerate_params(d), 0, 0, 0, 0, 0 };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 1000, case_params(7), 0, 0, 0, 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, BIG_N, case_params(5), 0, 0, 0, 0, 0 };
     return k;
 }
 
@@ -67,9 +67,9 @@ static size_t make_skel_cases(vcase *c, int quick)
     size_t k = 0;
     for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++)
         for (size_t j = 0; j < sizeof chars / sizeof chars[0]; j++, k++)
-            c[k] = (vcase){ cls[i], 64 * chars[j], case_params(k), 64, chars[j], 0, 0 };
-    c[k++] = (vcase){ PB_CLASS_MIXED, 4096, case_params(3), 4096, 1, 0, 0 };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 64 * 1600, case_params(6), 64, 1600, 0, 0 };
+            c[k] = (vcase){ cls[i], 64 * chars[j], case_params(k), 64, chars[j], 0, 0, 0 };
+    c[k++] = (vcase){ PB_CLASS_MIXED, 4096, case_params(3), 4096, 1, 0, 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 64 * 1600, case_params(6), 64, 1600, 0, 0, 0 };
     return k;
 }
 
@@ -91,9 +91,39 @@ static size_t make_sample_cases(vcase *c, int quick)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++, k++) {
         pb_params p = t[i].cls == PB_CLASS_DEGENERATE ? degenerate_params(i) : case_params(i);
         p.time = t[i].cls == PB_CLASS_NEAR_IDENTICAL ? 0.0f : 0.125f;   /* on the 2^-10 grid of the offsets */
-        c[k] = (vcase){ t[i].cls, t[i].joints * t[i].chars, p, t[i].joints, t[i].chars, t[i].frames, t[i].fps };
+        c[k] = (vcase){ t[i].cls, t[i].joints * t[i].chars, p, t[i].joints, t[i].chars, t[i].frames, t[i].fps, 0 };
     }
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 31 * 1000, case_params(2), 31, 1000, 120, 120 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 31 * 1000, case_params(2), 31, 1000, 120, 120, 0 };
+    return k;
+}
+
+/* Real motion capture, after an op's synthetic cases: the same op family
+ * on the loaded clips (elementwise ops on real frames and transitions;
+ * crowds of the real skeletons; real legs; the clips themselves). */
+static size_t make_mocap_cases(const pb_op_info *info, const pb_mocap *m, vcase *c)
+{
+    size_t k = 0;
+    if (!m || m->nclips == 0 || (info->flags & PB_OPF_SCALAR_IN)) return 0;
+    pb_params p = case_params(1);
+    p.time = 0.125f;
+    for (size_t i = 0; i < m->nclips && k < 24; i++) {
+        const pb_clip *cl = &m->clips[i];
+        size_t J = cl->joints, F = cl->frames;
+        if (info->flags & PB_OPF_CLIP_IN) {
+            c[k++] = (vcase){ PB_CLASS_MOCAP, F * J, p, J, 1, F, cl->fps, i };
+        } else if (info->flags & PB_OPF_SAMPLE) {
+            static const size_t chars[] = { 1, 17, 100 };
+            for (size_t q = 0; q < 3; q++) c[k++] = (vcase){ PB_CLASS_MOCAP, J * chars[q], p, J, chars[q], F, cl->fps, i };
+        } else if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
+            static const size_t chars[] = { 1, 17, 64 };
+            for (size_t q = 0; q < (i ? 2u : 3u); q++) c[k++] = (vcase){ PB_CLASS_MOCAP, J * chars[q], p, J, chars[q], 0, 0, i };
+        }
+    }
+    if (info->flags & PB_OPF_CHAIN) c[k++] = (vcase){ PB_CLASS_MOCAP, 3 * 1000, p, 3, 1000, 0, 0, 0 };
+    if (!(info->flags & (PB_OPF_CLIP_IN | PB_OPF_SAMPLE | PB_OPF_SKELETON | PB_OPF_ROOTS | PB_OPF_CHAIN))) {
+        c[k++] = (vcase){ PB_CLASS_MOCAP, 1000, p, 0, 0, 0, 0, 0 };
+        c[k++] = (vcase){ PB_CLASS_MOCAP, 4096, case_params(6), 0, 0, 0, 0, 0 };
+    }
     return k;
 }
 
@@ -106,8 +136,8 @@ static size_t make_chain_cases(vcase *c, int quick)
     for (int cl = 0; cl < PB_CLASS_MIXED; cl++)
         for (size_t j = 0; j < sizeof chains / sizeof chains[0]; j++, k++)
             c[k] = (vcase){ (pb_class)cl, 3 * chains[j], cl == PB_CLASS_DEGENERATE ? degenerate_params(j) : case_params(k),
-                            3, chains[j], 0, 0 };
-    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 3 * 33334, case_params(3), 3, 33334, 0, 0 };
+                            3, chains[j], 0, 0, 0 };
+    if (!quick) c[k++] = (vcase){ PB_CLASS_MIXED, 3 * 33334, case_params(3), 3, 33334, 0, 0, 0 };
     return k;
 }
 
@@ -250,7 +280,8 @@ static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_pa
                 for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
     pb_clip clip = { b->frames, b->joints, b->fps > 0 ? 1 / b->fps : 0, b->fps, 0, b->a };
     pb_call c = { .a = &b->a, .b = &b->b, .out = &b->out, .aos_in = &b->aos_in, .aos_out = &b->aos_out,
-                  .skel = b->skel, .clip = (info->flags & PB_OPF_SAMPLE) ? &clip : NULL, .offsets = b->offsets,
+                  .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
+                  .offsets = b->offsets,
                   .params = *p };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
@@ -466,8 +497,23 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         if (chain_cases[c].n > maxn) maxn = chain_cases[c].n;
     for (size_t c = 0; c < nsample; c++)
         if (sample_cases[c].n > maxn) maxn = sample_cases[c].n;
+    pb_mocap mocap = { 0 };
+    if (!o->no_mocap) {
+        pb_status ms = pb_mocap_load(&mocap, o->bvh, o->nbvh, o->strict, o->table);
+        if (ms != PB_OK) return -1;   /* the loader's message names the file and line */
+        for (size_t i = 0; i < mocap.nclips; i++) {
+            size_t big = mocap.clips[i].frames * mocap.clips[i].joints, crowd = 64 * mocap.clips[i].joints;
+            if (big > maxn) maxn = big;
+            if (crowd > maxn) maxn = crowd;
+        }
+        if (maxn < 4096) maxn = 4096;
+        if (o->table && mocap.nclips)
+            fprintf(o->table, "# mocap: %zu clip(s) (%zu joints, %zu frames first)\n", mocap.nclips, mocap.clips[0].joints,
+                    mocap.clips[0].frames);
+    }
     double *err = malloc(maxn * sizeof *err);
     if (!err) {
+        pb_mocap_free(&mocap);
         pb_fail(PB_ERR_NOMEM, "validate: out of memory");
         return -1;
     }
@@ -492,27 +538,38 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         memset(ref, 0, sizeof ref);
 
         int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0;
-        int chained = (info->flags & PB_OPF_CHAIN) != 0, sampling = (info->flags & PB_OPF_SAMPLE) != 0;
-        const vcase *op_cases = sampling ? sample_cases : chained ? chain_cases : skeletal ? skel_cases : cases;
-        size_t op_ncases = sampling ? nsample : chained ? nchain : skeletal ? nskel : ncases;
+        int chained = (info->flags & PB_OPF_CHAIN) != 0;
+        int clip_in = (info->flags & PB_OPF_CLIP_IN) != 0, sampling = (info->flags & PB_OPF_SAMPLE) != 0 || clip_in;
+        const vcase *fam = sampling ? sample_cases : chained ? chain_cases : skeletal ? skel_cases : cases;
+        size_t nfam = sampling ? nsample : chained ? nchain : skeletal ? nskel : ncases;
+        vcase op_cases[96];
+        memcpy(op_cases, fam, nfam * sizeof *fam);
+        size_t op_ncases = nfam + make_mocap_cases(info, &mocap, op_cases + nfam);
         for (size_t ci = 0; ci < op_ncases; ci++) {
             const vcase *cs = &op_cases[ci];
+            int real = cs->cls == PB_CLASS_MOCAP;
             bufs b;
             pb_skeleton sk = { 0 };
             float *offsets = NULL;
-            size_t n_in = sampling ? cs->frames * cs->joints : cs->n;
-            if (bufs_alloc(&b, n_in, cs->n) || (sampling && !(offsets = malloc(cs->characters * sizeof *offsets)))) {
+            size_t n_in = sampling ? cs->frames * cs->joints : cs->n, n_out = clip_in ? n_in : cs->n;
+            if (bufs_alloc(&b, n_in, n_out) || (sampling && !(offsets = malloc(cs->characters * sizeof *offsets)))) {
                 if (!offsets) bufs_free(&b);
                 pb_fail(PB_ERR_NOMEM, "validate: out of memory for n = %zu", cs->n);
                 failures = -1;
                 goto done;
             }
             pb_gen_case(&b.a, &b.b, cs->cls, o->seed + ci * 7919u, info);
-            if (info->flags & PB_OPF_TARGET) pb_gen_targets(&b.a, &b.b, cs->cls, cs->p.axis, o->seed + ci);
-            if (chained) pb_gen_chains(&b.a, &b.b, cs->cls, o->seed + ci);
+            if (real && !sampling && !chained && !skeletal) pb_mocap_fill(&mocap, &b.a, &b.b, o->seed + ci);
+            if (info->flags & PB_OPF_TARGET) pb_gen_targets(&b.a, &b.b, real ? PB_CLASS_RANDOM : cs->cls, cs->p.axis, o->seed + ci);
+            if (chained) {
+                if (real) pb_mocap_chains(&mocap, &b.a, &b.b, o->seed + ci);
+                else pb_gen_chains(&b.a, &b.b, cs->cls, o->seed + ci);
+            }
             if (sampling) {
-                pb_gen_clip_class(&b.a, cs->frames, cs->joints, cs->cls);
-                pb_gen_offsets(offsets, cs->characters, cs->cls, cs->frames, cs->fps, cs->p.time, o->seed + ci);
+                if (real) pb_pose_copy(&b.a, &pb_mocap_clip(&mocap, cs->clip)->pose);
+                else pb_gen_clip_class(&b.a, cs->frames, cs->joints, cs->cls);
+                pb_gen_offsets(offsets, cs->characters, real ? PB_CLASS_RANDOM : cs->cls, cs->frames, cs->fps, cs->p.time,
+                               o->seed + ci);
                 b.offsets = offsets;
                 b.frames = cs->frames;
                 b.joints = cs->joints;
@@ -522,7 +579,8 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 int32_t *parents = malloc(cs->joints * sizeof *parents);
                 pb_status ss = parents ? PB_OK : PB_ERR_NOMEM;
                 if (parents) {
-                    pb_gen_parents(parents, cs->joints, cs->joints > 64 ? 24 : 16, o->seed + ci);
+                    if (real) memcpy(parents, pb_mocap_skeleton(&mocap, cs->clip)->parents, cs->joints * sizeof *parents);
+                    else pb_gen_parents(parents, cs->joints, cs->joints > 64 ? 24 : 16, o->seed + ci);
                     ss = pb_skeleton_init(&sk, parents, cs->joints, cs->characters);
                     free(parents);
                 }
@@ -533,8 +591,13 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                     goto done;
                 }
                 b.skel = &sk;
-                pb_gen_bone_scale(&b.a);
-                pb_gen_bone_scale(&b.b);
+                if (real) {
+                    pb_mocap_crowd(&mocap, cs->clip, &b.a, cs->characters, o->seed + ci);
+                    pb_mocap_crowd(&mocap, cs->clip, &b.b, cs->characters, o->seed + ci + 1);
+                } else {
+                    pb_gen_bone_scale(&b.a);
+                    pb_gen_bone_scale(&b.b);
+                }
             }
             /* AoS input (pose_from_aos): the case's pose a in engine layout. */
             pb_call to = { .a = &b.a, .aos_out = &b.aos_in };
@@ -613,6 +676,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 float zero_offset = 0;
                 pb_clip zclip = { 1, 1, 1, 1, 0, z.a };
                 if (!(info->flags & PB_OPF_SAMPLE)) z.a.n = 0;
+                if (info->flags & PB_OPF_CLIP_IN) zclip.frames = 0;   /* an empty clip */
                 z.b.n = z.out.n = 0;
                 z.aos_in.n = z.aos_out.n = 0;
                 pb_call c = { .a = &z.a, .b = &z.b, .out = &z.out, .aos_in = &z.aos_in, .aos_out = &z.aos_out,
@@ -657,6 +721,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         if (failures < 0) break;
     }
     free(err);
+    pb_mocap_free(&mocap);
     return failures;
 }
 

@@ -20,6 +20,7 @@ typedef enum pb_class {
     PB_CLASS_DEGENERATE,      /* random inputs, degenerate parameters: dt, half-life, duration, time 0;
                                  alpha outside [0, 1]; timescale 0 */
     PB_CLASS_MIXED,           /* every element from a random one of the above */
+    PB_CLASS_MOCAP,           /* real motion capture (BVH): frames, velocities, transitions, skeletons, legs */
     PB_CLASSES
 } pb_class;
 
@@ -50,6 +51,27 @@ void pb_gen_clip_class(pb_pose *clip, size_t frames, size_t joints, pb_class c);
 void pb_gen_offsets(float *off, size_t characters, pb_class c, size_t frames, float fps, float time, uint64_t seed);
 /* A random parent array: joints in order, each parent earlier, depth < max_depth. */
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
+
+/* ---- real motion capture (mocap.c) --------------------------------------------------------- */
+typedef struct pb_mocap {
+    size_t nclips;
+    pb_clip *clips;             /* unit scale 0.01: centimetres -> metres */
+    pb_bvh_skeleton *skels;
+} pb_mocap;
+/* Load BVH files (files NULL: the packaged CMU/assimp ones, those present;
+ * then none loaded is not an error). Warnings go to log as comments. */
+pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, int strict, FILE *log);
+void pb_mocap_free(pb_mocap *m);
+const pb_clip *pb_mocap_clip(const pb_mocap *m, size_t i);
+const pb_bvh_skeleton *pb_mocap_skeleton(const pb_mocap *m, size_t i);
+/* a: random (clip, frame, joint) keys with forward-difference velocities; b: the
+ * same joint at another moment or clip (a real transition). */
+void pb_mocap_fill(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed);
+/* Locals of a crowd of `characters` at random frames of clip i (joint-major). */
+void pb_mocap_crowd(const pb_mocap *m, size_t clip, pb_pose *local, size_t characters, uint64_t seed);
+/* Two-bone chains from the clips' legs (hip global, knee and foot locals) with
+ * targets near the foot (PB_OPF_CHAIN layout). */
+void pb_mocap_chains(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed);
 
 /* ---- metrics (metrics.c) ------------------------------------------------------------------ */
 typedef enum pb_metric_kind {
@@ -116,6 +138,10 @@ typedef struct pb_validate_opts {
     uint64_t seed;
     int quick;             /* skip the 100003-element case */
     int verbose;           /* print every metric row */
+    const char *const *bvh;  /* BVH files for the mocap class (NULL: the packaged CMU files, when present) */
+    size_t nbvh;
+    int strict;            /* BVH warnings are errors */
+    int no_mocap;          /* skip the mocap class */
     FILE *table;           /* human table (NULL: none) */
     FILE *json;            /* JSON rows (NULL: none) */
 } pb_validate_opts;

@@ -66,7 +66,8 @@ extern "C" {
     X(two_bone_ik)               \
     X(two_bone_ik_vel)           \
     X(sample_linear)             \
-    X(sample_cubic)
+    X(sample_cubic)              \
+    X(unroll)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -121,8 +122,9 @@ enum {
     PB_OPF_CHAIN      = 1u << 22, /* two-bone chains: n = 3 x chains in crowd layout (root global, mid
                                      local, end local; element = joint * chains + chain); b.pos of the
                                      end elements holds the targets */
-    PB_OPF_SAMPLE     = 1u << 23  /* samples call.clip for each character at params.time + offsets[c]
+    PB_OPF_SAMPLE     = 1u << 23, /* samples call.clip for each character at params.time + offsets[c]
                                      into out (n = joints x characters, crowd layout) */
+    PB_OPF_CLIP_IN    = 1u << 24  /* reads call.clip (instead of a); out has the clip's n */
 };
 
 /* What the registry knows about an op. */

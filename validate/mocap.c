@@ -1,0 +1,204 @@
+/* mocap.c — validation inputs drawn from real motion capture (BVH clips):
+ * real frames with their finite-difference velocities, real transitions
+ * between clips, real skeletons for crowds, real legs for IK. Real clips
+ * have what random quaternions lack: slow joints (tiny angles), Euler wraps,
+ * long chains, near-180-degree rotations. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "validate.h"
+
+#define DEFAULT_DIR "/usr/share/assimp/models/BVH/"
+static const char *const default_files[] = { DEFAULT_DIR "01_01.bvh", DEFAULT_DIR "01_03.bvh",
+                                             DEFAULT_DIR "Boxing_Toes.bvh" };
+
+typedef struct { uint64_t s; } mrng;
+static uint64_t mnext(mrng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void log_warning(void *user, const char *msg)
+{
+    FILE *f = user;
+    if (f) fprintf(f, "# warning: %s\n", msg);
+}
+
+void pb_mocap_free(pb_mocap *m)
+{
+    if (!m) return;
+    for (size_t i = 0; i < m->nclips; i++) {
+        pb_clip_free(&m->clips[i]);
+        pb_bvh_skeleton_free(&m->skels[i]);
+    }
+    free(m->clips);
+    free(m->skels);
+    memset(m, 0, sizeof *m);
+}
+
+pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, int strict, FILE *log)
+{
+    memset(m, 0, sizeof *m);
+    int defaults = files == NULL;
+    if (defaults) {
+        files = default_files;
+        nfiles = sizeof default_files / sizeof default_files[0];
+    }
+    m->clips = calloc(nfiles ? nfiles : 1, sizeof *m->clips);
+    m->skels = calloc(nfiles ? nfiles : 1, sizeof *m->skels);
+    if (!m->clips || !m->skels) {
+        pb_mocap_free(m);
+        return pb_fail(PB_ERR_NOMEM, "mocap: out of memory");
+    }
+    for (size_t i = 0; i < nfiles; i++) {
+        FILE *probe = fopen(files[i], "rb");
+        if (!probe && defaults) continue;   /* the packaged files are optional */
+        if (probe) fclose(probe);
+        pb_bvh_options opt = pb_bvh_default_options();
+        opt.unit_scale = 0.01f;   /* centimetres -> metres */
+        opt.strict = strict;
+        opt.warn = log_warning;
+        opt.user = log;
+        pb_status s = pb_bvh_load(files[i], &opt, &m->skels[m->nclips], &m->clips[m->nclips]);
+        if (s != PB_OK) {
+            pb_mocap_free(m);
+            return s;
+        }
+        m->nclips++;
+    }
+    return PB_OK;
+}
+
+/* Key (clip c, frame f, joint j) with velocities by forward difference to the
+ * next frame (backward at the last): real, noisy, mocap-rate velocities. */
+static void key_with_velocity(const pb_clip *c, size_t f, size_t j, float *dst[PB_PLANES], size_t e)
+{
+    size_t J = c->joints, f1 = f + 1 < c->frames ? f + 1 : f, f0 = f + 1 < c->frames ? f : (f ? f - 1 : f);
+    const pb_pose *p = &c->pose;
+    for (int q = 0; q < PB_PLANES; q++) dst[q][e] = p->plane[q][f * J + j];
+    size_t a = f0 * J + j, b = f1 * J + j;
+    double fps = c->fps;
+    for (int k = 0; k < 3; k++) {
+        dst[PB_VEL_X + k][e] = (float)((p->plane[PB_POS_X + k][b] - p->plane[PB_POS_X + k][a]) * fps);
+        dst[PB_SVL_X + k][e] = 0;
+    }
+    /* ang = 2 log(q1 conj(q0)) * fps, shorter arc */
+    double qw = p->plane[PB_ROT_W][a], qx = -p->plane[PB_ROT_X][a], qy = -p->plane[PB_ROT_Y][a], qz = -p->plane[PB_ROT_Z][a];
+    double pw = p->plane[PB_ROT_W][b], px = p->plane[PB_ROT_X][b], py = p->plane[PB_ROT_Y][b], pz = p->plane[PB_ROT_Z][b];
+    double rw = pw * qw - px * qx - py * qy - pz * qz, rx = pw * qx + px * qw + py * qz - pz * qy,
+           ry = pw * qy - px * qz + py * qw + pz * qx, rz = pw * qz + px * qy - py * qx + pz * qw;
+    if (rw < 0) { rw = -rw; rx = -rx; ry = -ry; rz = -rz; }
+    double s = sqrt(rx * rx + ry * ry + rz * rz), g = s > 0 ? 2 * atan2(s, rw) / s * fps : 2 * fps;
+    dst[PB_ANG_X][e] = (float)(g * rx); dst[PB_ANG_Y][e] = (float)(g * ry); dst[PB_ANG_Z][e] = (float)(g * rz);
+}
+
+void pb_mocap_fill(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed)
+{
+    mrng r = { seed * 0x2545F4914F6CDD1Dull + 77 };
+    for (size_t i = 0; i < a->n; i++) {
+        /* a: any frame of any clip; b: the same joint elsewhere (another clip or
+         * another moment): a real transition between two poses */
+        const pb_clip *ca = &m->clips[mnext(&r) % m->nclips];
+        size_t j = mnext(&r) % ca->joints;
+        key_with_velocity(ca, mnext(&r) % ca->frames, j, a->plane, i);
+        const pb_clip *cb = &m->clips[mnext(&r) % m->nclips];
+        size_t jb = cb->joints == ca->joints ? j : mnext(&r) % cb->joints;
+        key_with_velocity(cb, mnext(&r) % cb->frames, jb, b->plane, i);
+    }
+}
+
+const pb_clip *pb_mocap_clip(const pb_mocap *m, size_t i) { return m->nclips ? &m->clips[i % m->nclips] : NULL; }
+const pb_bvh_skeleton *pb_mocap_skeleton(const pb_mocap *m, size_t i)
+{
+    return m->nclips ? &m->skels[i % m->nclips] : NULL;
+}
+
+void pb_mocap_crowd(const pb_mocap *m, size_t clip, pb_pose *local, size_t characters, uint64_t seed)
+{
+    mrng r = { seed * 0x9E6C63D0676A9A99ull + 5 };
+    const pb_clip *c = pb_mocap_clip(m, clip);
+    size_t J = c->joints;
+    for (size_t ch = 0; ch < characters; ch++) {
+        size_t f = mnext(&r) % c->frames;
+        for (size_t j = 0; j < J; j++) key_with_velocity(c, f, j, local->plane, j * characters + ch);
+    }
+}
+
+/* The legs of a real skeleton: joints with a parent and a grandparent whose
+ * names say foot / ankle (CMU: LeftFoot, RightFoot; others: *Ankle*, *Foot*),
+ * else any joint of depth >= 2. */
+static size_t find_legs(const pb_bvh_skeleton *s, size_t *ends, size_t max)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < s->joints && k < max; j++) {
+        int p = s->parents[j];
+        if (p < 0 || s->parents[p] < 0) continue;
+        if (strstr(s->names[j], "Foot") || strstr(s->names[j], "foot") || strstr(s->names[j], "Ankle") ||
+            strstr(s->names[j], "ankle"))
+            ends[k++] = j;
+    }
+    for (size_t j = 0; j < s->joints && k == 0; j++)
+        if (s->parents[j] >= 0 && s->parents[s->parents[j]] >= 0) ends[k++] = j;
+    return k;
+}
+
+/* Globals of one frame by forward kinematics in double (pos/rot only; BVH has unit scales). */
+static void frame_globals(const pb_clip *c, const pb_bvh_skeleton *s, size_t f, double (*gp)[3], double (*gq)[4])
+{
+    size_t J = c->joints;
+    const pb_pose *p = &c->pose;
+    for (size_t j = 0; j < J; j++) {
+        size_t e = f * J + j;
+        double lq[4] = { p->plane[PB_ROT_W][e], p->plane[PB_ROT_X][e], p->plane[PB_ROT_Y][e], p->plane[PB_ROT_Z][e] };
+        double lp[3] = { p->plane[PB_POS_X][e], p->plane[PB_POS_Y][e], p->plane[PB_POS_Z][e] };
+        int par = s->parents[j];
+        if (par < 0) {
+            memcpy(gq[j], lq, sizeof lq);
+            memcpy(gp[j], lp, sizeof lp);
+            continue;
+        }
+        double *q = gq[par];
+        double tx = 2 * (q[2] * lp[2] - q[3] * lp[1]), ty = 2 * (q[3] * lp[0] - q[1] * lp[2]), tz = 2 * (q[1] * lp[1] - q[2] * lp[0]);
+        gp[j][0] = gp[par][0] + lp[0] + q[0] * tx + (q[2] * tz - q[3] * ty);
+        gp[j][1] = gp[par][1] + lp[1] + q[0] * ty + (q[3] * tx - q[1] * tz);
+        gp[j][2] = gp[par][2] + lp[2] + q[0] * tz + (q[1] * ty - q[2] * tx);
+        gq[j][0] = q[0] * lq[0] - q[1] * lq[1] - q[2] * lq[2] - q[3] * lq[3];
+        gq[j][1] = q[0] * lq[1] + q[1] * lq[0] + q[2] * lq[3] - q[3] * lq[2];
+        gq[j][2] = q[0] * lq[2] - q[1] * lq[3] + q[2] * lq[0] + q[3] * lq[1];
+        gq[j][3] = q[0] * lq[3] + q[1] * lq[2] - q[2] * lq[1] + q[3] * lq[0];
+    }
+}
+
+void pb_mocap_chains(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed)
+{
+    mrng r = { seed * 0x94D049BB133111EBull + 11 };
+    size_t C = a->n / 3;
+    for (size_t ch = 0; ch < C; ch++) {
+        size_t ci = mnext(&r) % m->nclips;
+        const pb_clip *c = &m->clips[ci];
+        const pb_bvh_skeleton *s = &m->skels[ci];
+        size_t ends[8], nl = find_legs(s, ends, 8);
+        size_t end = ends[mnext(&r) % nl], mid = (size_t)s->parents[end], root = (size_t)s->parents[mid];
+        size_t f = mnext(&r) % c->frames;
+        double (*gp)[3] = malloc(c->joints * sizeof *gp);
+        double (*gq)[4] = malloc(c->joints * sizeof *gq);
+        if (!gp || !gq) { free(gp); free(gq); return; }
+        frame_globals(c, s, f, gp, gq);
+        /* root: the hip's global transform; mid, end: locals as in the clip */
+        key_with_velocity(c, f, root, a->plane, ch);
+        for (int k = 0; k < 3; k++) a->plane[PB_POS_X + k][ch] = (float)gp[root][k];
+        for (int k = 0; k < 4; k++) a->plane[PB_ROT_W + k][ch] = (float)gq[root][k];
+        key_with_velocity(c, f, mid, a->plane, C + ch);
+        key_with_velocity(c, f, end, a->plane, 2 * C + ch);
+        /* target: where the foot is, moved up to 25 cm (footsteps on uneven ground), with a velocity */
+        for (int k = 0; k < 3; k++) {
+            b->plane[PB_POS_X + k][2 * C + ch] = (float)(gp[end][k] + ((double)(mnext(&r) % 1000) / 1000 - 0.5) * 0.5);
+            b->plane[PB_VEL_X + k][2 * C + ch] = (float)(((double)(mnext(&r) % 1000) / 1000 - 0.5) * 2);
+        }
+        free(gp);
+        free(gq);
+    }
+}
