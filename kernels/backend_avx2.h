@@ -2,7 +2,7 @@
 #include <simde/x86/avx2.h>
 #include <simde/x86/fma.h>
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
 #else
 #define PB_BINLINE static inline

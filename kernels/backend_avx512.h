@@ -4,7 +4,7 @@
  * exact divisions and vmath.h's bit tricks avoid conversions altogether. */
 #include <simde/x86/avx512.h>
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
 #else
 #define PB_BINLINE static inline

@@ -4,7 +4,7 @@
  * correct bits: 8 -> 16 -> 32), plus one residual correction for division. */
 #include <simde/arm/neon.h>
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
 #else
 #define PB_BINLINE static inline
@@ -28,7 +28,14 @@ PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_vfmaq_f32(c, a, 
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_vminq_f32(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_vmaxq_f32(a, b); }
 PB_BINLINE pb_vf vabs(pb_vf a) { return simde_vabsq_f32(a); }
-PB_BINLINE pb_vf vrcp_est(pb_vf a) { return simde_vrecpeq_f32(a); }
+/* The estimate of |a| with a's sign: SIMDe 0.7.4's portable vrecpeq_f32
+ * computes 0x7EF311C3 - bits(a) in int32, which overflows (undefined
+ * behaviour, caught by UBSan in the emulated build) for negative a. */
+PB_BINLINE pb_vf vrcp_est(pb_vf a)
+{
+    pb_vf r = simde_vrecpeq_f32(simde_vabsq_f32(a));
+    return simde_vbslq_f32(simde_vcltq_f32(a, simde_vdupq_n_f32(0.0f)), simde_vnegq_f32(r), r);
+}
 PB_BINLINE pb_vf vrsqrt_est(pb_vf a) { return simde_vrsqrteq_f32(a); }
 PB_BINLINE pb_vf vround(pb_vf a) { return simde_vrndnq_f32(a); }
 PB_BINLINE pb_vf vfloor(pb_vf a) { return simde_vrndmq_f32(a); }
@@ -44,7 +51,7 @@ PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_vbslq_f32(m, a, 
 /* a / b: reciprocal estimate, two Newton steps, then q += (a - q b) r. */
 PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b)
 {
-    pb_vf r = simde_vrecpeq_f32(b);
+    pb_vf r = vrcp_est(b);
     r = simde_vmulq_f32(r, simde_vrecpsq_f32(b, r));
     r = simde_vmulq_f32(r, simde_vrecpsq_f32(b, r));
     pb_vf q = simde_vmulq_f32(a, r);

@@ -2,7 +2,7 @@
  * Division and square root are exact IEEE instructions here. */
 #include <simde/x86/sse4.1.h>
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define PB_BINLINE static inline __attribute__((always_inline))   /* as PB_VINLINE in vmath.h */
 #else
 #define PB_BINLINE static inline

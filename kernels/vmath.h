@@ -20,8 +20,10 @@
 /* Every helper here is forced inline: they pass 2-19 vectors by value, and a
  * call that the compiler declines to inline (gcc did for vq_mul and
  * vq_mul_vec3 inside the AVX2 fk) moves them through the stack, which cost
- * fk_static more than all its arithmetic. */
-#if defined(__GNUC__)
+ * fk_static more than all its arithmetic. Only when optimizing: at -O0 (the
+ * sanitizer build) forced inlining makes kernels of enormous unoptimized
+ * bodies that took minutes each to compile. */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define PB_VINLINE static inline __attribute__((always_inline))
 #else
 #define PB_VINLINE static inline

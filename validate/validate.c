@@ -286,7 +286,8 @@ static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_pa
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
     pb_dpose_from_pose(d, &b->out);
-    pb_dpose_from_aos(d, &b->aos_out);
+    /* AoS outputs only exist for AoS ops (whose n is the inputs'; sampling outputs are larger) */
+    if (info->flags & PB_OPF_AOS_OUT) pb_dpose_from_aos(d, &b->aos_out);
     return PB_OK;
 }
 
