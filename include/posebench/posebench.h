@@ -7,4 +7,5 @@
 #include "skeleton.h"
 #include "clip.h"
 #include "bvh.h"
+#include "builders.h"
 #endif
