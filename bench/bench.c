@@ -698,32 +698,11 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
     return *count ? 0 : -1;
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-    snprintf(buf, len, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        /* x86: "model name"; some aarch64 kernels have no model name line. */
-        if (!strncmp(line, "model name", 10)) {
-            char *c = strchr(line, ':');
-            if (!c) continue;
-            c++;
-            while (*c == ' ' || *c == '\t') c++;
-            c[strcspn(c, "\n")] = '\0';
-            snprintf(buf, len, "%s", c);
-            break;
-        }
-    }
-    fclose(f);
-}
-
 static void add_context(const char *variants, const size_t *sizes, int nsizes, int quick)
 {
     char buf[1024];
     pb_bench_add_context("posebench_version", PB_BENCH_VERSION);
-    cpu_model(buf, sizeof buf);
+    pb_cpu_model(buf, sizeof buf);
     pb_bench_add_context("cpu_model", buf);
     pb_bench_add_context("cpu_features", pb_cpu_feature_names(pb_cpu_features(), buf, sizeof buf));
     pb_bench_add_context("compiler", PB_BENCH_COMPILER_ID " " __VERSION__);

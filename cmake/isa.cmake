@@ -50,3 +50,25 @@ function(pb_add_kernels target)
   endforeach()
   set(PB_NATIVE_ISAS "${PB_NATIVE_ISAS}" PARENT_SCOPE)
 endfunction()
+
+# pb_build_description(<cflags_var> <kflags_var>): the build as reports record
+# it — the flags C sources get (CMAKE_C_FLAGS, the build type's flags and the
+# project's compile options) and each native kernel build's ISA flags. Used by
+# the bench JSON context (bench/) and the frame/budget JSON context (cli/).
+function(pb_build_description cflags_var kflags_var)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" bt)
+  get_directory_property(opts DIRECTORY ${PROJECT_SOURCE_DIR} COMPILE_OPTIONS)
+  string(REPLACE ";" " " opts "${opts}")
+  set(cflags "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${bt}} ${opts}")
+  string(REGEX REPLACE " +" " " cflags "${cflags}")
+  string(STRIP "${cflags}" cflags)
+  set(kflags "")
+  foreach(isa IN LISTS PB_NATIVE_ISAS)
+    string(REPLACE ";" " " f "${PB_ISA_FLAGS_${isa}}")
+    string(APPEND kflags "${isa}: ${f} | ")
+  endforeach()
+  string(REPLACE ";" " " f "${PB_NOVEC_FLAGS}")
+  string(APPEND kflags "scalar: ${f} | <isa>-emu: no ISA flags, SIMDE_NO_NATIVE")
+  set(${cflags_var} "${cflags}" PARENT_SCOPE)
+  set(${kflags_var} "${kflags}" PARENT_SCOPE)
+endfunction()

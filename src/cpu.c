@@ -98,3 +98,24 @@ const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len)
     if (used == 0) snprintf(buf, len, "none");
     return buf;
 }
+
+const char *pb_cpu_model(char *buf, size_t len)
+{
+    if (!buf || len == 0) return "";
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return buf;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0) continue;
+        char *c = strchr(line, ':');
+        if (!c) continue;
+        c++;
+        while (*c == ' ' || *c == '\t') c++;
+        c[strcspn(c, "\n")] = '\0';
+        snprintf(buf, len, "%s", c);
+        break;
+    }
+    fclose(f);
+    return buf;
+}

@@ -184,6 +184,9 @@ enum {
 };
 uint32_t pb_cpu_features(void);          /* detected, minus disabled */
 const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len);
+/* The CPU's model name (/proc/cpuinfo "model name"), or "unknown" where the
+ * system does not say (some aarch64 kernels). Returns buf. */
+const char *pb_cpu_model(char *buf, size_t len);
 /* Hide features from dispatch, as if the CPU lacked them (for tests and for
  * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
 void pb_cpu_disable(uint32_t mask);
