@@ -188,6 +188,20 @@ static int poses_overlap(const pb_pose *x, const pb_pose *y)
     return xl < yh && yl < xh;
 }
 
+pb_status pb_crowd_builder_set_variant(pb_crowd_builder *crowd, const pb_variant *variant)
+{
+    if (!crowd) return pb_fail(PB_ERR_NULL, "pb_crowd_builder_set_variant: crowd is NULL");
+    if (!crowd->clips || !crowd->members || crowd->n == 0)
+        return pb_fail(PB_ERR_PARAM,
+                       "pb_crowd_builder_set_variant: crowd was not made by pb_crowd_builder_init (or was freed)");
+    if (variant) {
+        pb_status s = pb_variant_check(variant);
+        if (s != PB_OK) return s;
+    }
+    crowd->variant = variant;
+    return PB_OK;
+}
+
 /* Everything pb_run could refuse, checked before the first group writes, so
  * that a failing call writes nothing. */
 static pb_status crowd_check_build(const char *fn, const pb_crowd_builder *crowd, float time, const pb_pose *out,

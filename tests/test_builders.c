@@ -367,6 +367,32 @@ static void test_crowd_errors(void)
         if (s == PB_OK) CHECK(pb_crowd_build(&crowd, 0.3f, &out) == PB_OK, "build with %s", pb_variant_name(v));
         pb_crowd_builder_free(&crowd);
     }
+    /* switching variants on a live crowd: same refusals, and a refused switch keeps the old one */
+    CHECK(pb_crowd_builder_set_variant(NULL, NULL) == PB_ERR_NULL, "set_variant: crowd NULL");
+    CHECK(pb_crowd_builder_set_variant(&zero, NULL) == PB_ERR_PARAM, "set_variant: crowd never initialized");
+    CHECK(pb_crowd_builder_init(&crowd, &good) == PB_OK, "init: %s", pb_last_error());
+    pb_pose first;
+    pb_pose_alloc(&first, J * C);
+    const pb_variant *first_v = NULL;
+    for (size_t vi = 0; vi < pb_variant_count(); vi++) {
+        const pb_variant *v = pb_variant_at(vi), *before = crowd.variant;
+        pb_status want = pb_variant_check(v), s = pb_crowd_builder_set_variant(&crowd, v);
+        CHECK(s == want, "set_variant %s: %s, variant check %s", pb_variant_name(v), pb_status_name(s),
+              pb_status_name(want));
+        CHECK(crowd.variant == (s == PB_OK ? v : before), "set_variant %s: the crowd's variant", pb_variant_name(v));
+        if (s != PB_OK) continue;
+        CHECK(pb_crowd_build(&crowd, 0.3f, first_v ? &out : &first) == PB_OK, "build with %s", pb_variant_name(v));
+        if (!first_v) {
+            first_v = v;
+            continue;
+        }
+        double d = 0;
+        for (size_t e = 0; e < out.n; e++) d = dmax(d, elem_diff(&out, e, &first, e));
+        CHECK(d < 1e-5, "set_variant %s: agrees with %s (%.3g)", pb_variant_name(v), pb_variant_name(first_v), d);
+    }
+    CHECK(pb_crowd_builder_set_variant(&crowd, NULL) == PB_OK && crowd.variant == NULL, "back to the active variant");
+    pb_pose_free(&first);
+    pb_crowd_builder_free(&crowd);
 
     /* the skeleton helper */
     pb_skeleton sk;

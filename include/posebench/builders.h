@@ -102,6 +102,13 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
  *   PB_ERR_VARIANT / PB_ERR_UNSUPPORTED when the active variant cannot be used. */
 pb_status pb_crowd_build(pb_crowd_builder *crowd, float time, pb_pose *out);
 
+/* Run the sampler with another variant from now on (NULL: the active one),
+ * e.g. to time one crowd under each variant. Allocates nothing.
+ * Errors: PB_ERR_NULL (crowd), PB_ERR_PARAM (crowd not made by
+ * pb_crowd_builder_init), PB_ERR_UNSUPPORTED (this CPU cannot run variant);
+ * on error the crowd keeps its variant. */
+pb_status pb_crowd_builder_set_variant(pb_crowd_builder *crowd, const pb_variant *variant);
+
 /* Free what pb_crowd_builder_init allocated and empty *crowd. NULL and empty are fine. */
 void pb_crowd_builder_free(pb_crowd_builder *crowd);
 
