@@ -3,6 +3,7 @@
  *   posebench ops                      list registered ops
  *   posebench validate [options]       every op x variant vs reference and oracle
  *   posebench bench [options]          Google Benchmark timings (bench/; needs libbenchmark-dev at build)
+ *   posebench frame|budget|report      the frame pipeline, the blend-method budget, the report (cli/commands.h)
  * Global: --variant NAME forces the variant ops run with (like POSEBENCH_VARIANT). */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include "posebench/posebench.h"
 #include "validate.h"
+#include "commands.h"   /* frame, budget, report (cli/frame.c, cli/budget.c, cli/report.c) */
 #ifdef PB_HAVE_BENCH
 #include "bench.h"
 #endif
@@ -30,6 +32,12 @@ static void usage(FILE *f)
           "        [--json FILE] [--csv FILE] [--seed N] [--pb-run] [-- <Google Benchmark flags>]\n"
           "                               time every op x variant x size with a memcpy roofline\n"
           "                               (posebench bench --help for details)\n"
+          "  frame [--characters N] [--joints N] [--bvh FILE]... [--method M]... [--variant NAME] [--json FILE]\n"
+          "                               a crowd's frame (sample, transition, additive, 2-leg IK, FK) per stage\n"
+          "  budget [--budget-us US] [--characters N] [--joints N] [--variant NAME] [--json FILE]\n"
+          "                               transition methods: cost per frame, fit in a budget, and quality\n"
+          "  report [--quick] [--out DIR]   validate + bench + frame + budget -> plots, index.html, summary.md\n"
+          "                               in a new reports/out/<timestamp>/ (each command: --help)\n"
           "environment:\n"
           "  POSEBENCH_VARIANT=NAME       force the variant ops use (refused if the CPU cannot run it)\n"
           "  POSEBENCH_DISABLE=avx512,... hide CPU features from dispatch\n",
@@ -185,6 +193,10 @@ int main(int argc, char **argv)
         return 2;
 #endif
     }
+    /* commands in their own files (cli/commands.h) */
+    if (!strcmp(cmd, "frame")) return pb_cmd_frame(argc - i, argv + i);
+    if (!strcmp(cmd, "budget")) return pb_cmd_budget(argc - i, argv + i);
+    if (!strcmp(cmd, "report")) return pb_cmd_report(argc - i, argv + i);
     fprintf(stderr, "posebench: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -24,6 +24,11 @@ check "validate bad seed"   2 "--seed expects"                -- validate --seed
 check "validate bad json"   2 "cannot write /nonexistent/dir" -- validate --op eerp --json /nonexistent/dir/x.json
 check "validate one"        0 "all passed"                    -- validate --quick --op quat_mul --variant scalar
 check "validate missing bvh" 2 "nope.bvh"                  -- validate --quick --op quat_mul --variant scalar --bvh /nonexistent/nope.bvh
+check "report missing bvh"   2 "--bvh /nonexistent/nope.bvh: no such file" -- report --bvh /nonexistent/nope.bvh
+check "report bad option"    2 "unknown or incomplete option '--frob'" -- report --frob
+check "frame bad characters" 2 "--characters expects 1..4096"  -- frame --characters 0
+check "frame bad scale"      2 "--bvh-scale expects"           -- frame --bvh-scale nan
+check "budget bad budget"    2 "budget"                        -- budget --budget-us -3
 boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
 if [ -f "$boxing" ]; then   # its header's frame count is one short: a warning, an error with --strict
   check "validate bvh warning" 0 "warning: .*Boxing_Toes.bvh:128" -- validate --quick --op quat_mul --variant scalar --bvh "$boxing"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # deps.sh — install the Debian/Ubuntu packages posebench needs, only those missing.
-#   tools/deps.sh core   what the main job needs (build, validate)
-#   tools/deps.sh all    plus what the tests need (clang, sanitizers, aarch64 cross + qemu)
+#   tools/deps.sh core   what the main job needs (build, validate, bench, the report's plots)
+#   tools/deps.sh all    plus what the tests need (clang, sanitizers, aarch64 cross + qemu, chromium
+#                        for the report test)
 # Uses apt-get as root, sudo otherwise; where neither works it prints the
 # exact command to run and exits non-zero.
 set -euo pipefail
 
 core=(cmake make gcc g++ libsimde-dev libbenchmark-dev gnuplot-nox)
-test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user assimp-testmodels)
+test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user assimp-testmodels chromium)
 
 case "${1:-core}" in
   core) want=("${core[@]}") ;;

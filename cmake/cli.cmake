@@ -1,0 +1,42 @@
+# cli.cmake — the CLI commands beyond posebench.c (cli/frame.c, cli/budget.c,
+# cli/report.c) and the report test. Included at the end of the root
+# CMakeLists.txt, after the posebench target, tests and (optional) bench exist.
+get_filename_component(PB_CLI_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+target_sources(posebench PRIVATE
+  ${PB_CLI_ROOT}/cli/frame.c
+  ${PB_CLI_ROOT}/cli/budget.c
+  ${PB_CLI_ROOT}/cli/report.c)
+target_include_directories(posebench PRIVATE ${PB_CLI_ROOT}/cli)
+
+# Build description recorded in frame/budget JSON (the bench JSON has its
+# own): the flags C sources get and each native kernel build's ISA flags.
+pb_build_description(_pb_cli_cflags _pb_cli_kflags)
+set_source_files_properties(${PB_CLI_ROOT}/cli/frame.c PROPERTIES COMPILE_DEFINITIONS
+  "PB_CLI_BUILD_TYPE=\"${CMAKE_BUILD_TYPE}\";PB_CLI_COMPILER_ID=\"${CMAKE_C_COMPILER_ID}\";PB_CLI_C_FLAGS=\"${_pb_cli_cflags}\";PB_CLI_KERNEL_FLAGS=\"${_pb_cli_kflags}\"")
+# The report writes into <source>/reports/out/<timestamp>/ and reads the
+# gnuplot scripts from <source>/reports/, wherever it is run from.
+set_source_files_properties(${PB_CLI_ROOT}/cli/report.c PROPERTIES COMPILE_DEFINITIONS
+  "PB_REPORTS_DIR=\"${PB_CLI_ROOT}/reports\"")
+
+# CLI smoke tests of frame and budget (tiny crowds; shape of the output, not timings).
+add_test(NAME frame_smoke COMMAND posebench frame --quick --characters 16 --frames 4 --reps 1 --no-cmu)
+add_test(NAME budget_smoke COMMAND posebench budget --quick --characters 16 --budget-us 500)
+
+# The full report in headless Chromium: needs `posebench bench` (Google
+# Benchmark), gnuplot with pngcairo and svg, and chromium. tools/deps.sh all
+# installs them (CI); elsewhere the test is left out with a message.
+find_program(PB_GNUPLOT gnuplot)
+find_program(PB_CHROMIUM NAMES chromium chromium-browser)
+if(NOT TARGET posebench_bench)
+  message(STATUS "posebench: report test skipped: no Google Benchmark (install libbenchmark-dev)")
+elseif(NOT PB_GNUPLOT)
+  message(STATUS "posebench: report test skipped: gnuplot not found (install gnuplot-nox)")
+elseif(NOT PB_CHROMIUM)
+  message(STATUS "posebench: report test skipped: chromium not found (install chromium; tools/deps.sh all does)")
+elseif(CMAKE_CROSSCOMPILING)
+  message(STATUS "posebench: report test skipped: cross build")
+else()
+  add_test(NAME report COMMAND bash ${PB_CLI_ROOT}/tests/test_report.sh $<TARGET_FILE:posebench> ${PB_CHROMIUM})
+  set_tests_properties(report PROPERTIES TIMEOUT 900)
+endif()

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# test_report.sh — the report end to end: `posebench report --quick` into a
+# temporary folder, all six plots there as png and svg, then index.html opened
+# in headless Chromium: every image must load (index.html's inline script
+# writes data-images-loaded / data-images-found on <body>, read back with
+# --dump-dom) and a screenshot must come out as a non-empty PNG.
+# usage: test_report.sh <path/to/posebench> <path/to/chromium>
+# PB_REPORT_KEEP=DIR keeps the report and the screenshot there (for a look).
+set -u
+bin=$1; chrome=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL $*"; }
+
+out=$tmp/report
+start=$SECONDS
+"$bin" report --quick --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"; st=$?
+echo "report --quick: status $st in $((SECONDS - start)) s"
+# 0, or 1 when validation (or a step) failed: the report must be written either way
+if [ "$st" = 0 ] || [ "$st" = 1 ]; then ok; else bad "report exited with $st"; tail -20 "$tmp/stderr"; fi
+[ "$st" = 1 ] && { echo "note: report exited 1:"; grep -E "FAILED|exited with|failed" "$tmp/stderr" | head -5; }
+grep -qx "$out" "$tmp/stdout" && ok || bad "report did not print its folder: $(cat "$tmp/stdout")"
+
+for p in 1_ns_per_joint 2_speedup 3_copy_ratio 4_validation 5_frame 6_budget; do
+  for ext in png svg; do
+    [ -s "$out/$p.$ext" ] && ok || bad "missing or empty plot $p.$ext"
+  done
+done
+for f in index.html summary.md validate.json bench.json bench.csv frame.json budget.json; do
+  [ -s "$out/$f" ] && ok || bad "missing or empty $f"
+done
+head -c 8 "$out/1_ns_per_joint.png" | od -An -c | grep -q "P   N   G" && ok || bad "1_ns_per_joint.png is not a PNG"
+grep -q "<svg" "$out/6_budget.svg" && ok || bad "6_budget.svg is not SVG"
+
+# headless Chromium: a fresh profile, no network, no GPU
+profile=$(mktemp -d -p "$tmp")
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --disable-dev-shm-usage --user-data-dir="$profile"
+       --virtual-time-budget=15000 --window-size=1400,2400)
+url="file://$out/index.html"
+HOME=$tmp timeout 180 "$chrome" "${flags[@]}" --dump-dom "$url" >"$tmp/dom.html" 2>"$tmp/chrome.log"
+total=$(grep -o 'data-images-total="[0-9]*"' "$tmp/dom.html" | head -1 | grep -o '[0-9]*')
+loaded=$(grep -o 'data-images-loaded="[0-9]*"' "$tmp/dom.html" | head -1 | grep -o '[0-9]*')
+found=$(grep -o 'data-images-found="[0-9]*"' "$tmp/dom.html" | head -1 | grep -o '[0-9]*')
+echo "chromium: images total=${total:-?} found=${found:-?} loaded=${loaded:-?}"
+if [ -n "$total" ] && [ "$total" -ge 6 ] && [ "$loaded" = "$total" ] && [ "$found" = "$total" ]; then ok;
+else bad "not every image loaded in Chromium (dump: $(wc -c <"$tmp/dom.html") bytes)"; tail -5 "$tmp/chrome.log"; fi
+grep -q "Frame pipeline" "$tmp/dom.html" && grep -q "Budget" "$tmp/dom.html" && ok || bad "index.html lacks its sections"
+
+HOME=$tmp timeout 180 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$url" >/dev/null 2>>"$tmp/chrome.log"
+size=$(stat -c %s "$tmp/shot.png" 2>/dev/null || echo 0)
+if [ "$size" -gt 20000 ] && head -c 8 "$tmp/shot.png" | od -An -c | grep -q "P   N   G"; then ok;
+else bad "screenshot missing or tiny ($size bytes)"; tail -5 "$tmp/chrome.log"; fi
+
+if [ -n "${PB_REPORT_KEEP:-}" ]; then
+  mkdir -p "$PB_REPORT_KEEP" && cp -r "$out" "$PB_REPORT_KEEP/" && cp "$tmp/shot.png" "$PB_REPORT_KEEP/" \
+    && echo "kept in $PB_REPORT_KEEP"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
