@@ -68,6 +68,7 @@
 #define AOS_FLOATS 19                    /* floats per element of a pb_pose_aos: 3 + 4 + 4 x 3 */
 #define SKEL_JOINTS 64                   /* joints per character of skeleton ops' crowds */
 #define SKEL_FLAGS (PB_OPF_SKELETON | PB_OPF_ROOTS)   /* ops that take call.skel */
+#define CLIP_KEYS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))   /* what a clip's keys hold */
 
 /* Scalar parameters for every op (each reads only those its flags name):
  * mid-transition values in the ranges validation covers; alpha not 0, 1/2
@@ -161,6 +162,7 @@ static stats spec_stats(const spec *s)
  * copy roofline. */
 typedef struct bufset {
     pb_pose a, b, out;
+    pb_clip clip_a;                     /* PB_OPF_CLIP_IN ops: a clip whose keys are pose a (a view, not a copy) */
     float *aos_in_mem, *aos_out_mem;
     pb_pose_aos aos_in, aos_out;
     pb_call call;
@@ -250,7 +252,8 @@ static size_t set_alloc_bytes(const pb_op_info *info, size_t n)
 {
     size_t pose = (size_t)PB_PLANES * pb_padded(n) * sizeof(float) + PB_PLANES * PB_ALIGN;
     size_t aos = AOS_FLOATS * n * sizeof(float);
-    return (info->in_a ? pose : 0) + (info->in_b ? pose : 0) + (info->out ? pose : 0) +
+    int a = info->in_a || (info->flags & PB_OPF_CLIP_IN);
+    return (a ? pose : 0) + (info->in_b ? pose : 0) + (info->out ? pose : 0) +
            ((info->flags & PB_OPF_AOS_IN) ? aos : 0) + ((info->flags & PB_OPF_AOS_OUT) ? aos : 0);
 }
 
@@ -263,7 +266,7 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
     size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3 : n_req;
     p->n_work = n;
     size_t rd = (size_t)planes_of(info->in_a) + (size_t)planes_of(info->in_b) +
-                ((info->flags & PB_OPF_AOS_IN) ? AOS_FLOATS : 0);
+                ((info->flags & PB_OPF_AOS_IN) ? AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? planes_of(CLIP_KEYS) : 0);
     /* Sampling reads keys by gathers: pos/rot/scl of two (linear) or four
      * (cubic) keys per output element, counted as if streamed. */
     if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
@@ -331,7 +334,8 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
     }
     for (int i = 0; i < nsets && !fail; i++) {
         bufset *s = &p->sets[i];
-        if (info->in_a) fail |= pb_pose_alloc(&s->a, n) != PB_OK || pb_pose_copy(&s->a, &ga) != PB_OK;
+        if (info->in_a || (info->flags & PB_OPF_CLIP_IN))
+            fail |= pb_pose_alloc(&s->a, n) != PB_OK || pb_pose_copy(&s->a, &ga) != PB_OK;
         if (info->in_b) fail |= pb_pose_alloc(&s->b, n) != PB_OK || pb_pose_copy(&s->b, &gb) != PB_OK;
         if (info->out) fail |= pb_pose_alloc(&s->out, n) != PB_OK;
         if (fail) break;
@@ -348,12 +352,21 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
             memset(s->aos_out_mem, 0, AOS_FLOATS * n * sizeof(float));   /* fault the pages in */
             aos_setup(&s->aos_out, s->aos_out_mem, n);
         }
+        if (info->flags & PB_OPF_CLIP_IN) {
+            /* frames x joints = n: SKEL_JOINTS-joint frames when they divide n, else the largest
+             * power-of-two joint count that does (1000 = 125 x 8), down to one joint */
+            size_t joints = SKEL_JOINTS;
+            while (n % joints) joints /= 2;
+            s->clip_a = (pb_clip){ .frames = n / joints, .joints = joints, .frame_time = 1.0f / SAMPLE_FPS,
+                                   .fps = SAMPLE_FPS, .pose = s->a };
+        }
         s->call = (pb_call){ .a = info->in_a ? &s->a : NULL, .b = info->in_b ? &s->b : NULL,
                              .out = info->out ? &s->out : NULL,
                              .aos_in = (info->flags & PB_OPF_AOS_IN) ? &s->aos_in : NULL,
                              .aos_out = (info->flags & PB_OPF_AOS_OUT) ? &s->aos_out : NULL,
                              .skel = (info->flags & SKEL_FLAGS) ? &p->skel : NULL,
-                             .clip = (info->flags & PB_OPF_SAMPLE) ? &p->clip : NULL,
+                             .clip = (info->flags & PB_OPF_SAMPLE) ? &p->clip
+                                     : (info->flags & PB_OPF_CLIP_IN) ? &s->clip_a : NULL,
                              .offsets = (info->flags & PB_OPF_SAMPLE) ? p->offsets : NULL,
                              .params = bench_params };
         /* The kernel block exactly as pb_run builds it. */
@@ -363,6 +376,7 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
         /* The copy roofline's view: every array the op reads, every array it writes. */
         if (info->in_a) add_planes(&s->a, info->in_a, s->in, s->in_len, &s->nin);
         if (info->in_b) add_planes(&s->b, info->in_b, s->in, s->in_len, &s->nin);
+        if (info->flags & PB_OPF_CLIP_IN) add_planes(&s->a, CLIP_KEYS, s->in, s->in_len, &s->nin);
         if (info->flags & PB_OPF_SAMPLE)   /* the keys' pos/rot/scl planes, as many floats as counted */
             for (int pl = 0; pl < 10; pl++) {
                 s->in[s->nin] = p->clip.pose.plane[pl];
