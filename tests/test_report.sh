@@ -30,6 +30,18 @@ done
 for f in index.html summary.md validate.json bench.json bench.csv frame.json budget.json; do
   [ -s "$out/$f" ] && ok || bad "missing or empty $f"
 done
+# every registered op x every native variant in the bench JSON, with its copy ratio
+ops=$("$bin" ops | awk '{print $1}')
+natives=$("$bin" variants | awk '$4 == "native" {print $1}')
+missing=""
+for op in $ops; do
+  for v in $natives; do
+    grep -A14 "\"run_name\": \"$op/$v/" "$out/bench.json" | grep -q '"copy_ratio"' || missing="$missing $op/$v"
+  done
+done
+[ -n "$ops" ] && [ -n "$natives" ] && [ -z "$missing" ] && ok \
+  || bad "bench.json lacks (with copy_ratio):${missing:- no ops or variants listed}"
+echo "bench.json: $(echo $ops | wc -w) ops x $(echo $natives | wc -w) native variants checked"
 head -c 8 "$out/1_ns_per_joint.png" | od -An -c | grep -q "P   N   G" && ok || bad "1_ns_per_joint.png is not a PNG"
 grep -q "<svg" "$out/6_budget.svg" && ok || bad "6_budget.svg is not SVG"
 
