@@ -23,7 +23,11 @@ PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm256_add_ps(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm256_sub_ps(a, b); }
 PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm256_mul_ps(a, b); }
 PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm256_div_ps(a, b); }
-/* a*b + c, fused (one rounding) where the ISA has FMA. */
+/* a*b + c, fused (one rounding) where the ISA has FMA; SIMDe's emulation rounds
+ * twice, so vmath.h's exact-product helpers only trust it natively. */
+#if defined(SIMDE_X86_FMA_NATIVE)
+#define PB_FMA_EXACT 1
+#endif
 PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm256_fmadd_ps(a, b, c); }
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm256_min_ps(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm256_max_ps(a, b); }

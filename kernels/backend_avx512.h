@@ -25,6 +25,10 @@ PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm512_add_ps(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm512_sub_ps(a, b); }
 PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm512_mul_ps(a, b); }
 PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm512_div_ps(a, b); }
+/* Fused natively; SIMDe's emulation rounds twice (see vmath.h, PB_FMA_EXACT). */
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+#define PB_FMA_EXACT 1
+#endif
 PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm512_fmadd_ps(a, b, c); }
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm512_min_ps(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm512_max_ps(a, b); }

@@ -24,6 +24,11 @@ PB_BINLINE pb_vf vset1(float x) { return simde_vdupq_n_f32(x); }
 PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_vaddq_f32(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_vsubq_f32(a, b); }
 PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_vmulq_f32(a, b); }
+/* Fused on AArch64 (SIMDe's own condition for a native vfmaq); its portable
+ * emulation rounds twice (see vmath.h, PB_FMA_EXACT). */
+#if defined(SIMDE_ARM_NEON_A32V7_NATIVE) && defined(__ARM_FEATURE_FMA)
+#define PB_FMA_EXACT 1
+#endif
 PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_vfmaq_f32(c, a, b); }
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_vminq_f32(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_vmaxq_f32(a, b); }

@@ -37,15 +37,15 @@ static void k_quat_inv_mul_vec3(const pb_kargs *k)
 }
 static void k_quat_abs(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_abs(vq_load(k->a, i))); }
 static void k_quat_normalize(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_normalize(vq_load(k->a, i))); }
-static void k_quat_exp(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_exp(vv3_load(k->a, PB_ANG_X, i))); }
-static void k_quat_log(const pb_kargs *k) { FOR_VECTORS(k) vv3_store(k->out, PB_ANG_X, i, vq_log(vq_load(k->a, i))); }
+static void k_quat_exp(const pb_kargs *k) { FOR_VECTORS(k) vq_store(k->out, i, vq_exp_dd(vv3_load(k->a, PB_ANG_X, i))); }
+static void k_quat_log(const pb_kargs *k) { FOR_VECTORS(k) vv3_store(k->out, PB_ANG_X, i, vq_log_dd(vq_load(k->a, i))); }
 static void k_quat_from_scaled_angle_axis(const pb_kargs *k)
 {
-    FOR_VECTORS(k) vq_store(k->out, i, vq_exp(vv3_scale(vv3_load(k->a, PB_ANG_X, i), vset1(0.5f))));
+    FOR_VECTORS(k) vq_store(k->out, i, vq_exp_dd(vv3_scale(vv3_load(k->a, PB_ANG_X, i), vset1(0.5f))));
 }
 static void k_quat_to_scaled_angle_axis(const pb_kargs *k)
 {
-    FOR_VECTORS(k) vv3_store(k->out, PB_ANG_X, i, vv3_scale(vq_log(vq_load(k->a, i)), vset1(2.0f)));
+    FOR_VECTORS(k) vv3_store(k->out, PB_ANG_X, i, vv3_scale(vq_log_dd(vq_load(k->a, i)), vset1(2.0f)));
 }
 static void k_slerp_shortest(const pb_kargs *k)
 {

@@ -39,26 +39,97 @@ PB_VINLINE pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
 }
 PB_VINLINE pb_vf vclamp(pb_vf x, float lo, float hi) { return vmin(vmax(x, vset1(lo)), vset1(hi)); }
 
+/* ---- error-free transformations ---------------------------------------------------
+ * A few steps (|v| and the angles of quaternion log/exp near pi) need more than
+ * one float's precision: there a value is carried as hi + lo, and these return
+ * the exact rounding error of one operation. PB_FMA_EXACT is set by backends
+ * whose vfma is a real fused multiply-add (one rounding); elsewhere (SSE4.1,
+ * SIMDe's portable emulation) vfma rounds twice and the product error comes
+ * from Dekker's split into 12-bit halves, whose partial products are exact. */
+#ifndef PB_FMA_EXACT
+#define PB_FMA_EXACT 0
+#endif
+/* a*b - p exactly, for p = fl(a*b) (no overflow or underflow). */
+PB_VINLINE pb_vf vmul_err(pb_vf a, pb_vf b, pb_vf p)
+{
+#if PB_FMA_EXACT
+    return vfma(a, b, vneg(p));
+#else
+    pb_vf ca = vmul(a, vset1(4097.0f)), cb = vmul(b, vset1(4097.0f));
+    pb_vf ah = vsub(ca, vsub(ca, a)), bh = vsub(cb, vsub(cb, b));
+    pb_vf al = vsub(a, ah), bl = vsub(b, bh);
+    return vadd(vadd(vadd(vsub(vmul(ah, bh), p), vmul(ah, bl)), vmul(al, bh)), vmul(al, bl));
+#endif
+}
+/* a + b - s exactly, for s = fl(a + b), any magnitudes (Knuth's two-sum). */
+PB_VINLINE pb_vf vadd_err(pb_vf a, pb_vf b, pb_vf s)
+{
+    pb_vf bb = vsub(s, a);
+    return vadd(vsub(a, vsub(s, bb)), vsub(b, bb));
+}
+/* The same when |a| >= |b| or a = 0 (Dekker's fast two-sum: 3 operations). */
+PB_VINLINE pb_vf vadd_err_fast(pb_vf a, pb_vf b, pb_vf s) { return vsub(b, vsub(s, a)); }
+/* a (bh + bl) rounded once (to within a tiny fraction of an ulp). */
+PB_VINLINE pb_vf vmul_dd(pb_vf a, pb_vf bh, pb_vf bl)
+{
+#if PB_FMA_EXACT
+    return vfma(a, bh, vmul(a, bl));
+#else
+    pb_vf p = vmul(a, bh);
+    return vadd(p, vfma(a, bl, vmul_err(a, bh, p)));
+#endif
+}
+
 /* ---- sin / cos ------------------------------------------------------------------
  * Reduce by pi/2 in three parts (Cody-Waite; each n*part is exact for |n| <
  * 2^13, i.e. |x| < ~1e4), evaluate both polynomials on [-pi/4, pi/4], pick by
  * quadrant. The quadrant is n mod 4 computed in float, so no int conversion. */
-PB_VINLINE void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
+#define PB_PIO2_C1 1.5703125f                     /* 8 significant bits */
+#define PB_PIO2_C2 4.837512969970703125e-4f       /* 11 significant bits */
+#define PB_PIO2_C3 7.54978995489188216e-8f
+/* sin and cos of r in [-pi/4, pi/4] (a little beyond is fine). */
+PB_VINLINE void vsincos_poly(pb_vf r, pb_vf *ps, pb_vf *pc)
 {
-    pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
-    pb_vf r = vsub(x, vmul(n, vset1(1.5703125f)));
-    r = vsub(r, vmul(n, vset1(4.837512969970703125e-4f)));
-    r = vsub(r, vmul(n, vset1(7.54978995489188216e-8f)));
     pb_vf z = vmul(r, r);
-    pb_vf ps = vfma(vfma(vset1(-1.9515295891e-4f), z, vset1(8.3321608736e-3f)), z, vset1(-1.6666654611e-1f));
-    ps = vadd(r, vmul(vmul(r, z), ps));
-    pb_vf pc = vfma(vfma(vset1(2.443315711809948e-5f), z, vset1(-1.388731625493765e-3f)), z, vset1(4.166664568298827e-2f));
-    pc = vadd(vsub(vmul(vmul(z, z), pc), vmul(vset1(0.5f), z)), vset1(1.0f));   /* small terms first */
+    pb_vf s = vfma(vfma(vset1(-1.9515295891e-4f), z, vset1(8.3321608736e-3f)), z, vset1(-1.6666654611e-1f));
+    *ps = vadd(r, vmul(vmul(r, z), s));
+    pb_vf c = vfma(vfma(vset1(2.443315711809948e-5f), z, vset1(-1.388731625493765e-3f)), z, vset1(4.166664568298827e-2f));
+    *pc = vadd(vsub(vmul(vmul(z, z), c), vmul(vset1(0.5f), z)), vset1(1.0f));   /* small terms first */
+}
+/* sin and cos of r + n pi/2 from those of r. */
+PB_VINLINE void vsincos_quadrant(pb_vf n, pb_vf ps, pb_vf pc, pb_vf *s, pb_vf *c)
+{
     pb_vf q = vsub(n, vmul(vset1(4.0f), vfloor(vmul(n, vset1(0.25f)))));   /* 0, 1, 2, 3 */
     pb_vm odd = mor(veq(q, vset1(1.0f)), veq(q, vset1(3.0f)));
     pb_vf sv = vsel(odd, pc, ps), cv = vsel(odd, ps, pc);
     *s = vsel(vle(vset1(2.0f), q), vneg(sv), sv);
     *c = vsel(mor(veq(q, vset1(1.0f)), veq(q, vset1(2.0f))), vneg(cv), cv);
+}
+PB_VINLINE void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
+{
+    pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
+    pb_vf r = vsub(x, vmul(n, vset1(PB_PIO2_C1)));
+    r = vsub(r, vmul(n, vset1(PB_PIO2_C2)));
+    r = vsub(r, vmul(n, vset1(PB_PIO2_C3)));
+    pb_vf ps, pc;
+    vsincos_poly(r, &ps, &pc);
+    vsincos_quadrant(n, ps, pc, s, c);
+}
+/* sin and cos of x + xl, xl a correction below ~ulp(x), |x| < ~1e4. The same
+ * reduction, but x - n C1 is exact (Sterbenz) and the rounding of - n C2 is
+ * recovered, so the reduced argument is r + rl with rl exact to ~1e-15; the
+ * polynomials run on r and rl enters to first order (its square is < 1e-11).
+ * Near x = pi this keeps sin x accurate to its own ulp, not ulp(pi). */
+PB_VINLINE void vsincos_dd(pb_vf x, pb_vf xl, pb_vf *s, pb_vf *c)
+{
+    pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
+    pb_vf r1 = vsub(x, vmul(n, vset1(PB_PIO2_C1)));
+    pb_vf m2 = vmul(n, vset1(-PB_PIO2_C2));
+    pb_vf r = vadd(r1, m2);
+    pb_vf rl = vsub(vadd(vadd_err(r1, m2, r), xl), vmul(n, vset1(PB_PIO2_C3)));
+    pb_vf ps, pc;
+    vsincos_poly(r, &ps, &pc);
+    vsincos_quadrant(n, vfma(pc, rl, ps), vfma(vneg(ps), rl, pc), s, c);
 }
 PB_VINLINE pb_vf vsin(pb_vf x) { pb_vf s, c; vsincos(x, &s, &c); return s; }
 /* sin(x)/x with its limit 1 at 0. */
@@ -71,21 +142,59 @@ PB_VINLINE pb_vf vsinc(pb_vf x)
  * atan of t = min/max in [0, 1], with the upper range folded by
  * atan t = pi/4 + atan((t-1)/(t+1)) (one division either way), then the
  * octant fixed up with two-part pi/2 and pi so the sums keep full precision. */
-PB_VINLINE pb_vf vatan2(pb_vf y, pb_vf x)
+#define PB_PIO4_HI 0.785398185253143310546875f     /* float(pi/4) and the rest */
+#define PB_PIO4_LO -2.18556950009312e-8f
+#define PB_PIO2_HI 1.57079637050628662f
+#define PB_PIO2_LO -4.37113900018624e-8f
+#define PB_PI_HI 3.14159274101257324f
+#define PB_PI_LO -8.74227800037248e-8f
+/* atan(min/max) of ax, ay >= 0 less pi/4 where *big (ratio above tan(pi/8)). */
+PB_VINLINE pb_vf vatan_folded(pb_vf ax, pb_vf ay, pb_vm *big)
 {
-    pb_vf ax = vabs(x), ay = vabs(y);
     pb_vf mx = vmax(ax, ay), mn = vmin(ax, ay);
-    pb_vm big = vgt(mn, vmul(vset1(0.414213562373095f), mx));
-    pb_vf num = vsel(big, vsub(mn, mx), mn);
-    pb_vf den = vsel(big, vadd(mn, mx), mx);
+    *big = vgt(mn, vmul(vset1(0.414213562373095f), mx));
+    pb_vf num = vsel(*big, vsub(mn, mx), mn);
+    pb_vf den = vsel(*big, vadd(mn, mx), mx);
     pb_vf t = vsel(veq(mx, vzero()), vzero(), vdiv(num, den));
     pb_vf z = vmul(t, t);
     pb_vf p = vfma(vfma(vfma(vset1(8.05374449538e-2f), z, vset1(-1.38776856032e-1f)), z, vset1(1.99777106478e-1f)), z,
                    vset1(-3.33329491539e-1f));
-    pb_vf r = vadd(vsel(big, vset1(0.785398163397448f), vzero()), vadd(t, vmul(vmul(p, z), t)));
-    r = vsel(vgt(ay, ax), vadd(vsub(vset1(1.57079637050628662f), r), vset1(-4.37113900018624e-8f)), r);
-    r = vsel(vlt(x, vzero()), vadd(vsub(vset1(3.14159274101257324f), r), vset1(-8.74227800037248e-8f)), r);
+    return vadd(t, vmul(vmul(p, z), t));
+}
+PB_VINLINE pb_vf vatan2(pb_vf y, pb_vf x)
+{
+    pb_vf ax = vabs(x), ay = vabs(y);
+    pb_vm big;
+    pb_vf a = vatan_folded(ax, ay, &big);
+    pb_vf r = vadd(vsel(big, vset1(0.785398163397448f), vzero()), a);
+    r = vsel(vgt(ay, ax), vadd(vsub(vset1(PB_PIO2_HI), r), vset1(PB_PIO2_LO)), r);
+    r = vsel(vlt(x, vzero()), vadd(vsub(vset1(PB_PI_HI), r), vset1(PB_PI_LO)), r);
     return vsel(vlt(y, vzero()), vneg(r), r);
+}
+/* Where m: k - r as hi + *lo (k = k_hi + k_lo, |k| >= |r|), the rounding of
+ * the difference kept in *lo with the old *lo negated; elsewhere r and *lo. */
+PB_VINLINE pb_vf vpivot_sub(pb_vm m, pb_vf k_hi, pb_vf k_lo, pb_vf r, pb_vf *lo)
+{
+    pb_vf k = vsel(m, k_hi, vzero()), rs = vsel(m, vneg(r), r);
+    pb_vf d = vadd(k, rs);
+    *lo = vadd(vadd(vadd_err_fast(k, rs, d), vsel(m, vneg(*lo), *lo)), vsel(m, k_lo, vzero()));
+    return d;
+}
+/* atan2 as hi + *lo: the same fold and octant fix-ups, each sum with its
+ * rounding error kept, so an angle near pi is not rounded to ulp(pi) = 2.4e-7. */
+PB_VINLINE pb_vf vatan2_dd(pb_vf y, pb_vf x, pb_vf *lo)
+{
+    pb_vf ax = vabs(x), ay = vabs(y);
+    pb_vm big;
+    pb_vf a = vatan_folded(ax, ay, &big);
+    pb_vf k = vsel(big, vset1(PB_PIO4_HI), vzero());
+    pb_vf r = vadd(k, a);
+    *lo = vadd(vadd_err_fast(k, a, r), vsel(big, vset1(PB_PIO4_LO), vzero()));
+    r = vpivot_sub(vgt(ay, ax), vset1(PB_PIO2_HI), vset1(PB_PIO2_LO), r, lo);
+    r = vpivot_sub(vlt(x, vzero()), vset1(PB_PI_HI), vset1(PB_PI_LO), r, lo);
+    pb_vm neg = vlt(y, vzero());
+    *lo = vsel(neg, vneg(*lo), *lo);
+    return vsel(neg, vneg(r), r);
 }
 
 /* ---- exp / log ------------------------------------------------------------------------ */
@@ -183,6 +292,24 @@ PB_VINLINE vq vq_normalize(vq q)
     vq n = vq_make(vmul(q.w, r), vmul(q.x, r), vmul(q.y, r), vmul(q.z, r));
     return vq_sel(zero, vq_make(vset1(1.0f), vzero(), vzero(), vzero()), n);
 }
+/* |v| as h + *lo (*lo ~ ulp(h) or less; 0 when h = 0): squares and their sum
+ * carried in two parts, then the float square root corrected by its residual
+ * (S + Sl - h^2) / 2h, which needs only a rough reciprocal. */
+PB_VINLINE pb_vf vv3_length_dd(vv3 v, pb_vf *lo)
+{
+    pb_vf px = vmul(v.x, v.x), py = vmul(v.y, v.y), pz = vmul(v.z, v.z);
+    pb_vf a = vadd(px, py), S = vadd(a, pz);
+    pb_vf sl = vadd(vadd(vadd_err(px, py, a), vadd_err(a, pz, S)),
+                    vadd(vadd(vmul_err(v.x, v.x, px), vmul_err(v.y, v.y, py)), vmul_err(v.z, v.z, pz)));
+    pb_vf h = vsqrt(S), t = vmul(h, h);
+    pb_vf res = vadd(vsub(vsub(S, t), vmul_err(h, h, t)), sl);   /* S - t is exact (Sterbenz) */
+    *lo = vsel(veq(h, vzero()), vzero(), vmul(res, vmul(vset1(0.5f), vrcp_est(h))));
+    return h;
+}
+/* The fast exp and log below serve the blends and velocity ops, whose rotation
+ * vectors are mostly short and whose bounds leave room; the quat_exp/quat_log
+ * ops (and the scaled angle-axis ones) use the _dd versions, accurate at every
+ * angle, at the price of the compensated steps. */
 PB_VINLINE vq vq_exp(vv3 v)
 {
     pb_vf h = vsqrt(vv3_dot(v, v));
@@ -198,6 +325,35 @@ PB_VINLINE vv3 vq_log(vq q)
     pb_vf s = vsqrt(vv3_dot(v, v));
     pb_vf f = vsel(veq(s, vzero()), vset1(1.0f), vdiv(vatan2(s, q.w), s));
     return vv3_scale(v, f);
+}
+/* exp with |v| in two parts and sin/cos of that sum: the angle is not rounded
+ * to ulp(|v|) (2.4e-7 near pi), which alone cost up to 5e-7 rad of rotation. */
+PB_VINLINE vq vq_exp_dd(vv3 v)
+{
+    pb_vf hl, h = vv3_length_dd(v, &hl);
+    pb_vf s, c;
+    vsincos_dd(h, hl, &s, &c);
+    pb_vf f = vdiv(s, h);
+    f = vsub(f, vmul(f, vmul(hl, vrcp_est(h))));   /* s / (h + hl) */
+    f = vsel(veq(h, vzero()), vset1(1.0f), f);
+    return vq_make(c, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
+}
+/* log with |v|, the angle and their ratio each in two parts, and the products
+ * v (f_hi + f_lo) rounded once: near a half-angle of pi the output is ~pi long,
+ * and each float rounding of the angle or of the ratio would cost ~1e-7. */
+PB_VINLINE vv3 vq_log_dd(vq q)
+{
+    vv3 v = vq_vec(q);
+    pb_vf sl, s = vv3_length_dd(v, &sl);
+    pb_vf thl, th = vatan2_dd(s, q.w, &thl);
+    thl = vfma(q.w, sl, thl);                       /* d atan2(s, w) / ds = w on the unit sphere */
+    pb_vf fh = vdiv(th, s), p = vmul(fh, s);
+    pb_vf rho = vsub(vsub(th, p), vmul_err(fh, s, p));   /* th - fh s, exactly enough */
+    pb_vf fl = vmul(vsub(vadd(rho, thl), vmul(fh, sl)), vrcp_est(s));
+    pb_vm zero = veq(s, vzero());
+    fl = vsel(vlt(s, vset1(1e-30f)), vzero(), fl);
+    fh = vsel(zero, vset1(1.0f), fh);
+    return vv3_make(vmul_dd(v.x, fh, fl), vmul_dd(v.y, fh, fl), vmul_dd(v.z, fh, fl));
 }
 /* Slerp on the shorter arc; angle between the 4-vectors from atan2 of
  * |p - q| and |p + q| (see reference q_slerp_shortest). Weights
