@@ -267,6 +267,7 @@ static const pb_tmethod methods[] = { PB_TM_CUT, PB_TM_CROSSFADE_STATIC, PB_TM_C
 
 typedef struct mrow {
     double cost[2];          /* us per frame at the two crowd sizes */
+    double spread;           /* (max - min) / median of the repetitions at the requested crowd */
     double setup_us;         /* once per transition */
     double fixed, per_char;  /* linear fit */
     double cost_at;          /* at the requested crowd (= cost[0]) */
@@ -460,7 +461,11 @@ int pb_cmd_budget(int argc, char **argv)
             status = 1;
             goto out;
         }
-        for (int mi = 0; mi < NM; mi++) rows[mi].cost[si] = pb_median(&samples[(size_t)mi * reps], (int)reps);
+        for (int mi = 0; mi < NM; mi++) {
+            double *sm = &samples[(size_t)mi * reps];
+            rows[mi].cost[si] = pb_median(sm, (int)reps);   /* sorts sm */
+            if (si == 0) rows[mi].spread = rows[mi].cost[0] > 0 ? (sm[reps - 1] - sm[0]) / rows[mi].cost[0] : 0;
+        }
         rest[si] = pb_median(&samples[(size_t)NM * reps], (int)reps);
         pb_crowd_free(&crowd);
     }
@@ -560,14 +565,14 @@ int pb_cmd_budget(int argc, char **argv)
            "%.2f s\n\n", duration, halflife);
     printf("COST per frame for the crowd: the clips each method samples + its transition ops (median of %ld x %ld "
            "frames, CPU time)\n", reps, frames);
-    printf("%-16s %-9s %10s %6s %11s %12s %6s %11s %10s\n", "method", "rotation", "us/frame", "fits", "max crowd*",
-           "+rest us/fr", "fits", "max crowd*", "setup us");
+    printf("%-16s %-9s %10s %7s %6s %11s %12s %6s %11s %10s\n", "method", "rotation", "us/frame", "spread", "fits",
+           "max crowd*", "+rest us/fr", "fits", "max crowd*", "setup us");
     for (int mi = 0; mi < NM; mi++) {
         const pb_tmethod_info *in = pb_tmethod_get(methods[mi]);
         mrow *r = &rows[mi];
         double full = r->cost_at + rest[0];
-        printf("%-16s %-9s %10.1f %6s %11ld %12.1f %6s %11ld", in->method, in->rot, r->cost_at,
-               r->cost_at <= budget ? "yes" : "NO", r->max_chars, full, full <= budget ? "yes" : "NO",
+        printf("%-16s %-9s %10.1f %6.1f%% %6s %11ld %12.1f %6s %11ld", in->method, in->rot, r->cost_at,
+               100.0 * r->spread, r->cost_at <= budget ? "yes" : "NO", r->max_chars, full, full <= budget ? "yes" : "NO",
                r->frame_max_chars);
         if (in->once[0]) printf(" %10.1f\n", r->setup_us);
         else printf(" %10s\n", "-");
@@ -577,6 +582,7 @@ int pb_cmd_budget(int argc, char **argv)
            "  and runs inertialize; dead blending samples the destination and runs dead_blending (slerp) or\n"
            "  extrapolate_decayed + blend_static_nlerp + the roots copied (nlerp). setup us: once per transition\n"
            "  (inertialize_offset; dead blending: a copy of the source pose). Every character mid-transition.\n"
+           "  spread: (max - min) / median of the repetitions.\n"
            "  +rest: the same frame's additive layer, legs FK, 2-leg IK and FK with velocities: %.1f us at %zu "
            "characters.\n"
            "  * largest crowd within %.0f us: straight line through the costs measured at %zu and %zu characters,\n"
@@ -666,7 +672,8 @@ int pb_cmd_budget(int argc, char **argv)
             pb_json_str(jf, in->once);
             jnum(jf, "setup_us", in->once[0] ? r->setup_us : NAN, 1);
             jnum(jf, "cost_us", r->cost_at, 1);
-            fprintf(jf, ", \"cost_us_at_sizes\": [%.3f, %.3f]", r->cost[0], r->cost[1]);
+            fprintf(jf, ", \"cost_us_at_sizes\": [%.3f, %.3f], \"cost_spread\": %.4f", r->cost[0], r->cost[1],
+                    r->spread);
             jnum(jf, "fixed_us", r->fixed, 1);
             jnum(jf, "per_character_us", r->per_char, 1);
             fprintf(jf, ", \"fits\": %s, \"max_characters\": %ld", r->cost_at <= budget ? "true" : "false", r->max_chars);

@@ -621,6 +621,7 @@ typedef struct frame_row {
     double stage_us[ST_COUNT];   /* NAN: not run (missing op or no legs) */
     char missing[ST_COUNT][96];  /* why a stage did not run */
     double total_us, setup_us;
+    double total_spread;         /* (max - min) / median of the total over the repetitions */
 } frame_row;
 
 /* Clip time of frame k: within the first half of the clip, so time + offset
@@ -704,7 +705,8 @@ static int measure(pb_crowd *c, const frame_cfg *cfg, frame_row *row)
             if ((st = pb_stage_begin(c, v, m)) != PB_OK) goto fail_free;
         setup[r] = (pb_cpu_seconds() - t0) / cfg->frames * 1e6;
     }
-    row->total_us = pb_median(tot, cfg->reps);
+    row->total_us = pb_median(tot, cfg->reps);   /* sorts: tot[0] is the min, tot[reps - 1] the max */
+    row->total_spread = row->total_us > 0 ? (tot[cfg->reps - 1] - tot[0]) / row->total_us : NAN;
     for (int s = 0; s < ST_COUNT; s++)
         if (!skip[s]) row->stage_us[s] = pb_median(stg + (size_t)s * cfg->reps, cfg->reps);
     if (pb_tmethod_get(m)->once[0]) row->setup_us = pb_median(setup, cfg->reps);
@@ -923,8 +925,9 @@ int pb_cmd_frame(int argc, char **argv)
         }
         printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s\n  %s\n", sc->name, sc->joints,
                cfg.characters, crowd.n, sc->leg_desc, sc->source);
-        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %9s %9s %10s\n", "method", "variant", stage_head[0], stage_head[1],
-               stage_head[2], stage_head[3], stage_head[4], stage_head[5], "total us", "chars/ms", "setup us");
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %9s %7s %9s %10s\n", "method", "variant", stage_head[0],
+               stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], "total us", "spread",
+               "chars/ms", "setup us");
         fflush(stdout);
         for (int mi = 0; mi < 3 && status == 0; mi++) {
             if (!want_m[mi]) continue;
@@ -944,6 +947,8 @@ int pb_cmd_frame(int argc, char **argv)
                     else print_us(row.stage_us[s], w[s]);
                 }
                 print_us(row.total_us, 9);
+                if (isnan(row.total_spread)) printf(" %7s", "-");
+                else printf(" %6.1f%%", 100.0 * row.total_spread);
                 printf(" %9.0f", cpm);
                 print_us(row.setup_us, 10);
                 putchar('\n');
@@ -969,8 +974,8 @@ int pb_cmd_frame(int argc, char **argv)
                             pb_json_str(jf, row.missing[s]);
                             fputc('}', jf);
                         }
-                    fprintf(jf, "], \"total_us\": %.3f, \"characters_per_ms\": %.3f, \"setup_once_us\": ",
-                            row.total_us, cpm);
+                    fprintf(jf, "], \"total_us\": %.3f, \"total_spread\": %.4f, \"characters_per_ms\": %.3f, "
+                            "\"setup_once_us\": ", row.total_us, isnan(row.total_spread) ? 0.0 : row.total_spread, cpm);
                     if (isnan(row.setup_us)) fputs("null", jf);
                     else fprintf(jf, "%.3f", row.setup_us);
                     fputs(", \"setup_once\": ", jf);
@@ -994,7 +999,8 @@ int pb_cmd_frame(int argc, char **argv)
                "  2-leg IK    gather 2 chains per character (C), two_bone_ik, scatter the rotations back (C); the\n"
                "              solved joints keep their sampled velocities (two_bone_ik_vel would update them)\n"
                "  FK+vel      fk with velocities\n"
-               "  total       the whole frame timed as one block (stages are timed apart: sums differ slightly)\n"
+               "  total       the whole frame timed as one block (stages are timed apart: sums differ slightly);\n"
+               "              spread: (max - min) / median of the total over the repetitions\n"
                "  chars/ms    characters / total; setup us: once per transition, not per frame\n",
                pb_op_get(cfg.sampler)->name, (double)ADDITIVE_WEIGHT);
     }

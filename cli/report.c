@@ -1103,12 +1103,13 @@ static void frame_section(report *r, out2 *o, int made)
                   "cross-fade, the destination for inertialization and dead blending) &rarr; transition (cross-fade: "
                   "blend; inertialize; dead_blending) &rarr; additive layer &rarr; two-bone IK on both legs (with the "
                   "fk_static it needs) &rarr; FK with velocities. Microseconds per frame for the whole crowd, CPU time, "
-                  "median of %.0f repetitions of %.0f frames; every character mid-transition. Setup: once per "
-                  "transition.</p>\n",
+                  "median of %.0f repetitions of %.0f frames (spread: (max - min) / median of the total); every "
+                  "character mid-transition. Setup: once per transition.</p>\n",
             jnum(cfg, "characters"), jstr(cfg, "sampler") ? jstr(cfg, "sampler") : "?", jnum(cfg, "repetitions"),
             jnum(cfg, "frames"));
     fprintf(o->m, "%.0f characters; us per frame for the whole crowd (CPU time, median of %.0f x %.0f frames); "
-                  "sample -> transition -> additive -> 2-leg IK -> FK with velocities.\n\n",
+                  "sample -> transition -> additive -> 2-leg IK -> FK with velocities; spread = (max - min) / median "
+                  "of the total.\n\n",
             jnum(cfg, "characters"), jnum(cfg, "repetitions"), jnum(cfg, "frames"));
     for (size_t si = 0; scenes && si < scenes->n; si++) {
         const jv *sc = &scenes->kids[si];
@@ -1126,6 +1127,7 @@ static void frame_section(report *r, out2 *o, int made)
         cells[nc++] = "variant";
         for (size_t s = 0; stages && s < stages->n && nc < 12; s++) cells[nc++] = stage_label(stages->kids[s].str);
         cells[nc++] = "total us";
+        cells[nc++] = "spread";
         cells[nc++] = "chars/ms";
         cells[nc++] = "setup us";
         trow(o, 1, nc, cells, NULL);
@@ -1144,6 +1146,9 @@ static void frame_section(report *r, out2 *o, int made)
                 nc++;
             }
             snprintf(buf[nc], sizeof buf[0], "%.1f", jnum(row, "total_us"));
+            cells[nc] = buf[nc];
+            nc++;
+            snprintf(buf[nc], sizeof buf[0], "%.1f%%", 100.0 * jnum(row, "total_spread"));
             cells[nc] = buf[nc];
             nc++;
             snprintf(buf[nc], sizeof buf[0], "%.0f", jnum(row, "characters_per_ms"));
@@ -1187,27 +1192,28 @@ static void budget_section(report *r, out2 *o, int made)
     snprintf(fitsh, sizeof fitsh, "fits %.0f us", budget);
     snprintf(maxh, sizeof maxh, "max crowd*");
     snprintf(fmaxh, sizeof fmaxh, "max crowd* (+rest)");
-    const char *head[] = { "method", "rotation", "per frame (after sampling)", "clips sampled", "us/frame", fitsh,
-                           maxh, "+rest us", "fits", fmaxh, "setup us (once)" };
+    const char *head[] = { "method", "rotation", "per frame (after sampling)", "clips sampled", "us/frame", "spread",
+                           fitsh, maxh, "+rest us", "fits", fmaxh, "setup us (once)" };
     both(o, "<h3>Cost</h3>\n<div class=\"wide\"><table class=\"num budget\">\n", "### Cost\n\n");
-    trow(o, 1, 11, head, NULL);
+    trow(o, 1, 12, head, NULL);
     for (size_t i = 0; rows && i < rows->n; i++) {
         const jv *row = &rows->kids[i];
-        char b[11][96];
-        const char *cells[11];
+        char b[12][96];
+        const char *cells[12];
         snprintf(b[0], 96, "%s", jstrz(row, "method"));
         snprintf(b[1], 96, "%s", jstrz(row, "rotation"));
         snprintf(b[2], 96, "%s", jstrz(row, "ops"));
         snprintf(b[3], 96, "%.0f", jnum(row, "clips_sampled"));
         snprintf(b[4], 96, "%.1f", jnum(row, "cost_us"));
-        snprintf(b[5], 96, "%s", jbool(row, "fits", 0) ? "yes" : "NO");
-        snprintf(b[6], 96, "%.0f", jnum(row, "max_characters"));
-        snprintf(b[7], 96, "%.1f", jnum(row, "frame_us"));
-        snprintf(b[8], 96, "%s", jbool(row, "frame_fits", 0) ? "yes" : "NO");
-        snprintf(b[9], 96, "%.0f", jnum(row, "frame_max_characters"));
-        fmt_num(b[10], 96, jnum(row, "setup_us"), 3);
-        for (int k = 0; k < 11; k++) cells[k] = b[k];
-        trow(o, 0, 11, cells, jbool(row, "fits", 0) ? NULL : "bad");
+        snprintf(b[5], 96, "%.1f%%", 100.0 * jnum(row, "cost_spread"));
+        snprintf(b[6], 96, "%s", jbool(row, "fits", 0) ? "yes" : "NO");
+        snprintf(b[7], 96, "%.0f", jnum(row, "max_characters"));
+        snprintf(b[8], 96, "%.1f", jnum(row, "frame_us"));
+        snprintf(b[9], 96, "%s", jbool(row, "frame_fits", 0) ? "yes" : "NO");
+        snprintf(b[10], 96, "%.0f", jnum(row, "frame_max_characters"));
+        fmt_num(b[11], 96, jnum(row, "setup_us"), 3);
+        for (int k = 0; k < 12; k++) cells[k] = b[k];
+        trow(o, 0, 12, cells, jbool(row, "fits", 0) ? NULL : "bad");
     }
     both(o, "</table></div>\n", "\n");
     fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us: the straight line through the costs measured at "
