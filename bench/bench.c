@@ -187,6 +187,39 @@ typedef struct bufset {
  * paid at every iteration of a fast op (quat_abs at 262144 joints takes well
  * under a millisecond), and the eviction buffer's own write-backs would
  * spill into the timed region. */
+/* --mocap / --bvh: inputs from the crowd builder playing real clips (bench_mocap.nclips > 0). */
+static pb_mocap bench_mocap;
+/* Ops whose inputs are not poses but values of a kind (unnormalized
+ * quaternions, rotation vectors, scalars): synthetic inputs even with --mocap. */
+#define MOCAP_SKIP (PB_OPF_UNNORM_IN | PB_OPF_SCALAR_IN | PB_OPF_LOG_IN)
+#define MOCAP_GAP_S 0.25f   /* pose b: each character's own motion this much later than pose a */
+
+/* Poses a and b from the crowd builder: ceil(n / J) characters playing the
+ * loaded clips with clip 0's joint count, each at its own seeded time offset,
+ * looping; a at a seeded clock, b MOCAP_GAP_S later (real velocities, a real
+ * transition pair); the first n elements of that crowd layout. 0 or -1. */
+static int mocap_crowd_inputs(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed)
+{
+    size_t J = m->clips[0].joints, C = (a->n + J - 1) / J, nc = 0;
+    const pb_clip *clips[16];
+    for (size_t i = 0; i < m->nclips && nc < 16; i++)
+        if (m->clips[i].joints == J) clips[nc++] = &m->clips[i];
+    pb_crowd_desc d = { .clips = clips, .nclips = nc, .characters = C, .seed = seed, .loop = 1,
+                        .method = PB_SAMPLE_LINEAR };
+    pb_crowd_builder crowd;
+    pb_pose full = { 0 };
+    int fail = pb_crowd_builder_init(&crowd, &d) != PB_OK || pb_pose_alloc(&full, J * C) != PB_OK;
+    float clock = (float)(seed % 1000) * 0.01f;
+    for (int k = 0; k < 2 && !fail; k++) {
+        pb_pose *dst = k ? b : a;
+        fail = pb_crowd_build(&crowd, clock + (float)k * MOCAP_GAP_S, &full) != PB_OK;
+        for (int q = 0; q < PB_PLANES && !fail; q++) memcpy(dst->plane[q], full.plane[q], dst->n * sizeof(float));
+    }
+    pb_pose_free(&full);
+    pb_crowd_builder_free(&crowd);
+    return fail ? -1 : 0;
+}
+
 typedef struct pool {
     int valid;
     pb_op op;
@@ -195,7 +228,8 @@ typedef struct pool {
     int nsets;
     bufset *sets;
     pb_skeleton skel;                   /* SKEL_FLAGS ops (shared by the sets: read only) */
-    pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip and per-character offsets */
+    pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip (generated) and per-character offsets */
+    const pb_clip *sclip;               /* the clip they sample: &clip, or a --mocap clip (borrowed) */
     float *offsets;
     size_t n_work;                      /* elements processed: n, or for chains the largest 3 x k <= n */
     size_t bytes_read, bytes_written;   /* per call: 4 x floats read / written */
@@ -264,6 +298,10 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
     /* Chains come three elements each (root, mid, end): time the largest 3 x k
      * <= n and count joints per element actually processed. */
     size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3 : n_req;
+    /* --mocap: skeleton and sampling ops run whole characters of the real skeleton */
+    const pb_mocap *mc = bench_mocap.nclips && !(info->flags & MOCAP_SKIP) ? &bench_mocap : NULL;
+    size_t mJ = mc ? mc->clips[0].joints : 0;
+    if (mc && (info->flags & (SKEL_FLAGS | PB_OPF_SAMPLE))) n = n_req >= mJ ? n_req - n_req % mJ : mJ;
     p->n_work = n;
     size_t rd = (size_t)planes_of(info->in_a) + (size_t)planes_of(info->in_b) +
                 ((info->flags & PB_OPF_AOS_IN) ? AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? planes_of(CLIP_KEYS) : 0);
@@ -300,8 +338,11 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
     const pb_variant *scalar = NULL;
     int fail = pb_pose_alloc(&ga, n) != PB_OK || pb_pose_alloc(&gb, n) != PB_OK ||
                pb_variant_find("scalar", &scalar) != PB_OK;
-    if (!fail) pb_gen_case(&ga, &gb, PB_CLASS_MIXED, seed, info);
-    if (!fail && (info->flags & SKEL_FLAGS)) {
+    if (!fail && mc) fail = mocap_crowd_inputs(mc, &ga, &gb, seed) != 0;
+    else if (!fail) pb_gen_case(&ga, &gb, PB_CLASS_MIXED, seed, info);
+    if (!fail && mc && (info->flags & SKEL_FLAGS)) {
+        fail = pb_crowd_skeleton(&p->skel, pb_mocap_skeleton(mc, 0), n / mJ) != PB_OK;   /* real bones: no rescale */
+    } else if (!fail && (info->flags & SKEL_FLAGS)) {
         /* The validation's skeleton shapes: a crowd of 64-joint characters
          * (random parents, depth <= 16) when 64 divides n, else one n-joint
          * skeleton (depth <= 24); bone-scale poses. */
@@ -319,8 +360,19 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
         }
     }
     if (!fail && (info->flags & PB_OPF_TARGET)) pb_gen_targets(&ga, &gb, PB_CLASS_RANDOM, bench_params.axis, seed);
-    if (!fail && (info->flags & PB_OPF_CHAIN)) pb_gen_chains(&ga, &gb, PB_CLASS_MIXED, seed);
-    if (!fail && (info->flags & PB_OPF_SAMPLE)) {
+    if (!fail && (info->flags & PB_OPF_CHAIN)) {
+        if (mc) pb_mocap_chains(mc, &ga, &gb, seed);   /* the clips' legs, targets near the feet */
+        else pb_gen_chains(&ga, &gb, PB_CLASS_MIXED, seed);
+    }
+    p->sclip = &p->clip;
+    if (!fail && mc && (info->flags & PB_OPF_SAMPLE)) {
+        /* characters of the real skeleton at random times in clip 0 */
+        p->sclip = pb_mocap_clip(mc, 0);
+        size_t chars = n / mJ;
+        fail = !(p->offsets = malloc(chars * sizeof(float)));
+        if (!fail)
+            pb_gen_offsets(p->offsets, chars, PB_CLASS_RANDOM, p->sclip->frames, p->sclip->fps, bench_params.time, seed);
+    } else if (!fail && (info->flags & PB_OPF_SAMPLE)) {
         /* characters of SKEL_JOINTS joints (or one of n) at random times in a 1 s clip */
         size_t joints = n % SKEL_JOINTS == 0 ? SKEL_JOINTS : n, chars = n / joints;
         pb_pose dummy = { 0 };
@@ -365,7 +417,7 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
                              .aos_in = (info->flags & PB_OPF_AOS_IN) ? &s->aos_in : NULL,
                              .aos_out = (info->flags & PB_OPF_AOS_OUT) ? &s->aos_out : NULL,
                              .skel = (info->flags & SKEL_FLAGS) ? &p->skel : NULL,
-                             .clip = (info->flags & PB_OPF_SAMPLE) ? &p->clip
+                             .clip = (info->flags & PB_OPF_SAMPLE) ? p->sclip
                                      : (info->flags & PB_OPF_CLIP_IN) ? &s->clip_a : NULL,
                              .offsets = (info->flags & PB_OPF_SAMPLE) ? p->offsets : NULL,
                              .params = bench_params };
@@ -379,8 +431,8 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
         if (info->flags & PB_OPF_CLIP_IN) add_planes(&s->a, CLIP_KEYS, s->in, s->in_len, &s->nin);
         if (info->flags & PB_OPF_SAMPLE)   /* the keys' pos/rot/scl planes, as many floats as counted */
             for (int pl = 0; pl < 10; pl++) {
-                s->in[s->nin] = p->clip.pose.plane[pl];
-                s->in_len[s->nin++] = p->clip.pose.n < rd / 10 * n ? p->clip.pose.n : rd / 10 * n;
+                s->in[s->nin] = p->sclip->pose.plane[pl];
+                s->in_len[s->nin++] = p->sclip->pose.n < rd / 10 * n ? p->sclip->pose.n : rd / 10 * n;
             }
         if (info->flags & PB_OPF_AOS_IN) {
             s->in[s->nin] = s->aos_in_mem;
@@ -667,7 +719,8 @@ static void on_result(const pb_bench_result *r, void *user)
 static void bench_usage(FILE *f)
 {
     fputs("usage: posebench bench [--op NAME]... [--variant NAME]... [--sizes N,N,...] [--quick] [--emulated]\n"
-          "                       [--json FILE] [--csv FILE] [--seed N] [--pb-run] [-- <Google Benchmark flags>]\n"
+          "                       [--json FILE] [--csv FILE] [--seed N] [--pb-run] [--mocap] [--bvh FILE]...\n"
+          "                       [-- <Google Benchmark flags>]\n"
           "  --op NAME       only this op (repeatable; default: every op)\n"
           "  --variant NAME  only this variant (repeatable; default: every native variant this CPU runs);\n"
           "                  with --emulated an ISA name also selects its -emu build\n"
@@ -680,6 +733,9 @@ static void bench_usage(FILE *f)
           "                  speedup_vs_scalar,cache\n"
           "  --seed N        input seed (default: from the clock and pid, printed)\n"
           "  --pb-run        time calls through pb_run (argument validation included), not the kernel table\n"
+          "  --mocap         inputs from the crowd builder playing real motion capture (the packaged CMU clips,\n"
+          "                  /usr/share/assimp/models/BVH): real skeletons for fk/bk, real legs for IK\n"
+          "  --bvh FILE      the same with your own clips (repeatable; implies --mocap)\n"
           "Google Benchmark flags after --, e.g. --benchmark_filter=REGEX, --benchmark_min_time=SECONDS,\n"
           "--benchmark_repetitions=N, --benchmark_format=json|console, --benchmark_out=FILE.\n",
           f);
@@ -731,10 +787,27 @@ static void add_context(const char *variants, const size_t *sizes, int nsizes, i
     pb_bench_add_context("sizes", buf);
     snprintf(buf, sizeof buf, "%" PRIu64, H.seed);
     pb_bench_add_context("seed", buf);
-    pb_bench_add_context("input_class", "mixed");
-    pb_bench_add_context("skeleton", "skeleton ops: 64-joint characters (random parents, depth <= 16) x n/64 "
-                                     "when 64 divides n, else one n-joint skeleton (depth <= 24); skeleton "
-                                     "arrays not counted in bytes");
+    if (bench_mocap.nclips) {
+        const pb_mocap *m = &bench_mocap;
+        size_t used2 = (size_t)snprintf(buf, sizeof buf, "mocap crowd: the crowd builder playing %zu clip(s) of "
+                                        "%zu joints (", m->nclips, m->clips[0].joints);
+        for (size_t i = 0; i < m->nclips && used2 < sizeof buf; i++)
+            used2 += (size_t)snprintf(buf + used2, sizeof buf - used2, "%s%zu frames at %g fps", i ? ", " : "",
+                                      m->clips[i].frames, (double)m->clips[i].fps);
+        if (used2 < sizeof buf)
+            snprintf(buf + used2, sizeof buf - used2, "), ceil(n / joints) characters at seeded offsets: a at a "
+                     "clock, b %g s later; ops taking unnormalized, log or scalar inputs keep the mixed class",
+                     (double)MOCAP_GAP_S);
+        pb_bench_add_context("input_class", buf);
+        pb_bench_add_context("skeleton", "skeleton and sampling ops: whole characters of the mocap skeleton "
+                                         "(n rounded down to a multiple of its joints; ns_per_joint counts those); "
+                                         "chains: the clips' legs; skeleton arrays not counted in bytes");
+    } else {
+        pb_bench_add_context("input_class", "mixed");
+        pb_bench_add_context("skeleton", "skeleton ops: 64-joint characters (random parents, depth <= 16) x n/64 "
+                                         "when 64 divides n, else one n-joint skeleton (depth <= 24); skeleton "
+                                         "arrays not counted in bytes");
+    }
     pb_bench_add_context("quick", quick ? "true" : "false");
     pb_bench_add_context("timing", "cpu_time");
     pb_bench_add_context("call_path", H.via_run ? "pb_run" : "kernel_table");
@@ -791,7 +864,8 @@ int pb_bench_main(int argc, char **argv)
     size_t sizes[MAX_SIZES];
     const char *var_arg[64];
     int nvar_arg = 0;
-    const char *json = NULL, *csv = NULL;
+    const char *json = NULL, *csv = NULL, *bvh[16];
+    int mocap = 0, nbvh = 0;
     uint64_t seed = 0;
     char **gb_user = calloc((size_t)argc + 1, sizeof *gb_user);
     int ngb_user = 0;
@@ -825,6 +899,12 @@ int pb_bench_main(int argc, char **argv)
         } else if (!strcmp(a, "--quick")) quick = 1;
         else if (!strcmp(a, "--emulated")) emulated = 1;
         else if (!strcmp(a, "--pb-run")) H.via_run = 1;
+        else if (!strcmp(a, "--mocap")) mocap = 1;
+        else if (!strcmp(a, "--bvh") && has) {
+            if (nbvh == (int)(sizeof bvh / sizeof bvh[0])) BAD("more than %d --bvh files", nbvh);
+            bvh[nbvh++] = argv[++i];
+            mocap = 1;
+        }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             bench_usage(stdout);
             free(gb_user);
@@ -887,6 +967,19 @@ int pb_bench_main(int argc, char **argv)
         fclose(f);
     }
     if (csv && !(csvf = fopen(csv, "w"))) BAD("cannot write %s: %s", csv, strerror(errno));
+    if (mocap) {
+        if (pb_mocap_load(&bench_mocap, nbvh ? bvh : NULL, (size_t)nbvh, 0, stderr) != PB_OK) {
+            if (csvf) fclose(csvf);
+            BAD("%s", pb_last_error());
+        }
+        if (!bench_mocap.nclips) {
+            if (csvf) fclose(csvf);
+            BAD("--mocap: no clips (the packaged CMU files are not installed: apt-get install assimp-testmodels, "
+                "or pass --bvh FILE)");
+        }
+        fprintf(stderr, "posebench bench: inputs from a crowd of %zu-joint characters playing %zu mocap clip(s)\n",
+                bench_mocap.clips[0].joints, bench_mocap.nclips);
+    }
 #undef BAD
 
     if (!have_seed) {
@@ -910,6 +1003,7 @@ int pb_bench_main(int argc, char **argv)
     char **gbv = calloc((size_t)ngb_user + 8, sizeof *gbv);
     if (!gbv) {
         free(gb_user);
+        pb_mocap_free(&bench_mocap);
         if (csvf) fclose(csvf);
         return 2;
     }
@@ -1022,6 +1116,7 @@ out:
     if (csvf) fclose(csvf);
     pb_bench_shutdown();
     free_specs();
+    pb_mocap_free(&bench_mocap);
     free(gbv);
     free(gb_user);
     return status;

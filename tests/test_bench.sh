@@ -62,5 +62,24 @@ IFS=, read -r op var mode n nspj cv ratio speed cache <<<"$row"
 if [ "$op,$var,$mode,$n,$speed,$cache" = "quat_mul,scalar,native,64,1,warm" ] && [ -n "$nspj" ] && [ -n "$cv" ] \
    && [ -n "$ratio" ]; then ok; else bad "csv row: $row"; fi
 
+# Inputs from the crowd builder on real motion capture: the skeleton op runs whole
+# 31-joint characters (4096 -> 4092 joints counted: 132 characters).
+check "missing bvh"   2 "nope.bvh"                      -- bench --bvh /nonexistent/nope.bvh --op fk_static
+cmu=/usr/share/assimp/models/BVH/01_01.bvh
+if [ -f "$cmu" ]; then
+  m=$tmp/m.json
+  if run bench --mocap --op fk_static --op blend_static --variant scalar --sizes 4096 --seed 3 --json "$m" \
+       -- --benchmark_min_time=0.001 --benchmark_repetitions=1 >/dev/null 2>"$tmp/merr"; then ok;
+  else bad "--mocap run: status $?"; tail -3 "$tmp/merr"; fi
+  grep -q '"input_class": "mocap crowd: the crowd builder playing 3 clip(s) of 31 joints' "$m" && ok \
+    || bad "--mocap: input_class context"
+  # fk_static: 4092 joints per iteration; blend_static keeps all 4096
+  awk '/"name": "fk_static\/scalar\/4096"/,/}/' "$m" | grep -q '"joints_per_s"' && ok || bad "--mocap fk_static ran"
+  fk_bytes=$(awk '/"name": "copy\/fk_static\/4096"/,/}/' "$m" | grep -o '"bytes": [0-9.e+]*' | head -1)
+  [ -n "$fk_bytes" ] && ok || bad "--mocap fk_static copy roofline"
+else
+  echo "skipped --mocap: $cmu not installed (apt-get install assimp-testmodels)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
