@@ -937,6 +937,42 @@ static void trow(out2 *o, int head, int ncell, const char *const *cells, const c
     }
 }
 
+/* A table whose rows are JSON objects: one column per key, formatted by kind:
+ * 's' string, 'f' number with `prec` decimals, '%' fraction as a percentage,
+ * 'b' boolean as yes/NO, 'g' fmt_num with `prec` significant digits. Rows
+ * where the boolean key `ok_key` is false are marked bad (NULL: none). */
+typedef struct json_col {
+    const char *head, *key;
+    char kind;
+    int prec;
+} json_col;
+
+static void json_table(out2 *o, const jv *rows, const json_col *cols, int ncols, const char *ok_key)
+{
+    enum { MAXC = 16 };
+    const char *cells[MAXC];
+    char buf[MAXC][96];
+    if (ncols > MAXC) ncols = MAXC;
+    for (int k = 0; k < ncols; k++) cells[k] = cols[k].head;
+    trow(o, 1, ncols, cells, NULL);
+    for (size_t i = 0; rows && i < rows->n; i++) {
+        const jv *row = &rows->kids[i];
+        for (int k = 0; k < ncols; k++) {
+            const json_col *c = &cols[k];
+            double v = jnum(row, c->key);
+            switch (c->kind) {
+            case 's': snprintf(buf[k], sizeof buf[k], "%s", jstrz(row, c->key)); break;
+            case '%': snprintf(buf[k], sizeof buf[k], "%.*f%%", c->prec, 100.0 * v); break;
+            case 'b': snprintf(buf[k], sizeof buf[k], "%s", jbool(row, c->key, 0) ? "yes" : "NO"); break;
+            case 'g': fmt_num(buf[k], sizeof buf[k], v, c->prec); break;
+            default: snprintf(buf[k], sizeof buf[k], "%.*f", c->prec, v); break;
+            }
+            cells[k] = buf[k];
+        }
+        trow(o, 0, ncols, cells, ok_key && !jbool(row, ok_key, 0) ? "bad" : NULL);
+    }
+}
+
 static void figure(out2 *o, const char *file, const char *caption, int made)
 {
     if (!made) {
@@ -1186,53 +1222,26 @@ static void budget_section(report *r, out2 *o, int made)
     fprintf(o->m, "Budget %.0f us for %.0f characters x %.0f joints (variant %s). Max crowd: linear fit through %.0f "
                   "and %.0f characters, extrapolated.\n\n", budget, jnum(cfg, "characters"), jnum(cfg, "joints"),
             jstr(cfg, "variant") ? jstr(cfg, "variant") : "?", s0, s1);
-    char maxh[64], fmaxh[64], fitsh[64];
+    char fitsh[64];
     snprintf(fitsh, sizeof fitsh, "fits %.0f us", budget);
-    snprintf(maxh, sizeof maxh, "max crowd*");
-    snprintf(fmaxh, sizeof fmaxh, "max crowd* (+rest)");
-    const char *head[] = { "method", "rotation", "per frame (after sampling)", "clips sampled", "us/frame", "spread",
-                           fitsh, maxh, "+rest us", "fits", fmaxh, "setup us (once)" };
+    const json_col cost_cols[] = {
+        { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
+        { "per frame (after sampling)", "ops", 's', 0 }, { "clips sampled", "clips_sampled", 'f', 0 },
+        { "us/frame", "cost_us", 'f', 1 }, { "spread", "cost_spread", '%', 1 }, { fitsh, "fits", 'b', 0 },
+        { "max crowd*", "max_characters", 'f', 0 }, { "+rest us", "frame_us", 'f', 1 },
+        { "fits", "frame_fits", 'b', 0 }, { "max crowd* (+rest)", "frame_max_characters", 'f', 0 },
+        { "setup us (once)", "setup_us", 'g', 3 } };
     both(o, "<h3>Cost</h3>\n<div class=\"wide\"><table class=\"num budget\">\n", "### Cost\n\n");
-    trow(o, 1, 12, head, NULL);
-    for (size_t i = 0; rows && i < rows->n; i++) {
-        const jv *row = &rows->kids[i];
-        char b[12][96];
-        const char *cells[12];
-        snprintf(b[0], 96, "%s", jstrz(row, "method"));
-        snprintf(b[1], 96, "%s", jstrz(row, "rotation"));
-        snprintf(b[2], 96, "%s", jstrz(row, "ops"));
-        snprintf(b[3], 96, "%.0f", jnum(row, "clips_sampled"));
-        snprintf(b[4], 96, "%.1f", jnum(row, "cost_us"));
-        snprintf(b[5], 96, "%.1f%%", 100.0 * jnum(row, "cost_spread"));
-        snprintf(b[6], 96, "%s", jbool(row, "fits", 0) ? "yes" : "NO");
-        snprintf(b[7], 96, "%.0f", jnum(row, "max_characters"));
-        snprintf(b[8], 96, "%.1f", jnum(row, "frame_us"));
-        snprintf(b[9], 96, "%s", jbool(row, "frame_fits", 0) ? "yes" : "NO");
-        snprintf(b[10], 96, "%.0f", jnum(row, "frame_max_characters"));
-        fmt_num(b[11], 96, jnum(row, "setup_us"), 3);
-        for (int k = 0; k < 12; k++) cells[k] = b[k];
-        trow(o, 0, 12, cells, jbool(row, "fits", 0) ? NULL : "bad");
-    }
+    json_table(o, rows, cost_cols, sizeof cost_cols / sizeof cost_cols[0], "fits");
     both(o, "</table></div>\n", "\n");
     fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us: the straight line through the costs measured at "
                   "%.0f and %.0f characters, extrapolated (not measured at that size).</p>\n", budget, s0, s1);
-    const char *qhead[] = { "method", "rotation", "velocity jump m/s", "angular jump rad/s", "deviation cm",
-                            "deviation deg" };
+    const json_col quality_cols[] = {
+        { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
+        { "velocity jump m/s", "vel_jump_ms", 'f', 3 }, { "angular jump rad/s", "ang_jump_rads", 'f', 2 },
+        { "deviation cm", "dev_cm", 'f', 2 }, { "deviation deg", "dev_deg", 'f', 2 } };
     both(o, "<h3>Quality</h3>\n<table class=\"num\">\n", "### Quality\n\n");
-    trow(o, 1, 6, qhead, NULL);
-    for (size_t i = 0; rows && i < rows->n; i++) {
-        const jv *row = &rows->kids[i];
-        char b[6][64];
-        const char *cells[6];
-        snprintf(b[0], 64, "%s", jstrz(row, "method"));
-        snprintf(b[1], 64, "%s", jstrz(row, "rotation"));
-        snprintf(b[2], 64, "%.3f", jnum(row, "vel_jump_ms"));
-        snprintf(b[3], 64, "%.2f", jnum(row, "ang_jump_rads"));
-        snprintf(b[4], 64, "%.2f", jnum(row, "dev_cm"));
-        snprintf(b[5], 64, "%.2f", jnum(row, "dev_deg"));
-        for (int k = 0; k < 6; k++) cells[k] = b[k];
-        trow(o, 0, 6, cells, NULL);
-    }
+    json_table(o, rows, quality_cols, sizeof quality_cols / sizeof quality_cols[0], NULL);
     both(o, "</table>\n", "\n");
     const jv *sa = jget(&r->budget, "source_alone_jump");
     const char *src = jstr(&r->budget, "quality_source");
