@@ -17,6 +17,33 @@
 /* Record a formatted message for pb_last_error() and return s. */
 pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
 
+/* Op flags only the validation harness reads (the same pb_op_info.flags word;
+ * public bits are in ops.h). */
+enum {
+    PB_OPF_SIGNED_ROT = 1u << 3,  /* output quaternion sign matters (quat_abs, copies) */
+    PB_OPF_UNNORM_IN  = 1u << 4,  /* input quaternions need not be unit (quat_normalize) */
+    PB_OPF_SCALAR_IN  = 1u << 5,  /* elementwise scalar function of a.pos over the row's domain */
+    PB_OPF_EST        = 1u << 6,  /* an approximation: has its own method bound */
+    PB_OPF_LOG_IN     = 1u << 7,  /* a.ang is a quaternion log (half-angle x axis, |v| <= pi) */
+    PB_OPF_VELCHECK   = 1u << 14, /* output vel/ang/svl are the time derivatives of output pos/rot/scl
+                                     when inputs move by their own velocities (checked by validate) */
+    PB_OPF_OBJSPACE   = 1u << 16, /* outputs are global transforms: judged by object-space error too */
+    PB_OPF_A_FIXED    = 1u << 17, /* a is a state at a fixed instant (does not move with time) */
+    PB_OPF_B_FIXED    = 1u << 18  /* b is a state at a fixed instant */
+};
+
+/* A whole row of src/ops.def as the library keeps it: the public part and
+ * what the harness needs besides (the tolerance half lives in
+ * validate/tolerance.c, generated from the same rows). */
+typedef struct pb_op_row {
+    pb_op_info info;
+    float dom_lo, dom_hi;  /* input domain of PB_OPF_SCALAR_IN ops */
+    int method_of;         /* op this one approximates (method error), or -1 */
+} pb_op_row;
+const pb_op_row *pb_op_row_get(pb_op op);   /* NULL if op is out of range */
+/* The row holding info (a pointer from pb_op_get), or the row of the same name; NULL if none. */
+const pb_op_row *pb_op_row_of(const pb_op_info *info);
+
 /* Kernel argument block, one definition per element type so the reference can
  * be compiled as float (reference / scalar baseline) and double (oracle).
  * n is the element count, n_padded the count rounded up to PB_PAD: SoA

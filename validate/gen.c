@@ -163,7 +163,8 @@ static void gen_element(pb_pose *a, pb_pose *b, size_t i, pb_class c, rng *r, co
         for (int j = PB_ROT_W; j <= PB_ROT_Z; j++) a->plane[j][i] = (float)(a->plane[j][i] * s);
     }
     if (info->flags & PB_OPF_SCALAR_IN) {
-        double lo = info->dom_lo, hi = info->dom_hi;
+        const pb_op_row *row = pb_op_row_of(info);
+        double lo = row->dom_lo, hi = row->dom_hi;
         for (int j = 0; j < 3; j++) {
             double x;
             switch (c) {

@@ -523,6 +523,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
     for (int op = 0; op < PB_OP_COUNT; op++) {
         if (only != PB_OP_COUNT && op != (int)only) continue;
         const pb_op_info *info = pb_op_get((pb_op)op);
+        const int method_of = pb_op_row_get((pb_op)op)->method_of;
         const pb_tolerance *tol = pb_tolerance_for(info->name);
         if (!tol) {
             pb_fail(PB_ERR_OP, "op '%s' has no row in the tolerance table", info->name);
@@ -608,7 +609,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             pb_dpose_from_aos(&b.da, &b.aos_in);
 
             run_oracle((pb_op)op, &b, &cs->p, &b.oracle);
-            if (info->method_of >= 0) run_oracle((pb_op)info->method_of, &b, &cs->p, &b.method);
+            if (method_of >= 0) run_oracle((pb_op)method_of, &b, &cs->p, &b.method);
             /* Not on degenerate parameters, and not on near-180-degree pairs: there
              * the shorter arc can switch within the step and has no derivative. */
             /* Nor where time sits on the end of a blend: the cubic decay and smoothstep are C1
@@ -635,7 +636,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             for (int mi = 0; mi < nm && s == PB_OK; mi++) {
                 pb_metric_eval(&m[mi], &b.ref, &b.oracle, err);
                 acc_push(&ref[mi], err, cs->n, cs->cls);
-                if (info->method_of >= 0) {
+                if (method_of >= 0) {
                     /* Method error in absolute terms for scalar approximations:
                      * fast_negexp's relative error where exp(-x) ~ 1e-7 says nothing useful. */
                     pb_metric mm = m[mi];
@@ -702,7 +703,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 memcpy(r.class_max, accs[vi][mi].class_max, sizeof r.class_max);
                 double floor_ = pb_tolerance_floor(tol, m[mi].kind);
                 r.bound = floor_ < 0 ? -1 : fmax(tol->k * r.ref_err, floor_);
-                r.method_err = info->method_of >= 0 ? method_max[mi] : -1;
+                r.method_err = method_of >= 0 ? method_max[mi] : -1;
                 r.method_bound = (info->flags & PB_OPF_EST) ? tol->method_bound : -1;
                 r.nan = nan[vi];
                 r.pad_bad = pad_bad[vi];

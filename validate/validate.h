@@ -124,9 +124,9 @@ typedef struct pb_tolerance {
     double rel_floor;     /* relative error of scales; < 0: reported, not judged */
     double vrel_floor;    /* relative error of 3-vectors (rotation vectors: log); < 0: reported only */
     double method_bound;  /* _est ops: bound on method error vs the exact op; < 0 none */
-    const char *reason;
     double vel_bound;     /* PB_OPF_VELCHECK ops: bound on velocity consistency (relative) */
     double obj_floor;     /* PB_OPF_OBJSPACE ops: object-space error floor, cm */
+    const char *reason;
 } pb_tolerance;
 const pb_tolerance *pb_tolerance_for(const char *op);
 double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind);

@@ -94,28 +94,19 @@ typedef struct pb_params {
  * velocity, both in the element's parent frame (world for globals), with
  * d(rot)/dt = 1/2 (0, ang) * rot; svl = d(log scl)/dt per axis. */
 
-/* Op flags (pb_op_info.flags). */
+/* Op flags (pb_op_info.flags): the shape of the call and the parameters an op
+ * reads. (Bits not listed here are the validation harness's own.) */
 enum {
     PB_OPF_ALPHA      = 1u << 0, /* reads params.alpha */
     PB_OPF_AOS_IN     = 1u << 1, /* input is a pb_pose_aos (pose_from_aos) */
     PB_OPF_AOS_OUT    = 1u << 2, /* output is a pb_pose_aos (pose_to_aos) */
-    PB_OPF_SIGNED_ROT = 1u << 3, /* output quaternion sign matters (quat_abs, copies) */
-    PB_OPF_UNNORM_IN  = 1u << 4, /* input quaternions need not be unit (quat_normalize) */
-    PB_OPF_SCALAR_IN  = 1u << 5, /* elementwise scalar function of a.pos over [dom_lo, dom_hi] */
-    PB_OPF_EST        = 1u << 6, /* an approximation: has its own method bound */
-    PB_OPF_LOG_IN     = 1u << 7, /* a.ang is a quaternion log (half-angle x axis, |v| <= pi) */
     PB_OPF_ALPHA_VEL  = 1u << 8, /* reads params.alpha_vel */
     PB_OPF_DT         = 1u << 9, /* reads params.dt */
     PB_OPF_TIME       = 1u << 10, /* reads params.time */
     PB_OPF_HALFLIFE   = 1u << 11, /* reads params.halflife */
     PB_OPF_DURATION   = 1u << 12, /* reads params.duration */
     PB_OPF_TIMESCALE  = 1u << 13, /* reads params.timescale */
-    PB_OPF_VELCHECK   = 1u << 14, /* output vel/ang/svl are the time derivatives of output pos/rot/scl
-                                     when inputs move by their own velocities (checked by validate) */
     PB_OPF_SKELETON   = 1u << 15, /* works over a pb_skeleton (call.skel); n = joints x characters */
-    PB_OPF_OBJSPACE   = 1u << 16, /* outputs are global transforms: judged by object-space error too */
-    PB_OPF_A_FIXED    = 1u << 17, /* a is a state at a fixed instant (does not move with time) */
-    PB_OPF_B_FIXED    = 1u << 18, /* b is a state at a fixed instant */
     PB_OPF_ROOTS      = 1u << 19, /* takes call.skel only to find root joints (parent -1), handled apart */
     PB_OPF_AXIS       = 1u << 20, /* reads params.axis */
     PB_OPF_TARGET     = 1u << 21, /* b.pos / b.vel are a target point per element */
@@ -127,15 +118,15 @@ enum {
     PB_OPF_CLIP_IN    = 1u << 24  /* reads call.clip (instead of a); out has the clip's n */
 };
 
-/* What the registry knows about an op. */
+/* What the registry knows about an op (one row of src/ops.def). */
 typedef struct pb_op_info {
     const char *name;
     const char *summary;   /* one line: what it computes, in plane terms */
     uint32_t in_a, in_b;   /* masks of pb_group read from a and b (1u << PB_G_x) */
     uint32_t out;          /* mask of pb_group written to out */
+    uint32_t opt;          /* groups also read and written when the poses have them (velocity planes
+                              of ops that take static poses); never required */
     uint32_t flags;        /* PB_OPF_* */
-    float dom_lo, dom_hi;  /* input domain of PB_OPF_SCALAR_IN ops */
-    int method_of;         /* op this one approximates (method error), or -1 */
 } pb_op_info;
 
 const pb_op_info *pb_op_get(pb_op op);               /* NULL if op is out of range */
