@@ -303,12 +303,14 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
     size_t mJ = mc ? mc->clips[0].joints : 0;
     if (mc && (info->flags & (SKEL_FLAGS | PB_OPF_SAMPLE))) n = n_req >= mJ ? n_req - n_req % mJ : mJ;
     p->n_work = n;
-    size_t rd = (size_t)planes_of(info->in_a) + (size_t)planes_of(info->in_b) +
+    /* the bench's poses have velocity planes: ops with optional velocity groups move them too */
+    size_t rd = (size_t)planes_of(info->in_a | (info->in_a ? info->opt : 0)) + (size_t)planes_of(info->in_b) +
                 ((info->flags & PB_OPF_AOS_IN) ? AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? planes_of(CLIP_KEYS) : 0);
     /* Sampling reads keys by gathers: pos/rot/scl of two (linear) or four
      * (cubic) keys per output element, counted as if streamed. */
     if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
-    size_t wr = (size_t)planes_of(info->out) + ((info->flags & PB_OPF_AOS_OUT) ? AOS_FLOATS : 0);
+    size_t wr = (size_t)planes_of(info->out | (info->out ? info->opt : 0)) +
+                ((info->flags & PB_OPF_AOS_OUT) ? AOS_FLOATS : 0);
     p->bytes_read = rd * n * sizeof(float);
     p->bytes_written = wr * n * sizeof(float);
 
@@ -426,7 +428,7 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
         s->k.n = n;
         s->k.n_padded = pb_padded(n);
         /* The copy roofline's view: every array the op reads, every array it writes. */
-        if (info->in_a) add_planes(&s->a, info->in_a, s->in, s->in_len, &s->nin);
+        if (info->in_a) add_planes(&s->a, info->in_a | info->opt, s->in, s->in_len, &s->nin);
         if (info->in_b) add_planes(&s->b, info->in_b, s->in, s->in_len, &s->nin);
         if (info->flags & PB_OPF_CLIP_IN) add_planes(&s->a, CLIP_KEYS, s->in, s->in_len, &s->nin);
         if (info->flags & PB_OPF_SAMPLE)   /* the keys' pos/rot/scl planes, as many floats as counted */
@@ -438,7 +440,7 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
             s->in[s->nin] = s->aos_in_mem;
             s->in_len[s->nin++] = AOS_FLOATS * n;
         }
-        if (info->out) add_planes(&s->out, info->out, (const float **)s->outp, s->out_len, &s->nout);
+        if (info->out) add_planes(&s->out, info->out | info->opt, (const float **)s->outp, s->out_len, &s->nout);
         if (info->flags & PB_OPF_AOS_OUT) {
             s->outp[s->nout] = s->aos_out_mem;
             s->out_len[s->nout++] = AOS_FLOATS * n;

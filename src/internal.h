@@ -111,6 +111,24 @@ struct pb_variant {
     const pb_kernel_fn *table;  /* NULL when this build does not contain it */
 };
 
+/* A validated call, ready to run: the kernel, its arguments, and what
+ * pb_plan_run compares to notice a pose, clip or skeleton freed since. */
+#define PB_PLAN_WATCH 4
+struct pb_plan {
+    pb_kernel_fn fn;
+    pb_kargs k;
+    pb_op op;
+    const pb_variant *variant;
+    int nwatch;
+    struct { const pb_pose *pose; const float *plane0; } watch[PB_PLAN_WATCH];
+    const pb_skeleton *skel;
+    const int32_t *skel_parents;
+};
+
+/* params.scale: PB_SCALE_DEFAULT replaced by the op's default (PB_ERR_PARAM
+ * for an unknown mode); the kernels and the oracle only see resolved modes. */
+pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p);
+
 /* Fill k from a validated call (planes, counts, params). */
 void pb_kargs_from_call(pb_kargs *k, const pb_call *c);
 

@@ -17,6 +17,8 @@ int pb_group_first(pb_group g) { return (unsigned)g < PB_GROUPS ? group_first[g]
 int pb_group_size(pb_group g) { return (unsigned)g < PB_GROUPS ? group_size[g] : 0; }
 const char *pb_group_name(pb_group g) { return (unsigned)g < PB_GROUPS ? group_name[g] : "?"; }
 
+const char *pb_plane_name(int plane) { return (unsigned)plane < PB_PLANES ? plane_name[plane] : "?"; }
+
 float pb_plane_identity(int plane)
 {
     return (plane == PB_ROT_W || (plane >= PB_SCL_X && plane <= PB_SCL_Z)) ? 1.0f : 0.0f;
@@ -31,26 +33,34 @@ static void fill_identity_range(float *plane, int which, size_t from, size_t to)
 /* Largest n whose 19 padded planes fit in a size_t byte count. */
 static size_t max_elements(void) { return (SIZE_MAX / sizeof(float) / PB_PLANES) - PB_PAD; }
 
-pb_status pb_pose_alloc(pb_pose *p, size_t n)
+/* np planes (PB_PLANES, or PB_STATIC_PLANES: pos, rot, scl) in one allocation. */
+static pb_status alloc_planes(pb_pose *p, size_t n, int np, const char *fn)
 {
-    if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_alloc: pose pointer is NULL");
+    if (!p) return pb_fail(PB_ERR_NULL, "%s: pose pointer is NULL", fn);
     memset(p, 0, sizeof *p);
-    if (n == 0) return pb_fail(PB_ERR_EMPTY, "pb_pose_alloc: n = 0 (a pose needs at least one element)");
-    if (n > max_elements())
-        return pb_fail(PB_ERR_SIZE, "pb_pose_alloc: n = %zu is too large to allocate", n);
+    if (n == 0) return pb_fail(PB_ERR_EMPTY, "%s: n = 0 (a pose needs at least one element)", fn);
+    if (n > max_elements()) return pb_fail(PB_ERR_SIZE, "%s: n = %zu is too large to allocate", fn, n);
     size_t stride = pb_padded(n);
-    size_t bytes = stride * sizeof(float) * PB_PLANES;
+    size_t bytes = stride * sizeof(float) * (size_t)np;
     void *mem = aligned_alloc(PB_ALIGN, bytes);
-    if (!mem) return pb_fail(PB_ERR_NOMEM, "pb_pose_alloc: out of memory for %zu elements (%zu bytes)", n, bytes);
+    if (!mem) return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu elements (%zu bytes)", fn, n, bytes);
     p->n = n;
     p->stride = stride;
     p->owned = mem;
-    for (int i = 0; i < PB_PLANES; i++) {
+    for (int i = 0; i < np; i++) {
         p->plane[i] = (float *)mem + (size_t)i * stride;
         fill_identity_range(p->plane[i], i, 0, stride);
     }
     return PB_OK;
 }
+pb_status pb_pose_alloc(pb_pose *p, size_t n) { return alloc_planes(p, n, PB_PLANES, "pb_pose_alloc"); }
+pb_status pb_pose_alloc_static(pb_pose *p, size_t n)
+{
+    return alloc_planes(p, n, PB_STATIC_PLANES, "pb_pose_alloc_static");
+}
+
+/* Planes a pose has: all 19, or the 10 of a static pose. */
+static int plane_count(float *const *planes) { return planes[PB_VEL_X] ? PB_PLANES : PB_STATIC_PLANES; }
 
 void pb_pose_free(pb_pose *p)
 {
@@ -71,13 +81,24 @@ static pb_status check_shape(const char *what, size_t n, size_t stride)
 
 static pb_status check_planes(const char *what, size_t n, size_t stride, float *const *planes)
 {
+    int np = plane_count(planes);
     for (int i = 0; i < PB_PLANES; i++) {
-        if (!planes[i]) return pb_fail(PB_ERR_NULL, "pose '%s': plane %s is NULL", what, plane_name[i]);
+        if (i >= np) {
+            if (planes[i])
+                return pb_fail(PB_ERR_NULL, "pose '%s': plane %s is set but plane %s is NULL (velocity planes are "
+                                            "all present, or all NULL for a static pose)", what, plane_name[i],
+                               plane_name[PB_VEL_X]);
+            continue;
+        }
+        if (!planes[i])
+            return pb_fail(PB_ERR_NULL, "pose '%s': plane %s is NULL%s", what, plane_name[i],
+                           i >= PB_STATIC_PLANES ? " (velocity planes are all present, or all NULL for a static pose)"
+                                                 : "");
         if ((uintptr_t)planes[i] % PB_ALIGN != 0)
             return pb_fail(PB_ERR_ALIGN, "pose '%s': plane %s at %p is not %d-byte aligned", what, plane_name[i],
                            (void *)planes[i], PB_ALIGN);
     }
-    for (int i = 0; i < PB_PLANES; i++) {
+    for (int i = 0; i < np; i++) {
         float id = pb_plane_identity(i);
         for (size_t j = n; j < stride; j++)
             if (planes[i][j] != id)
@@ -108,7 +129,7 @@ pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[
     if (s != PB_OK) return s;
     p->n = n;
     p->stride = stride;
-    for (int i = 0; i < PB_PLANES; i++) p->plane[i] = planes[i];
+    for (int i = 0; i < plane_count(planes); i++) p->plane[i] = planes[i];
     return PB_OK;
 }
 
@@ -120,7 +141,10 @@ pb_status pb_pose_copy(pb_pose *dst, const pb_pose *src)
     if (dst->n != src->n)
         return pb_fail(PB_ERR_SIZE, "pb_pose_copy: dst has n = %zu, src has n = %zu", dst->n, src->n);
     if (dst == src) return PB_OK;
-    for (int i = 0; i < PB_PLANES; i++) memmove(dst->plane[i], src->plane[i], src->n * sizeof(float));
+    if (pb_pose_has_velocities(dst) && !pb_pose_has_velocities(src))
+        return pb_fail(PB_ERR_STATIC, "pb_pose_copy: src is a static pose (no plane %s) but dst has velocity planes",
+                       plane_name[PB_VEL_X]);
+    for (int i = 0; i < plane_count(dst->plane); i++) memmove(dst->plane[i], src->plane[i], src->n * sizeof(float));
     return PB_OK;
 }
 
@@ -129,7 +153,7 @@ pb_status pb_pose_fill_identity(pb_pose *p)
     if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_fill_identity: pose is NULL");
     pb_status s = check_shape("pose", p->n, p->stride);
     if (s != PB_OK) return s;
-    for (int i = 0; i < PB_PLANES; i++) {
+    for (int i = 0; i < plane_count(p->plane); i++) {
         if (!p->plane[i]) return pb_fail(PB_ERR_NULL, "pose: plane %s is NULL", plane_name[i]);
         fill_identity_range(p->plane[i], i, 0, p->stride);
     }
@@ -142,7 +166,7 @@ pb_status pb_pose_count_nonfinite(const pb_pose *p, size_t *count)
     pb_status s = pb_pose_check(p, "pose");
     if (s != PB_OK) return s;
     size_t c = 0;
-    for (int i = 0; i < PB_PLANES; i++)
+    for (int i = 0; i < plane_count(p->plane); i++)
         for (size_t j = 0; j < p->n; j++) c += !isfinite(p->plane[i][j]);
     *count = c;
     return PB_OK;

@@ -5,7 +5,9 @@
 #include "internal.h"
 
 #define G(g) (1u << PB_G_##g)
-#define ALL (G(POS) | G(ROT) | G(SCL) | G(VEL) | G(ANG) | G(SVL))
+#define T3 (G(POS) | G(ROT) | G(SCL))      /* a transform: what a static pose has */
+#define VELS (G(VEL) | G(ANG) | G(SVL))    /* the velocity groups */
+#define ALL (T3 | VELS)
 #define NO_DOMAIN 0.0f, 0.0f
 #define DOMAIN(lo, hi) lo, hi
 #define NO_METHOD -1

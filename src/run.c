@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -13,6 +14,7 @@ static span pose_span(const pb_pose *p)
 {
     span s = { UINTPTR_MAX, 0 };
     for (int i = 0; i < PB_PLANES; i++) {
+        if (!p->plane[i]) continue;   /* a static pose's velocity planes */
         uintptr_t a = (uintptr_t)p->plane[i], b = a + p->stride * sizeof(float);
         if (a < s.lo) s.lo = a;
         if (b > s.hi) s.hi = b;
@@ -27,8 +29,10 @@ static pb_status check_alias(const pb_pose *out, const pb_pose *in, const char *
 {
     if (!spans_overlap(pose_span(out), pose_span(in))) return PB_OK;
     for (int i = 0; i < PB_PLANES; i++) {
+        if (!out->plane[i]) continue;
         uintptr_t a = (uintptr_t)out->plane[i], ae = a + out->stride * sizeof(float);
         for (int j = 0; j < PB_PLANES; j++) {
+            if (!in->plane[j]) continue;
             uintptr_t b = (uintptr_t)in->plane[j], be = b + in->stride * sizeof(float);
             if (a < be && b < ae && !(i == j && a == b && out->stride == in->stride))
                 return pb_fail(PB_ERR_ALIAS, "output pose overlaps input '%s' (out plane %d vs %s plane %d): "
@@ -38,14 +42,24 @@ static pb_status check_alias(const pb_pose *out, const pb_pose *in, const char *
     return PB_OK;
 }
 
-static pb_status check_aos(const pb_pose_aos *a, const char *what)
+/* The AoS side of a conversion: pos/rot/scl arrays always; the velocity
+ * arrays exactly when the pose has velocity planes (pose_static: it has not). */
+static pb_status check_aos(const pb_pose_aos *a, const char *what, int pose_static)
 {
     if (!a) return pb_fail(PB_ERR_NULL, "%s is NULL", what);
     const void *arr[PB_AOS_ARRAYS] = { a->pos, a->rot, a->scl, a->vel, a->ang, a->svl };
     static const char *const names[PB_AOS_ARRAYS] = { "pos", "rot", "scl", "vel", "ang", "svl" };
     if (a->n == 0) return pb_fail(PB_ERR_EMPTY, "%s: n = 0 (at least one element required)", what);
     for (int i = 0; i < PB_AOS_ARRAYS; i++) {
-        if (!arr[i]) return pb_fail(PB_ERR_NULL, "%s: array %s is NULL", what, names[i]);
+        if (i >= 3 && pose_static) {
+            if (arr[i])
+                return pb_fail(PB_ERR_STATIC, "%s: array %s is set but the pose is static (no velocity planes): "
+                                              "pass NULL velocity arrays, or a pose made by pb_pose_alloc", what, names[i]);
+            continue;
+        }
+        if (!arr[i])
+            return pb_fail(PB_ERR_NULL, "%s: array %s is NULL%s", what, names[i],
+                           i >= 3 ? " (the pose has velocity planes: give all six arrays, or use a static pose)" : "");
         if ((uintptr_t)arr[i] % _Alignof(float))
             return pb_fail(PB_ERR_ALIGN, "%s: array %s is not aligned for float", what, names[i]);
     }
@@ -55,7 +69,7 @@ static pb_status check_aos(const pb_pose_aos *a, const char *what)
 static void aos_arrays(const pb_pose_aos *a, float *out[PB_AOS_ARRAYS])
 {
     out[0] = &a->pos->x; out[1] = &a->rot->w; out[2] = &a->scl->x;
-    out[3] = &a->vel->x; out[4] = &a->ang->x; out[5] = &a->svl->x;
+    out[3] = a->vel ? &a->vel->x : NULL; out[4] = a->ang ? &a->ang->x : NULL; out[5] = a->svl ? &a->svl->x : NULL;
 }
 
 static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const char *what)
@@ -64,9 +78,23 @@ static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const c
     aos_arrays(a, arr);
     span ps = pose_span(p);
     for (int i = 0; i < PB_AOS_ARRAYS; i++) {
+        if (!arr[i]) continue;
         span s = { (uintptr_t)arr[i], (uintptr_t)(arr[i] + a->n * (size_t)pb_aos_width[i]) };
         if (spans_overlap(s, ps)) return pb_fail(PB_ERR_ALIAS, "%s overlaps the pose's planes", what);
     }
+    return PB_OK;
+}
+
+/* A static pose where the op needs velocity planes: name the first missing one. */
+static pb_status need_groups(const pb_op_info *info, const pb_pose *p, uint32_t groups, const char *what)
+{
+    if (pb_pose_has_velocities(p)) return PB_OK;
+    for (int g = PB_G_VEL; g < PB_GROUPS; g++)
+        if (groups & (1u << g))
+            return pb_fail(PB_ERR_STATIC, "%s: pose '%s' is static: it has no plane %s, which %s %s (a pose with "
+                                          "velocities comes from pb_pose_alloc)", info->name, what,
+                           pb_plane_name(pb_group_first((pb_group)g)), info->name,
+                           strcmp(what, "out") == 0 ? "writes" : "reads");
     return PB_OK;
 }
 
@@ -96,7 +124,30 @@ static pb_status check_params(const pb_op_info *info, const pb_params *p)
     return PB_OK;
 }
 
-pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
+static pb_status check_axis(const pb_op_info *info, const pb_params *p)
+{
+    if (!(info->flags & PB_OPF_AXIS)) return PB_OK;
+    const float *ax = p->axis;
+    if (!isfinite(ax[0]) || !isfinite(ax[1]) || !isfinite(ax[2]))
+        return pb_fail(PB_ERR_PARAM, "%s: axis has a NaN/Inf component", info->name);
+    if (ax[0] == 0 && ax[1] == 0 && ax[2] == 0)
+        return pb_fail(PB_ERR_PARAM, "%s: axis is the zero vector (it names a direction)", info->name);
+    return PB_OK;
+}
+
+/* PB_SCALE_DEFAULT resolved to the op's own default; others checked. */
+pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p)
+{
+    if (!(info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP))) return PB_OK;
+    if (p->scale == PB_SCALE_DEFAULT) p->scale = (info->flags & PB_OPF_SCALE_LIN) ? PB_SCALE_LINEAR : PB_SCALE_EXP;
+    if (p->scale != PB_SCALE_LINEAR && p->scale != PB_SCALE_EXP)
+        return pb_fail(PB_ERR_PARAM, "%s: scale mode %d is not PB_SCALE_DEFAULT, PB_SCALE_LINEAR or PB_SCALE_EXP",
+                       info->name, (int)p->scale);
+    return PB_OK;
+}
+
+/* Validate a call completely and fill pl (the kernel and its arguments). */
+static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c)
 {
     const pb_op_info *info = pb_op_get(op);
     if (!info) return pb_fail(PB_ERR_OP, "pb_run: op id %d is not a registered op", (int)op);
@@ -106,11 +157,13 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
 
     size_t n = 0;
     if (info->in_a) {
-        if ((s = pb_pose_check(c->a, "a")) != PB_OK) return s;
+        if ((s = pb_pose_check(c->a, "a")) != PB_OK || (s = need_groups(info, c->a, info->in_a, "a")) != PB_OK)
+            return s;
         n = c->a->n;
     }
     if (info->in_b) {
-        if ((s = pb_pose_check(c->b, "b")) != PB_OK) return s;
+        if ((s = pb_pose_check(c->b, "b")) != PB_OK || (s = need_groups(info, c->b, info->in_b, "b")) != PB_OK)
+            return s;
         if (c->b->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu", info->name, c->b->n, n);
     }
@@ -122,11 +175,13 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         n = c->clip->pose.n;   /* input elements; out is checked against joints below */
     }
     if (info->flags & PB_OPF_AOS_IN) {
-        if ((s = check_aos(c->aos_in, "aos_in")) != PB_OK) return s;
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        if ((s = check_aos(c->aos_in, "aos_in", !pb_pose_has_velocities(c->out))) != PB_OK) return s;
         n = c->aos_in->n;
     }
     if (info->flags & PB_OPF_SAMPLE) {
-        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK || (s = need_groups(info, c->out, info->out, "out")) != PB_OK)
+            return s;
         size_t J = c->clip->joints;
         if (c->out->n % J != 0)
             return pb_fail(PB_ERR_SIZE, "%s: out has n = %zu, not a multiple of the clip's %zu joints", info->name,
@@ -139,13 +194,15 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps the clip", info->name);
         n = c->out->n;
     } else if (info->flags & PB_OPF_CLIP_IN) {
-        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK || (s = need_groups(info, c->out, info->out, "out")) != PB_OK)
+            return s;
         if (c->out->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: out has n = %zu, the clip has %zu frames x %zu joints", info->name,
                            c->out->n, c->clip->frames, c->clip->joints);
         if ((s = check_alias(c->out, &c->clip->pose, "clip")) != PB_OK) return s;
     } else if (info->out) {
-        if ((s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+        if ((s = pb_pose_check(c->out, "out")) != PB_OK || (s = need_groups(info, c->out, info->out, "out")) != PB_OK)
+            return s;
         if (c->out->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: pose out has n = %zu but the input has n = %zu", info->name, c->out->n, n);
         if (info->in_a && (s = check_alias(c->out, c->a, "a")) != PB_OK) return s;
@@ -153,21 +210,20 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
         if ((info->flags & PB_OPF_AOS_IN) && (s = check_aos_alias(c->aos_in, c->out, "aos_in")) != PB_OK) return s;
     }
     if (info->flags & PB_OPF_AOS_OUT) {
-        if ((s = check_aos(c->aos_out, "aos_out")) != PB_OK) return s;
+        if ((s = check_aos(c->aos_out, "aos_out", !pb_pose_has_velocities(c->a))) != PB_OK) return s;
         if (c->aos_out->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: aos_out has n = %zu but pose a has n = %zu", info->name, c->aos_out->n, n);
         if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
     }
+    /* Optional velocity groups are read from a and b when written to out. */
+    if (info->opt && info->out && pb_pose_has_velocities(c->out)) {
+        if (info->in_a && (s = need_groups(info, c->a, info->opt, "a")) != PB_OK) return s;
+        if (info->in_b && (s = need_groups(info, c->b, info->opt, "b")) != PB_OK) return s;
+    }
     if ((s = check_params(info, &c->params)) != PB_OK) return s;
     if ((info->flags & PB_OPF_CHAIN) && n % 3 != 0)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 3 x chains (root, mid, end per chain)", info->name, n);
-    if (info->flags & PB_OPF_AXIS) {
-        const float *ax = c->params.axis;
-        if (!isfinite(ax[0]) || !isfinite(ax[1]) || !isfinite(ax[2]))
-            return pb_fail(PB_ERR_PARAM, "%s: axis has a NaN/Inf component", info->name);
-        if (ax[0] == 0 && ax[1] == 0 && ax[2] == 0)
-            return pb_fail(PB_ERR_PARAM, "%s: axis is the zero vector (it names a direction)", info->name);
-    }
+    if ((s = check_axis(info, &c->params)) != PB_OK) return s;
     if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
         if (!c->skel) return pb_fail(PB_ERR_NULL, "%s: call.skel is NULL (this op needs a skeleton)", info->name);
         if (!c->skel->parents || !c->skel->order)
@@ -177,13 +233,91 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
                            info->name, c->skel->joints, c->skel->characters, c->skel->n, n);
     }
 
-    pb_kargs k;
-    pb_kargs_from_call(&k, c);
-    k.n = n;
-    k.n_padded = pb_padded(n);
-    v->table[op](&k);
+    pb_params params = c->params;
+    if ((s = pb_params_resolve_scale(info, &params)) != PB_OK) return s;
+
+    memset(pl, 0, sizeof *pl);
+    pb_kargs_from_call(&pl->k, c);
+    pl->k.n = n;
+    pl->k.n_padded = pb_padded(n);
+    pl->k.p = params;
+    pl->fn = v->table[op];
+    pl->op = op;
+    pl->variant = v;
+    /* what pb_plan_run checks for staleness: the caller's structs still
+     * describe the memory the plan was made with */
+    const pb_pose *poses[PB_PLAN_WATCH] = { info->in_a ? c->a : NULL, info->in_b ? c->b : NULL,
+                                             info->out || (info->flags & PB_OPF_SAMPLE) ? c->out : NULL,
+                                             c->clip && (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &c->clip->pose
+                                                                                                       : NULL };
+    for (int i = 0; i < PB_PLAN_WATCH; i++)
+        if (poses[i]) {
+            pl->watch[pl->nwatch].pose = poses[i];
+            pl->watch[pl->nwatch].plane0 = poses[i]->plane[0];
+            pl->nwatch++;
+        }
+    if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
+        pl->skel = c->skel;
+        pl->skel_parents = c->skel->parents;
+    }
     return PB_OK;
 }
+
+pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
+{
+    pb_plan pl;
+    pb_status s = prepare(&pl, op, v, c);
+    if (s != PB_OK) return s;
+    pl.fn(&pl.k);
+    return PB_OK;
+}
+
+/* ---- plans ------------------------------------------------------------------------------------ */
+pb_status pb_plan_create(pb_plan **plan, pb_op op, const pb_variant *v, const pb_call *call)
+{
+    if (!plan) return pb_fail(PB_ERR_NULL, "pb_plan_create: plan pointer is NULL");
+    *plan = NULL;
+    pb_plan tmp;
+    pb_status s = prepare(&tmp, op, v, call);
+    if (s != PB_OK) return s;
+    pb_plan *p = malloc(sizeof *p);
+    if (!p) return pb_fail(PB_ERR_NOMEM, "pb_plan_create: out of memory (%zu bytes)", sizeof *p);
+    *p = tmp;
+    *plan = p;
+    return PB_OK;
+}
+
+pb_status pb_plan_run(const pb_plan *plan)
+{
+    if (!plan) return pb_fail(PB_ERR_NULL, "pb_plan_run: plan is NULL");
+    for (int i = 0; i < plan->nwatch; i++)
+        if (plan->watch[i].pose->plane[0] != plan->watch[i].plane0)
+            return pb_fail(PB_ERR_STALE, "pb_plan_run: %s: a pose or clip of the plan was freed or changed after "
+                                         "pb_plan_create (make a new plan)", pb_op_get(plan->op)->name);
+    if (plan->skel && plan->skel->parents != plan->skel_parents)
+        return pb_fail(PB_ERR_STALE, "pb_plan_run: %s: the plan's skeleton was freed or re-initialized after "
+                                     "pb_plan_create (make a new plan)", pb_op_get(plan->op)->name);
+    plan->fn(&plan->k);
+    return PB_OK;
+}
+
+pb_status pb_plan_set_params(pb_plan *plan, const pb_params *params)
+{
+    if (!plan || !params) return pb_fail(PB_ERR_NULL, "pb_plan_set_params: %s is NULL", plan ? "params" : "plan");
+    const pb_op_info *info = pb_op_get(plan->op);
+    pb_params p = *params;
+    pb_status s = check_params(info, &p);
+    if (s == PB_OK) s = check_axis(info, &p);
+    if (s == PB_OK) s = pb_params_resolve_scale(info, &p);
+    if (s != PB_OK) return s;
+    plan->k.p = p;
+    return PB_OK;
+}
+
+const pb_params *pb_plan_params(const pb_plan *plan) { return plan ? &plan->k.p : NULL; }
+pb_op pb_plan_op(const pb_plan *plan) { return plan ? plan->op : PB_OP_COUNT; }
+const pb_variant *pb_plan_variant(const pb_plan *plan) { return plan ? plan->variant : NULL; }
+void pb_plan_destroy(pb_plan *plan) { free(plan); }
 
 void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
 {

@@ -22,6 +22,8 @@ const char *pb_status_name(pb_status s)
     case PB_ERR_IO: return "PB_ERR_IO";
     case PB_ERR_PARSE: return "PB_ERR_PARSE";
     case PB_ERR_ALIAS: return "PB_ERR_ALIAS";
+    case PB_ERR_STATIC: return "PB_ERR_STATIC";
+    case PB_ERR_STALE: return "PB_ERR_STALE";
     }
     return "PB_ERR_UNKNOWN";
 }

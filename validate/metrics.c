@@ -20,7 +20,8 @@ int pb_metrics_for(const pb_op_info *info, pb_metric *m)
 {
     int n = 0;
     if (info->flags & PB_OPF_AOS_OUT) {
-        add(m, &n, PB_M_AOS_ABS, -1, "aos_abs", "abs");
+        /* group: how many AoS arrays are compared (the velocity ones when the pose has them) */
+        add(m, &n, PB_M_AOS_ABS, (info->opt & (1u << PB_G_VEL)) ? PB_AOS_ARRAYS : 3, "aos_abs", "abs");
         return n;
     }
     if (info->flags & PB_OPF_OBJSPACE) add(m, &n, PB_M_OBJ_SPACE, -1, "objspace", "cm");
@@ -128,7 +129,7 @@ void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, do
             for (int c = 0; c < 3; c++) e = fmax(e, fabs(t->plane[f + c][i] - o->plane[f + c][i]));
             break;
         case PB_M_AOS_ABS:
-            for (int a = 0; a < PB_AOS_ARRAYS; a++)
+            for (int a = 0; a < m->group; a++)
                 for (int c = 0; c < pb_aos_width[a]; c++) {
                     size_t j = i * (size_t)pb_aos_width[a] + (size_t)c;
                     e = fmax(e, fabs(t->aos[a][j] - o->aos[a][j]));
@@ -172,7 +173,7 @@ size_t pb_count_nan(const pb_op_info *info, const pb_dpose *t, const pb_dpose *o
 {
     size_t c = 0;
     if (info->flags & PB_OPF_AOS_OUT) {
-        for (int a = 0; a < PB_AOS_ARRAYS; a++)
+        for (int a = 0; a < ((info->opt & (1u << PB_G_VEL)) ? PB_AOS_ARRAYS : 3); a++)
             for (size_t j = 0; j < t->n * (size_t)pb_aos_width[a]; j++)
                 c += !isfinite(t->aos[a][j]) && isfinite(o->aos[a][j]);
         return c;

@@ -25,7 +25,8 @@ static pb_params case_params(size_t k)
     static const float timescale[] = { 1.0f, 1.5f, -0.5f, 0.25f };
     static const float axes[4][3] = { { 0, 0, 1 }, { 1, 0, 0 }, { 0.3f, -0.4f, 0.5f }, { 0, 2, 0 } };
     pb_params p = { alphas[k % NA], alpha_vel[k % 4], dt[k % 4], time[(k / 4) % 4], halflife[(k + 1) % 4],
-                    duration[(k + 2) % 4], timescale[(k + 3) % 4], { axes[k % 4][0], axes[k % 4][1], axes[k % 4][2] } };
+                    duration[(k + 2) % 4], timescale[(k + 3) % 4], { axes[k % 4][0], axes[k % 4][1], axes[k % 4][2] },
+                    PB_SCALE_DEFAULT };
     return p;
 }
 
@@ -248,6 +249,7 @@ static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, cons
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = pb_plane_identity(i);
     k.p = *p;
+    pb_params_resolve_scale(pb_op_get(op), &k.p);   /* as pb_run does for the variants */
     k.skel = ctx->skel;
     k.offsets = ctx->offsets;
     k.frames = ctx->frames;
@@ -263,9 +265,9 @@ static void run_oracle(pb_op op, bufs *b, const pb_params *p, pb_dpose *d)
 /* Run variant v through the public entry point (so argument checks and
  * padding restoration are exercised too) into d. Outputs are pre-filled with
  * NaN so a lane a kernel forgets to write is caught. */
-static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_params *p, pb_dpose *d)
+static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const pb_variant *v, bufs *b,
+                             const pb_params *p, pb_dpose *d)
 {
-    const pb_op_info *info = pb_op_get(op);
     size_t n = b->out.n;
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < n; j++) b->out.plane[i][j] = NAN;
@@ -279,13 +281,21 @@ static pb_status run_variant(pb_op op, const pb_variant *v, bufs *b, const pb_pa
             for (int p = pb_group_first((pb_group)g); p < pb_group_first((pb_group)g) + pb_group_size((pb_group)g); p++)
                 for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
     pb_clip clip = { b->frames, b->joints, b->fps > 0 ? 1 / b->fps : 0, b->fps, 0, b->a };
-    pb_call c = { .a = &b->a, .b = &b->b, .out = &b->out, .aos_in = &b->aos_in, .aos_out = &b->aos_out,
+    /* the static form: the same planes seen as static poses (no velocity planes or arrays) */
+    pb_pose sa = b->a, sb = b->b, so = b->out;
+    pb_pose_aos ai = b->aos_in, ao = b->aos_out;
+    if (stat) {
+        for (int i = PB_STATIC_PLANES; i < PB_PLANES; i++) sa.plane[i] = sb.plane[i] = so.plane[i] = NULL;
+        ai.vel = ai.ang = ai.svl = ao.vel = ao.ang = ao.svl = NULL;
+        clip.pose = sa;
+    }
+    pb_call c = { .a = &sa, .b = &sb, .out = &so, .aos_in = &ai, .aos_out = &ao,
                   .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
                   .offsets = b->offsets,
                   .params = *p };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
-    pb_dpose_from_pose(d, &b->out);
+    pb_dpose_from_pose(d, &b->out);   /* the full pose: planes a static run leaves alone are not compared */
     /* AoS outputs only exist for AoS ops (whose n is the inputs'; sampling outputs are larger) */
     if (info->flags & PB_OPF_AOS_OUT) pb_dpose_from_aos(d, &b->aos_out);
     return PB_OK;
@@ -473,6 +483,41 @@ static size_t pick_variants(const char *filter, const pb_variant **out, FILE *no
 
 #define MAXV 16
 
+/* Forms an op is validated in besides the full one: static poses for the ops
+ * that need no velocities (those with optional velocity groups, and those
+ * reading and writing whole transforms only), and the other scale mode for
+ * the ops that read params.scale. */
+enum { FORM_FULL, FORM_STATIC, FORM_SCALE_ALT, FORMS };
+#define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
+#define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
+static int form_applies(const pb_op_info *info, int form)
+{
+    switch (form) {
+    case FORM_FULL: return 1;
+    case FORM_STATIC:
+        return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
+    default: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
+    }
+}
+/* The op as a form sees it: full poses write the optional groups too. */
+static pb_op_info form_info(const pb_op_info *info, int form)
+{
+    pb_op_info e = *info;
+    if (form == FORM_STATIC) e.opt = 0;
+    else e.out |= e.opt;
+    return e;
+}
+static pb_scale_mode alt_scale(const pb_op_info *info)
+{
+    return (info->flags & PB_OPF_SCALE_LIN) ? PB_SCALE_EXP : PB_SCALE_LINEAR;
+}
+static const char *form_name(const pb_op_info *info, int form)
+{
+    if (form == FORM_STATIC) return "static";
+    if (form == FORM_SCALE_ALT) return alt_scale(info) == PB_SCALE_EXP ? "scale=exp" : "scale=linear";
+    return "full";
+}
+
 int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
 {
     const pb_variant *vars[MAXV];
@@ -520,9 +565,13 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
     }
     int failures = 0;
 
-    for (int op = 0; op < PB_OP_COUNT; op++) {
+    for (int opf = 0; opf < PB_OP_COUNT * FORMS; opf++) {
+        int op = opf / FORMS, form = opf % FORMS;
         if (only != PB_OP_COUNT && op != (int)only) continue;
-        const pb_op_info *info = pb_op_get((pb_op)op);
+        if (!form_applies(pb_op_get((pb_op)op), form)) continue;
+        const pb_op_info form_view = form_info(pb_op_get((pb_op)op), form);
+        const pb_op_info *info = &form_view;
+        const int stat = form == FORM_STATIC;
         const int method_of = pb_op_row_get((pb_op)op)->method_of;
         const pb_tolerance *tol = pb_tolerance_for(info->name);
         if (!tol) {
@@ -548,7 +597,9 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         memcpy(op_cases, fam, nfam * sizeof *fam);
         size_t op_ncases = nfam + make_mocap_cases(info, &mocap, op_cases + nfam);
         for (size_t ci = 0; ci < op_ncases; ci++) {
-            const vcase *cs = &op_cases[ci];
+            vcase cs_form = op_cases[ci];
+            if (form == FORM_SCALE_ALT) cs_form.p.scale = alt_scale(info);
+            const vcase *cs = &cs_form;
             int real = cs->cls == PB_CLASS_MOCAP;
             bufs b;
             pb_skeleton sk = { 0 };
@@ -632,7 +683,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 double e = vel_consistency((pb_op)op, info, &b, &cs->p, &ok);
                 if (ok && !(e <= vel_worst)) vel_worst = e;
             }
-            pb_status s = run_variant((pb_op)op, scalar, &b, &cs->p, &b.ref);
+            pb_status s = run_variant((pb_op)op, info, stat, scalar, &b, &cs->p, &b.ref);
             for (int mi = 0; mi < nm && s == PB_OK; mi++) {
                 pb_metric_eval(&m[mi], &b.ref, &b.oracle, err);
                 acc_push(&ref[mi], err, cs->n, cs->cls);
@@ -646,7 +697,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 }
             }
             for (size_t vi = 0; vi < nv && s == PB_OK; vi++) {
-                s = run_variant((pb_op)op, vars[vi], &b, &cs->p, &b.test);
+                s = run_variant((pb_op)op, info, stat, vars[vi], &b, &cs->p, &b.test);
                 if (s != PB_OK) break;
                 if (pb_pose_check(&b.out, "out") != PB_OK) pad_bad[vi]++;
                 nan[vi] += pb_count_nan(info, &b.test, &b.oracle);
@@ -693,6 +744,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 pb_val_row r;
                 memset(&r, 0, sizeof r);
                 r.op = info->name;
+                r.form = form_name(info, form);
                 r.variant = pb_variant_name(vars[vi]);
                 r.mode = pb_variant_mode(vars[vi]) == PB_MODE_NATIVE ? "native" : "emulated";
                 r.metric = m[mi];
@@ -750,7 +802,10 @@ static void print_row(FILE *f, const pb_val_row *r, int fail)
     if (r->bound >= 0) snprintf(bound, sizeof bound, "%.2e", r->bound);
     char vel[16] = "-";
     if (r->vel_consistency >= 0) snprintf(vel, sizeof vel, "%.2e", r->vel_consistency);
-    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", r->op, r->variant, r->mode,
+    char opf[64];
+    if (strcmp(r->form, "full") == 0) snprintf(opf, sizeof opf, "%s", r->op);
+    else snprintf(opf, sizeof opf, "%s[%s]", r->op, r->form);
+    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", opf, r->variant, r->mode,
             r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, vel, r->nan,
             fail ? (r->rejects_empty ? "FAIL" : "FAIL (n = 0 not rejected)") : "pass");
 }
@@ -772,7 +827,9 @@ static void on_row(const pb_val_row *r, void *user)
 {
     report *rp = user;
     const pb_validate_opts *o = rp->o;
-    if (rp->have && (strcmp(rp->worst.op, r->op) || strcmp(rp->worst.variant, r->variant))) flush(rp);
+    if (rp->have && (strcmp(rp->worst.op, r->op) || strcmp(rp->worst.form, r->form) ||
+                     strcmp(rp->worst.variant, r->variant)))
+        flush(rp);
     if (!rp->have || ratio(r) > rp->worst_ratio) {
         rp->worst = *r;
         rp->worst_ratio = ratio(r);
@@ -782,9 +839,9 @@ static void on_row(const pb_val_row *r, void *user)
     if (o->verbose && o->table) print_row(o->table, r, !r->pass);
     if (o->json) {
         FILE *f = o->json;
-        fprintf(f, "%s\n  {\"op\": \"%s\", \"variant\": \"%s\", \"mode\": \"%s\", \"metric\": \"%s\", \"unit\": \"%s\", "
-                   "\"pass\": %s, ",
-                rp->rows ? "," : "", r->op, r->variant, r->mode, r->metric.name, r->metric.unit,
+        fprintf(f, "%s\n  {\"op\": \"%s\", \"form\": \"%s\", \"variant\": \"%s\", \"mode\": \"%s\", \"metric\": \"%s\", "
+                   "\"unit\": \"%s\", \"pass\": %s, ",
+                rp->rows ? "," : "", r->op, r->form, r->variant, r->mode, r->metric.name, r->metric.unit,
                 r->pass ? "true" : "false");
         json_num(f, "max_err", r->max_err); fputs(", ", f);
         json_num(f, "p99_err", r->p99_err); fputs(", ", f);

@@ -150,6 +150,8 @@ typedef struct pb_validate_opts {
  * float reference vs oracle; var_vs_ref: variant vs float reference. */
 typedef struct pb_val_row {
     const char *op, *variant, *mode;
+    const char *form;     /* "full" (poses with velocities, the op's default parameters), "static" (static
+                             poses: pos/rot/scl only), "scale=linear" / "scale=exp" (the other scale mode) */
     pb_metric metric;
     double max_err, p99_err, ref_err, var_vs_ref, bound, method_err, method_bound;
     double class_max[PB_CLASSES];

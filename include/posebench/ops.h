@@ -76,6 +76,14 @@ typedef enum pb_op {
     PB_OP_COUNT
 } pb_op;
 
+/* How an op blends scales (pb_params.scale; ops with PB_OPF_SCALE_LIN or
+ * PB_OPF_SCALE_EXP read it). Linear is what engines and most blending notes
+ * use, and the cheaper; exponential (eerp: a^(1-t) b^t, Holden) is exact
+ * for scale velocities (svl = d log(scl)/dt moves linearly) and keeps a
+ * product of blends a blend. PB_SCALE_DEFAULT is each op's own default: linear
+ * for the static blends, exponential where velocities are propagated. */
+typedef enum pb_scale_mode { PB_SCALE_DEFAULT = 0, PB_SCALE_LINEAR = 1, PB_SCALE_EXP = 2 } pb_scale_mode;
+
 /* Scalar parameters of an op call. Ops read only the fields their registry
  * flags name (PB_OPF_ALPHA, PB_OPF_DT, ...); pb_run checks those. */
 typedef struct pb_params {
@@ -88,6 +96,7 @@ typedef struct pb_params {
     float timescale;  /* playback-rate factor, any finite value */
     float axis[3];    /* lookat: the head's local forward axis; two_bone_ik: the root's local bend
                          axis hint used when the chain is straight (non-zero; normalized) */
+    pb_scale_mode scale; /* how scales blend (0: the op's default; see pb_scale_mode) */
 } pb_params;
 
 /* Velocity conventions for every op: vel = d(pos)/dt and ang = angular
@@ -115,7 +124,9 @@ enum {
                                      end elements holds the targets */
     PB_OPF_SAMPLE     = 1u << 23, /* samples call.clip for each character at params.time + offsets[c]
                                      into out (n = joints x characters, crowd layout) */
-    PB_OPF_CLIP_IN    = 1u << 24  /* reads call.clip (instead of a); out has the clip's n */
+    PB_OPF_CLIP_IN    = 1u << 24, /* reads call.clip (instead of a); out has the clip's n */
+    PB_OPF_SCALE_LIN  = 1u << 25, /* reads params.scale; PB_SCALE_DEFAULT means linear */
+    PB_OPF_SCALE_EXP  = 1u << 26  /* reads params.scale; PB_SCALE_DEFAULT means exponential (eerp) */
 };
 
 /* What the registry knows about an op (one row of src/ops.def). */
@@ -201,6 +212,35 @@ typedef struct pb_call {
  * output, no partial overlap of out with an input, finite parameters. On
  * error nothing is written. */
 pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
+
+/* ---- Plans: validate once, run many ------------------------------------------
+ * A plan is a call validated once: op, variant, shapes, buffers and
+ * parameters are checked by pb_plan_create exactly as pb_run checks them,
+ * then pb_plan_run only calls the kernel (it reads nothing process-wide, so
+ * any number of threads may run plans at once; two runs must not write the
+ * same pose at the same time).
+ *
+ * Between runs a caller may change, without re-planning:
+ *   - the contents of every buffer (pose planes, clip keys, AoS arrays,
+ *     sampling offsets): new data each frame is the point of a plan;
+ *   - the parameters, through pb_plan_set_params (checked like pb_run's).
+ * Anything else needs a new plan: other poses, sizes, skeleton, clip, op or
+ * variant. The plan keeps pointers to the caller's pb_pose / pb_clip /
+ * pb_skeleton structs, which must outlive it; pb_plan_run returns
+ * PB_ERR_STALE (and runs nothing) when one of them was freed by its
+ * pb_*_free or re-made since pb_plan_create (what can be detected: the
+ * struct now describes other memory).
+ *
+ * pb_plan_create errors: every pb_run error (nothing is allocated then; *plan
+ * is NULL), PB_ERR_NULL (plan), PB_ERR_NOMEM. */
+typedef struct pb_plan pb_plan;
+pb_status pb_plan_create(pb_plan **plan, pb_op op, const pb_variant *v, const pb_call *call);
+pb_status pb_plan_run(const pb_plan *plan);   /* PB_ERR_NULL, PB_ERR_STALE, else PB_OK */
+pb_status pb_plan_set_params(pb_plan *plan, const pb_params *params);
+const pb_params *pb_plan_params(const pb_plan *plan);   /* as the kernel sees them (scale mode resolved) */
+pb_op pb_plan_op(const pb_plan *plan);
+const pb_variant *pb_plan_variant(const pb_plan *plan); /* the variant chosen at creation */
+void pb_plan_destroy(pb_plan *plan);                    /* NULL is fine */
 
 /* Typed conveniences over pb_run with the active variant. */
 pb_status pb_blend_static(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);

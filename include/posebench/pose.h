@@ -10,6 +10,13 @@
  * 0), so kernels always process whole vectors of any width up to 16 floats and
  * never need a scalar tail; ops keep the padding at identity.
  *
+ * Static poses hold only pos, rot and scl (10 planes; plane[PB_VEL_X ..
+ * PB_SVL_Z] are NULL): what an engine blends, 120 B per joint for a two-pose
+ * blend instead of 228. Ops that need velocities reject them (PB_ERR_STATIC,
+ * naming the missing plane); ops that do not (the *_static ops, fk_static,
+ * lookat_static, two_bone_ik, sampling into a static pose, the AoS
+ * conversions) read and write only pos/rot/scl, on static and full poses alike.
+ *
  * Crowds: C characters sharing a skeleton of J joints use n = J*C with
  * index = joint*C + character (pb_crowd_index), so one joint of all characters
  * is contiguous and can be processed across characters without gathers. */
@@ -37,6 +44,8 @@ enum pb_plane {
     PB_PLANES
 };
 
+#define PB_STATIC_PLANES 10   /* pos, rot, scl: the planes of a static pose */
+
 /* Component groups, used as bit masks (1u << group) by the op registry. */
 typedef enum pb_group {
     PB_G_POS, PB_G_ROT, PB_G_SCL, PB_G_VEL, PB_G_ANG, PB_G_SVL, PB_GROUPS
@@ -46,6 +55,8 @@ typedef enum pb_group {
 int pb_group_first(pb_group g);
 int pb_group_size(pb_group g);
 const char *pb_group_name(pb_group g);
+/* Name of a plane ("pos.x", "vel.z"; "?" out of range). */
+const char *pb_plane_name(int plane);
 /* Identity value of a plane (0, 1 for rot.w and scl.*). */
 float pb_plane_identity(int plane);
 
@@ -67,21 +78,31 @@ static inline size_t pb_crowd_index(size_t joint, size_t character, size_t chara
  * address), PB_ERR_NOMEM. On failure *p is left empty (safe to free). */
 pb_status pb_pose_alloc(pb_pose *p, size_t n);
 
+/* Allocate a static pose: pos, rot, scl only (velocity planes NULL). Errors as pb_pose_alloc. */
+pb_status pb_pose_alloc_static(pb_pose *p, size_t n);
+
+/* 1 if p has velocity planes (vel, ang, svl), 0 for a static pose. */
+static inline int pb_pose_has_velocities(const pb_pose *p) { return p->plane[PB_VEL_X] != NULL; }
+
 /* Free what pb_pose_alloc allocated and empty *p. NULL and empty poses are fine. */
 void pb_pose_free(pb_pose *p);
 
 /* Describe caller-owned planes as a pose (nothing is copied or allocated).
  * planes[i] must be 64-byte aligned and hold `stride` floats, stride a
  * multiple of PB_PAD and >= n; lanes n..stride-1 must already be identity.
+ * The nine velocity planes may all be NULL: a static pose.
  * Errors: PB_ERR_NULL, PB_ERR_EMPTY, PB_ERR_SIZE, PB_ERR_ALIGN, PB_ERR_PADDING. */
 pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[PB_PLANES]);
 
-/* Check a pose's layout: non-NULL planes, n > 0, stride a multiple of PB_PAD
+/* Check a pose's layout: non-NULL pos/rot/scl planes, velocity planes all
+ * present or all NULL (static), n > 0, stride a multiple of PB_PAD
  * and >= n, 64-byte aligned planes, identity padding. `what` names the
  * argument in the error message ("a", "out"). */
 pb_status pb_pose_check(const pb_pose *p, const char *what);
 
-/* Copy every element of src into dst (same n). Errors: NULL, size mismatch, layout. */
+/* Copy every element of src into dst (same n): the planes dst has; src must
+ * have them (PB_ERR_STATIC if dst has velocities and src is static).
+ * Errors: NULL, size mismatch, layout, PB_ERR_STATIC. */
 pb_status pb_pose_copy(pb_pose *dst, const pb_pose *src);
 
 /* Set every element (and the padding) of p to identity. */
@@ -95,7 +116,9 @@ pb_status pb_pose_count_nonfinite(const pb_pose *p, size_t *count);
 typedef struct pb_vec3 { float x, y, z; } pb_vec3;
 typedef struct pb_quat { float w, x, y, z; } pb_quat;
 
-/* n elements in six caller-owned arrays (any alignment, no padding). */
+/* n elements in caller-owned arrays (any alignment, no padding). vel, ang and
+ * svl are NULL for a static pose's data: the AoS conversions move the arrays
+ * the pose has (velocity arrays exactly when the pose has velocity planes). */
 typedef struct pb_pose_aos {
     size_t n;
     pb_vec3 *pos;

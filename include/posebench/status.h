@@ -25,7 +25,9 @@ typedef enum pb_status {
     PB_ERR_NOMEM,       /* allocation failed */
     PB_ERR_IO,          /* a file could not be opened, read or written */
     PB_ERR_PARSE,       /* a file's contents are malformed */
-    PB_ERR_ALIAS        /* output partially overlaps an input */
+    PB_ERR_ALIAS,       /* output partially overlaps an input */
+    PB_ERR_STATIC,      /* a static pose (no velocity planes) where the op needs velocities */
+    PB_ERR_STALE        /* a plan's pose, clip or skeleton was freed or changed since the plan was made */
 } pb_status;
 
 /* Short stable name of a status code ("PB_ERR_ALIGN"). Never NULL. */

@@ -1,0 +1,211 @@
+/* test_plan.c — static poses and plans: what a static pose may be passed to,
+ * the errors where it may not, plans that run what pb_run runs (bit for bit),
+ * parameters changed between runs, stale-plan detection, and many threads
+ * running plans at once (CI runs this under ThreadSanitizer too). */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "check.h"
+#include "validate.h"
+
+#define N 1000
+
+static void random_pose(pb_pose *p, pb_class c, uint64_t seed)
+{
+    pb_pose tmp;
+    if (pb_pose_alloc(&tmp, p->n) != PB_OK) return;
+    pb_pose scratch;
+    if (pb_pose_alloc(&scratch, p->n) == PB_OK) {
+        pb_gen_case(&tmp, &scratch, c, seed, pb_op_get(PB_OP_blend));
+        pb_pose_free(&scratch);
+    }
+    pb_pose_copy(p, &tmp);   /* the planes p has */
+    pb_pose_free(&tmp);
+}
+
+static int same_planes(const pb_pose *x, const pb_pose *y, int np)
+{
+    for (int i = 0; i < np; i++)
+        if (memcmp(x->plane[i], y->plane[i], x->n * sizeof(float))) return 0;
+    return 1;
+}
+
+static void test_static_poses(void)
+{
+    pb_pose s, f, t;
+    CHECK(pb_pose_alloc_static(&s, N) == PB_OK, "alloc static: %s", pb_last_error());
+    CHECK(!pb_pose_has_velocities(&s) && s.plane[PB_VEL_X] == NULL && s.plane[PB_SVL_Z] == NULL, "static has no velocity planes");
+    CHECK(pb_pose_check(&s, "s") == PB_OK, "a static pose checks: %s", pb_last_error());
+    CHECK(pb_pose_alloc(&f, N) == PB_OK && pb_pose_alloc_static(&t, N) == PB_OK, "alloc");
+    /* half a set of velocity planes is a layout error naming the plane */
+    pb_pose half = f;
+    half.plane[PB_ANG_Y] = NULL;
+    CHECK(pb_pose_check(&half, "h") == PB_ERR_NULL && strstr(pb_last_error(), "ang.y"), "half velocities: %s",
+          pb_last_error());
+    /* copies: static <- full fine, full <- static refused */
+    random_pose(&f, PB_CLASS_RANDOM, 1);
+    CHECK(pb_pose_copy(&s, &f) == PB_OK && same_planes(&s, &f, PB_STATIC_PLANES), "copy full -> static");
+    CHECK(pb_pose_copy(&f, &s) == PB_ERR_STATIC, "copy static -> full refused");
+
+    /* ops needing velocities refuse a static pose, naming the missing plane, writing nothing */
+    const pb_variant *v;
+    CHECK(pb_variant_active(&v) == PB_OK, "active variant");
+    pb_pose fo;
+    CHECK(pb_pose_alloc(&fo, N) == PB_OK, "alloc");
+    pb_call c = { .a = &s, .b = &f, .out = &fo, .params = { .alpha = 0.5f } };
+    CHECK(pb_run(PB_OP_blend, v, &c) == PB_ERR_STATIC && strstr(pb_last_error(), "vel.x") &&
+              strstr(pb_last_error(), "'a'"), "blend on a static a: %s", pb_last_error());
+    CHECK(fo.plane[PB_POS_X][0] == 0.0f && fo.plane[PB_ROT_W][0] == 1.0f, "nothing written on error");
+    c = (pb_call){ .a = &f, .b = &f, .out = &t, .params = { .alpha = 0.5f } };
+    CHECK(pb_run(PB_OP_fk, v, &c) == PB_ERR_NULL || pb_run(PB_OP_fk, v, &c) == PB_ERR_STATIC, "fk refuses");
+    CHECK(pb_run(PB_OP_finite_diff, v, &c) == PB_ERR_STATIC && strstr(pb_last_error(), "'out'"), "finite_diff out: %s",
+          pb_last_error());
+
+    /* the static blend on static poses equals the static blend on full poses, and leaves velocities alone */
+    pb_pose b2, bs, fo2;
+    CHECK(pb_pose_alloc(&b2, N) == PB_OK && pb_pose_alloc_static(&bs, N) == PB_OK && pb_pose_alloc(&fo2, N) == PB_OK,
+          "alloc");
+    random_pose(&b2, PB_CLASS_RANDOM, 2);
+    CHECK(pb_pose_copy(&bs, &b2) == PB_OK && pb_pose_copy(&s, &f) == PB_OK, "copies");
+    for (size_t i = 0; i < N; i++) fo2.plane[PB_VEL_X][i] = 42.0f;
+    for (int op = PB_OP_blend_static; op <= PB_OP_blend_static_nlerp; op++)
+        for (int mode = PB_SCALE_DEFAULT; mode <= PB_SCALE_EXP; mode++) {
+            pb_call cs = { .a = &s, .b = &bs, .out = &t, .params = { .alpha = 0.3f, .scale = (pb_scale_mode)mode } };
+            pb_call cf = { .a = &f, .b = &b2, .out = &fo2, .params = { .alpha = 0.3f, .scale = (pb_scale_mode)mode } };
+            CHECK(pb_run((pb_op)op, v, &cs) == PB_OK && pb_run((pb_op)op, v, &cf) == PB_OK, "static blend: %s",
+                  pb_last_error());
+            CHECK(same_planes(&t, &fo2, PB_STATIC_PLANES), "%s mode %d: static and full poses agree bit for bit",
+                  pb_op_get((pb_op)op)->name, mode);
+            CHECK(fo2.plane[PB_VEL_X][N - 1] == 42.0f, "the static blend leaves velocity planes alone");
+        }
+    /* default scale of the static blends is linear: midpoint of 1 and 4 is 2.5 (eerp: 2) */
+    for (size_t i = 0; i < N; i++) { s.plane[PB_SCL_X][i] = 1.0f; bs.plane[PB_SCL_X][i] = 4.0f; }
+    pb_call cl = { .a = &s, .b = &bs, .out = &t, .params = { .alpha = 0.5f } };
+    CHECK(pb_run(PB_OP_blend_static, v, &cl) == PB_OK && fabsf(t.plane[PB_SCL_X][7] - 2.5f) < 1e-6f,
+          "linear scale by default: %g", (double)t.plane[PB_SCL_X][7]);
+    cl.params.scale = PB_SCALE_EXP;
+    CHECK(pb_run(PB_OP_blend_static, v, &cl) == PB_OK && fabsf(t.plane[PB_SCL_X][7] - 2.0f) < 1e-6f,
+          "exponential scale on request: %g", (double)t.plane[PB_SCL_X][7]);
+    cl.params.scale = (pb_scale_mode)7;
+    CHECK(pb_run(PB_OP_blend_static, v, &cl) == PB_ERR_PARAM && strstr(pb_last_error(), "scale"), "bad scale mode: %s",
+          pb_last_error());
+
+    /* AoS of a static pose: three arrays; a velocity array with a static pose is an error */
+    pb_vec3 pos[N], scl[N], vel[N];
+    pb_quat rot[N];
+    pb_pose_aos aos = { N, pos, rot, scl, NULL, NULL, NULL };
+    CHECK(pb_pose_to_aos(&s, &aos) == PB_OK && pos[5].x == s.plane[PB_POS_X][5] && rot[9].z == s.plane[PB_ROT_Z][9],
+          "static to AoS: %s", pb_last_error());
+    aos.vel = vel;
+    CHECK(pb_pose_to_aos(&s, &aos) == PB_ERR_STATIC && strstr(pb_last_error(), "vel"), "vel array with a static pose: %s",
+          pb_last_error());
+    aos.vel = NULL;
+    CHECK(pb_pose_to_aos(&f, &aos) == PB_ERR_NULL && strstr(pb_last_error(), "vel"), "full pose needs all arrays: %s",
+          pb_last_error());
+    pb_pose back;
+    CHECK(pb_pose_alloc_static(&back, N) == PB_OK && pb_pose_from_aos(&aos, &back) == PB_OK &&
+              same_planes(&back, &s, PB_STATIC_PLANES), "static AoS round trip: %s", pb_last_error());
+    pb_pose_free(&back);
+    pb_pose_free(&b2); pb_pose_free(&bs); pb_pose_free(&fo2);
+    pb_pose_free(&s); pb_pose_free(&f); pb_pose_free(&t); pb_pose_free(&fo);
+}
+
+static void test_plans(void)
+{
+    pb_pose a, b, o1, o2;
+    CHECK(pb_pose_alloc_static(&a, N) == PB_OK && pb_pose_alloc_static(&b, N) == PB_OK &&
+              pb_pose_alloc_static(&o1, N) == PB_OK && pb_pose_alloc_static(&o2, N) == PB_OK, "alloc");
+    random_pose(&a, PB_CLASS_RANDOM, 3);
+    random_pose(&b, PB_CLASS_RANDOM, 4);
+    pb_call c = { .a = &a, .b = &b, .out = &o1, .params = { .alpha = 0.25f } };
+    pb_plan *pl = NULL;
+    CHECK(pb_plan_create(&pl, PB_OP_blend_static_nlerp, NULL, &c) == PB_OK && pl, "plan: %s", pb_last_error());
+    CHECK(pb_plan_params(pl)->scale == PB_SCALE_LINEAR, "default scale resolved at creation");
+    for (int frame = 0; frame < 3; frame++) {
+        float alpha = 0.1f + 0.3f * (float)frame;
+        pb_params p = { .alpha = alpha };
+        CHECK(pb_plan_set_params(pl, &p) == PB_OK, "set params");
+        a.plane[PB_POS_X][17] = (float)frame;   /* new data in the same buffers */
+        CHECK(pb_plan_run(pl) == PB_OK, "run");
+        pb_call c2 = { .a = &a, .b = &b, .out = &o2, .params = { .alpha = alpha } };
+        CHECK(pb_run(PB_OP_blend_static_nlerp, pb_plan_variant(pl), &c2) == PB_OK, "pb_run");
+        CHECK(same_planes(&o1, &o2, PB_STATIC_PLANES), "frame %d: the plan runs what pb_run runs", frame);
+    }
+    pb_params bad = { .alpha = NAN };
+    CHECK(pb_plan_set_params(pl, &bad) == PB_ERR_PARAM && pb_plan_params(pl)->alpha == 0.7f,
+          "NaN alpha refused, plan unchanged: %s", pb_last_error());
+    /* creation errors leave no plan */
+    pb_plan *none = (pb_plan *)&c;
+    pb_call badc = c;
+    badc.params.alpha = INFINITY;
+    CHECK(pb_plan_create(&none, PB_OP_blend_static, NULL, &badc) == PB_ERR_PARAM && none == NULL, "bad call, no plan");
+    CHECK(pb_plan_create(NULL, PB_OP_blend_static, NULL, &c) == PB_ERR_NULL, "NULL plan pointer");
+    CHECK(pb_plan_run(NULL) == PB_ERR_NULL, "NULL plan");
+    /* stale: a buffer freed through the library's own free */
+    pb_pose_free(&b);
+    float before = o1.plane[PB_POS_X][0];
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE && strstr(pb_last_error(), "freed"), "stale plan: %s", pb_last_error());
+    CHECK(o1.plane[PB_POS_X][0] == before, "a stale plan writes nothing");
+    pb_plan_destroy(pl);
+    pb_plan_destroy(NULL);
+    pb_pose_free(&a); pb_pose_free(&o1); pb_pose_free(&o2);
+
+    /* a skeleton freed under an fk plan */
+    int32_t parents[4] = { -1, 0, 1, 1 };
+    pb_skeleton sk;
+    pb_pose l, g;
+    CHECK(pb_skeleton_init(&sk, parents, 4, 3) == PB_OK && pb_pose_alloc_static(&l, 12) == PB_OK &&
+              pb_pose_alloc_static(&g, 12) == PB_OK, "skeleton");
+    pb_call fc = { .a = &l, .out = &g, .skel = &sk };
+    CHECK(pb_plan_create(&pl, PB_OP_fk_static, NULL, &fc) == PB_OK && pb_plan_run(pl) == PB_OK, "fk_static plan on static poses: %s",
+          pb_last_error());
+    pb_skeleton_free(&sk);
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE && strstr(pb_last_error(), "skeleton"), "stale skeleton: %s", pb_last_error());
+    pb_plan_destroy(pl);
+    pb_pose_free(&l); pb_pose_free(&g);
+}
+
+/* Threads: each runs its own plans (blend and fk) many times; results must
+ * equal a single-threaded run. Under ThreadSanitizer this shows that running
+ * plans reads no unlocked process-wide state. */
+#define THREADS 4
+typedef struct { pb_pose a, b, out; pb_plan *plan; int ok; } job;
+static void *worker(void *arg)
+{
+    job *j = arg;
+    j->ok = 1;
+    for (int i = 0; i < 200; i++)
+        if (pb_plan_run(j->plan) != PB_OK) j->ok = 0;
+    return NULL;
+}
+static void test_threads(void)
+{
+    job jobs[THREADS];
+    pthread_t th[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        job *j = &jobs[t];
+        CHECK(pb_pose_alloc_static(&j->a, N) == PB_OK && pb_pose_alloc_static(&j->b, N) == PB_OK &&
+                  pb_pose_alloc_static(&j->out, N) == PB_OK, "alloc");
+        random_pose(&j->a, PB_CLASS_RANDOM, 10);
+        random_pose(&j->b, PB_CLASS_RANDOM, 11);
+        pb_call c = { .a = &j->a, .b = &j->b, .out = &j->out, .params = { .alpha = 0.6f } };
+        CHECK(pb_plan_create(&j->plan, PB_OP_blend_static, NULL, &c) == PB_OK, "plan");
+    }
+    for (int t = 0; t < THREADS; t++) CHECK(pthread_create(&th[t], NULL, worker, &jobs[t]) == 0, "thread");
+    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < THREADS; t++) {
+        CHECK(jobs[t].ok, "thread %d ran", t);
+        CHECK(same_planes(&jobs[t].out, &jobs[0].out, PB_STATIC_PLANES), "thread %d: same result", t);
+        pb_plan_destroy(jobs[t].plan);
+        pb_pose_free(&jobs[t].a); pb_pose_free(&jobs[t].b); pb_pose_free(&jobs[t].out);
+    }
+}
+
+int main(void)
+{
+    test_static_poses();
+    test_plans();
+    test_threads();
+    return check_done();
+}
