@@ -48,11 +48,11 @@ pb_status pb_all_variant_find(const char *name, const pb_variant **v)
             *v = &emulated[i];
             return PB_OK;
         }
-    if (nemulated == 0 && is_emu_name(name))
+    if (!pb_all_variant_emulated() && is_emu_name(name))
         return pb_fail(PB_ERR_VARIANT, "variant '%s': the emulated builds were not built (configure with "
                                        "-DPB_EMULATED=ON)", name);
     pb_status s = pb_variant_find(name, v);
-    if (s != PB_OK && nemulated) {
+    if (s != PB_OK && pb_all_variant_emulated()) {
         char msg[512];
         size_t used = (size_t)snprintf(msg, sizeof msg, "%s; emulated builds:", pb_last_error());
         for (size_t i = 0; i < nemulated && used < sizeof msg; i++)
