@@ -41,6 +41,7 @@
 
 #include "bench.h"
 #include "internal.h"
+#include "all_variants.h"
 #include "pb_bench_shim.h"
 #include "validate.h"
 
@@ -919,12 +920,14 @@ int pb_bench_main(int argc, char **argv)
         }
     }
 
+    if (emulated && !pb_all_variant_emulated())
+        BAD("--emulated: this build has no emulated variants (configure with -DPB_EMULATED=ON)");
     /* Variants: named ones (each must exist and run here), else every
      * native one this CPU runs; --emulated adds the -emu builds. */
     const pb_variant *vars[32];
     int nvars = 0;
-    for (size_t i = 0; i < pb_variant_count(); i++) {
-        const pb_variant *v = pb_variant_at(i);
+    for (size_t i = 0; i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
         int want;
         if (nvar_arg) {
             want = 0;
@@ -945,11 +948,11 @@ int pb_bench_main(int argc, char **argv)
     }
     for (int j = 0; j < nvar_arg; j++) {
         int known = 0;
-        for (size_t i = 0; i < pb_variant_count(); i++)
-            known |= !strcmp(var_arg[j], pb_variant_name(pb_variant_at(i))) ||
-                     (emulated && !strcmp(var_arg[j], pb_variant_isa(pb_variant_at(i))));
+        for (size_t i = 0; i < pb_all_variant_count(); i++)
+            known |= !strcmp(var_arg[j], pb_variant_name(pb_all_variant_at(i))) ||
+                     (emulated && !strcmp(var_arg[j], pb_variant_isa(pb_all_variant_at(i))));
         const pb_variant *v;
-        if (!known && pb_variant_find(var_arg[j], &v) != PB_OK) BAD("%s", pb_last_error());
+        if (!known && pb_all_variant_find(var_arg[j], &v) != PB_OK) BAD("%s", pb_last_error());
         if (!known) BAD("unknown variant '%s'", var_arg[j]);
     }
     if (nvars == 0) BAD("no variant to benchmark");

@@ -28,6 +28,7 @@
 #include "commands.h"
 #include "qd.h"
 #include "validate.h"
+#include "all_variants.h"
 
 #ifndef PB_CLI_C_FLAGS
 #define PB_CLI_C_FLAGS "unknown"
@@ -547,7 +548,7 @@ int pb_cli_variants(const char *name, const pb_variant **out, int max)
 {
     if (name) {
         const pb_variant *v;
-        if (pb_variant_find(name, &v) != PB_OK || pb_variant_check(v) != PB_OK) {
+        if (pb_all_variant_find(name, &v) != PB_OK || pb_variant_check(v) != PB_OK) {
             fprintf(stderr, "posebench: %s\n", pb_last_error());
             return -1;
         }

@@ -1,13 +1,14 @@
 # cli.cmake — the CLI commands beyond posebench.c (cli/frame.c, cli/budget.c,
 # cli/report.c) and the report test. Included at the end of the root
-# CMakeLists.txt, after the posebench target, tests and (optional) bench exist.
+# CMakeLists.txt (with PB_BUILD_CLI), after the posebench_cli target, tests and
+# (optional) bench exist.
 get_filename_component(PB_CLI_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
-target_sources(posebench PRIVATE
+target_sources(posebench_cli PRIVATE
   ${PB_CLI_ROOT}/cli/frame.c
   ${PB_CLI_ROOT}/cli/budget.c
   ${PB_CLI_ROOT}/cli/report.c)
-target_include_directories(posebench PRIVATE ${PB_CLI_ROOT}/cli)
+target_include_directories(posebench_cli PRIVATE ${PB_CLI_ROOT}/cli)
 
 # Build description recorded in frame/budget JSON (the bench JSON has its
 # own): the flags C sources get and each native kernel build's ISA flags.
@@ -20,15 +21,19 @@ set_source_files_properties(${PB_CLI_ROOT}/cli/report.c PROPERTIES COMPILE_DEFIN
   "PB_REPORTS_DIR=\"${PB_CLI_ROOT}/reports\"")
 
 # CLI smoke tests of frame and budget (tiny crowds; shape of the output, not timings).
-add_test(NAME frame_smoke COMMAND posebench frame --quick --characters 16 --frames 4 --reps 1 --no-cmu)
-add_test(NAME budget_smoke COMMAND posebench budget --quick --characters 16 --budget-us 500)
+if(PB_BUILD_TESTS)
+  add_test(NAME frame_smoke COMMAND posebench_cli frame --quick --characters 16 --frames 4 --reps 1 --no-cmu)
+  add_test(NAME budget_smoke COMMAND posebench_cli budget --quick --characters 16 --budget-us 500)
+endif()
 
 # The full report in headless Chromium: needs `posebench bench` (Google
 # Benchmark), gnuplot with pngcairo and svg, and chromium. tools/deps.sh all
 # installs them (CI); elsewhere the test is left out with a message.
 find_program(PB_GNUPLOT gnuplot)
 find_program(PB_CHROMIUM NAMES chromium chromium-browser)
-if(NOT TARGET posebench_bench)
+if(NOT PB_BUILD_TESTS)
+  # no tests asked for
+elseif(NOT TARGET posebench_bench)
   message(STATUS "posebench: report test skipped: no Google Benchmark (install libbenchmark-dev)")
 elseif(NOT PB_GNUPLOT)
   message(STATUS "posebench: report test skipped: gnuplot not found (install gnuplot-nox)")
@@ -37,6 +42,6 @@ elseif(NOT PB_CHROMIUM)
 elseif(CMAKE_CROSSCOMPILING)
   message(STATUS "posebench: report test skipped: cross build")
 else()
-  add_test(NAME report COMMAND bash ${PB_CLI_ROOT}/tests/test_report.sh $<TARGET_FILE:posebench> ${PB_CHROMIUM})
+  add_test(NAME report COMMAND bash ${PB_CLI_ROOT}/tests/test_report.sh $<TARGET_FILE:posebench_cli> ${PB_CHROMIUM})
   set_tests_properties(report PROPERTIES TIMEOUT 900)
 endif()

@@ -1,8 +1,8 @@
 # isa.cmake — the ISA table: each kernel source kernels/isa_<isa>.c is built
 # twice: "native" with the ISA's flags (only where the target architecture can
-# run it; dispatch and benchmarks use it) and "emu" with no ISA flags and
-# SIMDE_NO_NATIVE (SIMDe's portable C path), so every ISA is validated on any
-# host. Per-file flags, never __attribute__((target)): SIMDe picks native code
+# run it; dispatch and benchmarks use it; in the runtime library) and "emu"
+# with no ISA flags and SIMDE_NO_NATIVE (SIMDe's portable C path; in the
+# harness, with PB_EMULATED=ON), so every ISA is validated on any host. Per-file flags, never __attribute__((target)): SIMDe picks native code
 # from the file's predefined macros (__AVX2__, ...).
 set(PB_ISAS sse41 avx2 avx512 neon)
 
@@ -25,30 +25,50 @@ else()
   set(PB_ARCH "${_pb_proc}")
 endif()
 
-# pb_add_kernels(<target>): compile every ISA's kernels into <target>.
-function(pb_add_kernels target)
+# Kernel object libraries: position-independent (they go into a shared
+# libposebench too) and hidden (their tables are reached through the variant
+# table, never by name from outside the library that holds them).
+function(_pb_kernel_object name isa)
+  add_library(${name} OBJECT ${PROJECT_SOURCE_DIR}/kernels/isa_${isa}.c)
+  target_include_directories(${name} PRIVATE
+    ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON
+    C_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+endfunction()
+
+# pb_add_native_kernels(<target>): the native build of every ISA the target
+# architecture runs, into <target> (the runtime), with PB_HAVE_<isa>_native
+# defined for src/variants.c.
+function(pb_add_native_kernels target)
   foreach(isa IN LISTS PB_ISAS)
-    set(emu pbk_${isa}_emu)
-    add_library(${emu} OBJECT ${PROJECT_SOURCE_DIR}/kernels/isa_${isa}.c)
-    target_compile_definitions(${emu} PRIVATE PB_MODE=emu SIMDE_NO_NATIVE)
-    # Emulated wide vectors are passed between static inline helpers inside
-    # this one file; nothing exported takes a vector, so the ABI note that
-    # compilers raise for them (-Wpsabi) concerns no real interface.
-    target_compile_options(${emu} PRIVATE -Wno-psabi)
-    target_include_directories(${emu} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
-    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${emu}>)
     if(PB_ARCH STREQUAL PB_ISA_ARCH_${isa})
       set(nat pbk_${isa}_native)
-      add_library(${nat} OBJECT ${PROJECT_SOURCE_DIR}/kernels/isa_${isa}.c)
+      _pb_kernel_object(${nat} ${isa})
       target_compile_definitions(${nat} PRIVATE PB_MODE=native)
       target_compile_options(${nat} PRIVATE ${PB_ISA_FLAGS_${isa}})
-      target_include_directories(${nat} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
       target_sources(${target} PRIVATE $<TARGET_OBJECTS:${nat}>)
       target_compile_definitions(${target} PRIVATE PB_HAVE_${isa}_native)
       list(APPEND PB_NATIVE_ISAS ${isa})
     endif()
   endforeach()
   set(PB_NATIVE_ISAS "${PB_NATIVE_ISAS}" PARENT_SCOPE)
+endfunction()
+
+# pb_add_emulated_kernels(<target>): the emulated build of every ISA, into
+# <target> (the harness; only with PB_EMULATED=ON), with PB_HAVE_EMULATED
+# defined for validate/all_variants.c.
+function(pb_add_emulated_kernels target)
+  foreach(isa IN LISTS PB_ISAS)
+    set(emu pbk_${isa}_emu)
+    _pb_kernel_object(${emu} ${isa})
+    target_compile_definitions(${emu} PRIVATE PB_MODE=emu SIMDE_NO_NATIVE)
+    # Emulated wide vectors are passed between static inline helpers inside
+    # this one file; nothing exported takes a vector, so the ABI note that
+    # compilers raise for them (-Wpsabi) concerns no real interface.
+    target_compile_options(${emu} PRIVATE -Wno-psabi)
+    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${emu}>)
+  endforeach()
+  target_compile_definitions(${target} PRIVATE PB_HAVE_EMULATED)
 endfunction()
 
 # pb_build_description(<cflags_var> <kflags_var>): the build as reports record
@@ -68,7 +88,10 @@ function(pb_build_description cflags_var kflags_var)
     string(APPEND kflags "${isa}: ${f} | ")
   endforeach()
   string(REPLACE ";" " " f "${PB_NOVEC_FLAGS}")
-  string(APPEND kflags "scalar: ${f} | <isa>-emu: no ISA flags, SIMDE_NO_NATIVE")
+  string(APPEND kflags "scalar: ${f}")
+  if(PB_EMULATED)
+    string(APPEND kflags " | <isa>-emu: no ISA flags, SIMDE_NO_NATIVE")
+  endif()
   set(${cflags_var} "${cflags}" PARENT_SCOPE)
   set(${kflags_var} "${kflags}" PARENT_SCOPE)
 endfunction()

@@ -1,5 +1,6 @@
 /* internal.h — what the library's own sources share and users do not see:
- * error reporting, the kernel argument block, and the variant table entry. */
+ * error reporting, the kernel argument block, and the variant table entry.
+ * Never installed. The harness, CLI, bench and tests include it too. */
 #ifndef POSEBENCH_INTERNAL_H
 #define POSEBENCH_INTERNAL_H
 
@@ -14,8 +15,20 @@
 #define PB_PRINTF(f, a)
 #endif
 
+/* PB_INTERNAL marks what the runtime exports beyond its public API for the
+ * harness, CLI, bench and tests (error reporting, the float reference's
+ * table, the kernel argument block): a shared libposebench must export them
+ * for those to link against it, and declaring them only here keeps them out
+ * of the installed headers. One runtime, one pb_fail: errors the harness
+ * records land in the buffer pb_last_error() reads. */
+#if defined(PB_BUILDING_SHARED) && defined(__GNUC__)
+#define PB_INTERNAL __attribute__((visibility("default")))
+#else
+#define PB_INTERNAL
+#endif
+
 /* Record a formatted message for pb_last_error() and return s. */
-pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
+PB_INTERNAL pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
 
 /* Op flags only the validation harness reads (the same pb_op_info.flags word;
  * public bits are in ops.h). */
@@ -40,9 +53,9 @@ typedef struct pb_op_row {
     float dom_lo, dom_hi;  /* input domain of PB_OPF_SCALAR_IN ops */
     int method_of;         /* op this one approximates (method error), or -1 */
 } pb_op_row;
-const pb_op_row *pb_op_row_get(pb_op op);   /* NULL if op is out of range */
+PB_INTERNAL const pb_op_row *pb_op_row_get(pb_op op);   /* NULL if op is out of range */
 /* The row holding info (a pointer from pb_op_get), or the row of the same name; NULL if none. */
-const pb_op_row *pb_op_row_of(const pb_op_info *info);
+PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
 
 /* Kernel argument block, one definition per element type so the reference can
  * be compiled as float (reference / scalar baseline) and double (oracle).
@@ -92,13 +105,16 @@ static inline void pb_frame_at(float t, size_t frames, float fps, size_t *f0, fl
 }
 
 /* Components per AoS array and the first pose plane each maps to. */
-extern const int pb_aos_width[PB_AOS_ARRAYS];
-extern const int pb_aos_plane[PB_AOS_ARRAYS];
+PB_INTERNAL extern const int pb_aos_width[PB_AOS_ARRAYS];
+PB_INTERNAL extern const int pb_aos_plane[PB_AOS_ARRAYS];
 
 /* Kernel tables: one per build of an ISA source, plus the float and double
- * reference. Declared here, defined by kernels/ and reference/. */
+ * reference. Declared here, defined by kernels/ and reference/. The float
+ * reference is in the runtime (the "scalar" variant), the double oracle in
+ * the harness; native kernel tables in the runtime (src/variants.c), the
+ * emulated ones in the harness (validate/all_variants.c). */
 #define PB_DECLARE_TABLE(sym) extern const pb_kernel_fn sym[PB_OP_COUNT];
-PB_DECLARE_TABLE(pb_ref_table)
+PB_INTERNAL PB_DECLARE_TABLE(pb_ref_table)
 extern const pb_kernel_f64_fn pb_ref_f64_table[PB_OP_COUNT];
 
 /* A row of the variant table. */
@@ -127,9 +143,15 @@ struct pb_plan {
 
 /* params.scale: PB_SCALE_DEFAULT replaced by the op's default (PB_ERR_PARAM
  * for an unknown mode); the kernels and the oracle only see resolved modes. */
-pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p);
+PB_INTERNAL pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p);
 
 /* Fill k from a validated call (planes, counts, params). */
-void pb_kargs_from_call(pb_kargs *k, const pb_call *c);
+PB_INTERNAL void pb_kargs_from_call(pb_kargs *k, const pb_call *c);
+
+/* Force variant v (any row: the runtime's, or the harness's emulated ones)
+ * for this process, after pb_variant_check; NULL: back to automatic.
+ * pb_variant_force(name) is this over the runtime's rows; the harness's
+ * pb_all_variant_force(name) over its rows too. */
+PB_INTERNAL pb_status pb_variant_force_row(const pb_variant *v);
 
 #endif

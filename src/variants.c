@@ -1,8 +1,10 @@
-/* variants.c — the dispatch table: one row per kernel build, in priority
- * order. The first native row whose features the CPU has is the default;
+/* variants.c — the dispatch table: one row per native kernel build, in
+ * priority order. The first row whose features the CPU has is the default;
  * POSEBENCH_VARIANT or pb_variant_force() pick one by name (and are refused,
- * never silently replaced, when the CPU cannot run it). Emulated rows run
- * anywhere and exist for validation. */
+ * never silently replaced, when the CPU cannot run it). The emulated builds
+ * (<isa>-emu) are not here: they exist for validation and live in the
+ * harness (validate/all_variants.c), which runs them through the same
+ * pb_variant_check / pb_run and can force one with pb_variant_force_row. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,6 @@
 /* Tables present in this build: CMake defines PB_HAVE_<isa>_<mode> for each
  * object library it compiled. */
 #define DECL(isa, mode) PB_DECLARE_TABLE(pb_table_##isa##_##mode)
-DECL(sse41, emu) DECL(avx2, emu) DECL(avx512, emu) DECL(neon, emu)
 #ifdef PB_HAVE_sse41_native
 DECL(sse41, native)
 #define T_sse41 pb_table_sse41_native
@@ -44,10 +45,6 @@ static const pb_variant table[] = {
     { "sse41", "sse41", PB_MODE_NATIVE, PB_CPU_SSE41, 4, T_sse41 },
     { "neon", "neon", PB_MODE_NATIVE, PB_CPU_NEON, 4, T_neon },
     { "scalar", "scalar", PB_MODE_NATIVE, 0, 1, pb_ref_table },
-    { "sse41-emu", "sse41", PB_MODE_EMULATED, 0, 4, pb_table_sse41_emu },
-    { "avx2-emu", "avx2", PB_MODE_EMULATED, 0, 8, pb_table_avx2_emu },
-    { "avx512-emu", "avx512", PB_MODE_EMULATED, 0, 16, pb_table_avx512_emu },
-    { "neon-emu", "neon", PB_MODE_EMULATED, 0, 4, pb_table_neon_emu },
 };
 #define NVARIANTS (sizeof table / sizeof table[0])
 
@@ -73,9 +70,8 @@ pb_status pb_variant_check(const pb_variant *v)
 {
     if (!v) return pb_fail(PB_ERR_NULL, "variant is NULL");
     if (!v->table)
-        return pb_fail(PB_ERR_UNSUPPORTED,
-                       "variant '%s' is not built for %s (its emulated build '%s-emu' runs anywhere)", v->name,
-                       host_arch(), v->isa);
+        return pb_fail(PB_ERR_UNSUPPORTED, "variant '%s' is not built for %s (the validation harness's emulated "
+                                           "build '%s-emu' runs anywhere)", v->name, host_arch(), v->isa);
     uint32_t missing = v->features & ~pb_cpu_features();
     if (missing) {
         char need[96], have[96];
@@ -99,7 +95,11 @@ pb_status pb_variant_find(const char *name, const pb_variant **v)
     size_t used = 0;
     for (size_t i = 0; i < NVARIANTS && used < sizeof names; i++)
         used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", table[i].name);
-    return pb_fail(PB_ERR_VARIANT, "unknown variant '%s' (known: %s)", name, names);
+    size_t len = strlen(name);
+    int emu = len > 4 && strcmp(name + len - 4, "-emu") == 0;
+    return pb_fail(PB_ERR_VARIANT, "unknown variant '%s' (known: %s)%s", name, names,
+                   emu ? "; emulated builds (-emu) exist only in the validation harness (posebench CLI, "
+                         "configured with -DPB_EMULATED=ON)" : "");
 }
 
 /* The forced name: from pb_variant_force(), else POSEBENCH_VARIANT (read once). */
@@ -116,18 +116,22 @@ static void read_env(void)
     }
 }
 
-pb_status pb_variant_force(const char *name)
+pb_status pb_variant_force_row(const pb_variant *v)
 {
-    if (!name) {
-        forced = NULL;
-        return PB_OK;
+    if (v) {
+        pb_status s = pb_variant_check(v);
+        if (s != PB_OK) return s;
     }
-    const pb_variant *v;
-    pb_status s = pb_variant_find(name, &v);
-    if (s == PB_OK) s = pb_variant_check(v);
-    if (s != PB_OK) return s;
     forced = v;
     return PB_OK;
+}
+
+pb_status pb_variant_force(const char *name)
+{
+    if (!name) return pb_variant_force_row(NULL);
+    const pb_variant *v;
+    pb_status s = pb_variant_find(name, &v);
+    return s == PB_OK ? pb_variant_force_row(v) : s;
 }
 
 pb_status pb_variant_active(const pb_variant **out)

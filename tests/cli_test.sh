@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # cli_test.sh — the CLI's contract: exit codes and messages for bad input,
 # forced variants honoured or refused, validate's JSON shape.
-# usage: cli_test.sh <emulator-or-empty> <path/to/posebench> <foreign-variant>
+# usage: cli_test.sh <emulator-or-empty> <path/to/posebench> <foreign-variant> <emulated ON|OFF>
 set -u
-emu=$1; bin=$2; foreign=$3
+emu=$1; bin=$2; foreign=$3; emulated=${4:-ON}
 pass=0; fail=0
 run() { if [ -n "$emu" ]; then $emu "$bin" "$@"; else "$bin" "$@"; fi; }
 check() { # check <name> <expected-status> <regex> -- args...
@@ -40,8 +40,20 @@ out=$(POSEBENCH_VARIANT=$foreign run variants 2>&1); st=$?
 if [ $st = 2 ] && grep -q "not built for" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced foreign: $st $out"; fi
 out=$(POSEBENCH_VARIANT=scalar run variants 2>&1)
 if grep -Eq "^scalar .*\[active\]" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced scalar: $out"; fi
+if [ "$emulated" = ON ]; then   # the harness's -emu rows, by --variant and by POSEBENCH_VARIANT
+  check "validate emulated"  0 "avx2-emu .*all passed|all passed" -- --variant avx2-emu validate --quick --op eerp --variant avx2-emu
+  out=$(POSEBENCH_VARIANT=avx2-emu run variants 2>&1)
+  if grep -Eq "^avx2-emu .*\[active\]" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced avx2-emu: $out"; fi
+  want_mode='"mode": "emulated"'
+else                           # not built: a clear error, never a silent fallback
+  check "emulated not built"  2 "not built .*PB_EMULATED=ON"   -- --variant avx2-emu variants
+  check "validate emu not built" 2 "not built .*PB_EMULATED=ON" -- validate --variant avx2-emu
+  out=$(POSEBENCH_VARIANT=avx2-emu run variants 2>&1); st=$?
+  if [ $st = 2 ] && grep -q "PB_EMULATED=ON" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env emu not built: $st $out"; fi
+  want_mode='"mode": "native"'
+fi
 tmp=$(mktemp); run validate --quick --op eerp --json "$tmp" >/dev/null
-if grep -q '"op": "eerp"' "$tmp" && grep -q '"mode": "emulated"' "$tmp" && grep -q '"max_err"' "$tmp" \
+if grep -q '"op": "eerp"' "$tmp" && grep -q "$want_mode" "$tmp" && grep -q '"max_err"' "$tmp" \
    && grep -q '"ref_err"' "$tmp" && grep -q '"nan": 0' "$tmp" && grep -q '"pass": true' "$tmp"; then pass=$((pass+1));
 else fail=$((fail+1)); echo "FAIL json shape"; head -c 600 "$tmp"; fi
 rm -f "$tmp"

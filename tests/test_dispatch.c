@@ -6,6 +6,7 @@
 #include <string.h>
 #include "check.h"
 #include "posebench/posebench.h"
+#include "all_variants.h"
 
 static const char *active_name(void)
 {
@@ -73,8 +74,20 @@ int main(void)
     pb_cpu_disable(0);
     CHECK(pb_variant_force("scalar") == PB_OK, "force scalar: %s", pb_last_error());
     CHECK(strcmp(active_name(), "scalar") == 0, "forced scalar, active %s", active_name());
-    CHECK(pb_variant_force("avx2-emu") == PB_OK, "force emulated: %s", pb_last_error());
-    CHECK(strcmp(active_name(), "avx2-emu") == 0, "forced avx2-emu, active %s", active_name());
+    /* Emulated builds are the harness's rows: the runtime does not know the
+     * name, the harness forces it through the runtime (or says it was not built). */
+    const pb_variant *emu;
+    CHECK(pb_variant_find("avx2-emu", &emu) == PB_ERR_VARIANT && strstr(pb_last_error(), "harness"),
+          "runtime has no -emu rows: %s", pb_last_error());
+    if (pb_all_variant_emulated()) {
+        CHECK(pb_all_variant_force("avx2-emu") == PB_OK, "force emulated: %s", pb_last_error());
+        CHECK(strcmp(active_name(), "avx2-emu") == 0, "forced avx2-emu, active %s", active_name());
+        double d = max_diff_vs_scalar();
+        CHECK(d < 1e-5, "forced avx2-emu differs from scalar by %g", d);
+    } else {
+        CHECK(pb_all_variant_force("avx2-emu") == PB_ERR_VARIANT && strstr(pb_last_error(), "PB_EMULATED"),
+              "emulated not built: %s", pb_last_error());
+    }
     pb_variant_force(NULL);
     if (have & PB_CPU_AVX2) {
         CHECK(pb_variant_force("avx2") == PB_OK, "force avx2");
@@ -95,11 +108,21 @@ int main(void)
         CHECK(pb_variant_force("neon") == PB_ERR_UNSUPPORTED, "force hidden neon: %s", pb_last_error());
         pb_cpu_disable(0);
     }
-    /* Every variant is listed once with a lane count. */
+    /* Every variant is listed once with a lane count; the runtime's rows are
+     * native, the harness lists them first, then its emulated ones. */
     for (size_t i = 0; i < pb_variant_count(); i++) {
         const pb_variant *v = pb_variant_at(i);
         CHECK(pb_variant_lanes(v) >= 1 && pb_variant_lanes(v) <= 16, "%s lanes", pb_variant_name(v));
+        CHECK(pb_variant_mode(v) == PB_MODE_NATIVE, "runtime row %s is native", pb_variant_name(v));
+        CHECK(pb_all_variant_at(i) == v, "harness lists runtime row %s first", pb_variant_name(v));
     }
     CHECK(pb_variant_at(pb_variant_count()) == NULL, "past the end is NULL");
+    for (size_t i = pb_variant_count(); i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
+        CHECK(pb_variant_mode(v) == PB_MODE_EMULATED && pb_variant_check(v) == PB_OK, "%s: emulated, runs anywhere",
+              pb_variant_name(v));
+    }
+    CHECK(pb_all_variant_count() == pb_variant_count() + (pb_all_variant_emulated() ? 4 : 0), "4 emulated rows");
+    CHECK(pb_all_variant_at(pb_all_variant_count()) == NULL, "harness: past the end is NULL");
     return check_done();
 }

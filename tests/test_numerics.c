@@ -7,6 +7,7 @@
 #include <string.h>
 #include "check.h"
 #include "validate.h"
+#include "all_variants.h"
 
 #define N 203
 static pb_pose a, b, o, o2;
@@ -292,8 +293,8 @@ static void metrics_selftest(void)
 int main(void)
 {
     pb_pose_alloc(&a, N); pb_pose_alloc(&b, N); pb_pose_alloc(&o, N); pb_pose_alloc(&o2, N);
-    for (size_t i = 0; i < pb_variant_count(); i++) {
-        const pb_variant *v = pb_variant_at(i);
+    for (size_t i = 0; i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
         if (pb_variant_check(v) != PB_OK) continue;
         properties(v);
         log_exp_every_angle(v);

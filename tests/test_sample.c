@@ -7,6 +7,7 @@
 #include <string.h>
 #include "check.h"
 #include "validate.h"
+#include "all_variants.h"
 
 #define F 12
 #define J 4
@@ -37,8 +38,8 @@ int main(void)
     pb_pose out;
     pb_pose_alloc(&out, J * NCH);
     float off[NCH];
-    for (size_t vi = 0; vi < pb_variant_count(); vi++) {
-        const pb_variant *v = pb_variant_at(vi);
+    for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+        const pb_variant *v = pb_all_variant_at(vi);
         if (pb_variant_check(v) != PB_OK) continue;
         for (int cubic = 0; cubic < 2; cubic++) {
             pb_op op = cubic ? PB_OP_sample_cubic : PB_OP_sample_linear;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "check.h"
 #include "validate.h"
+#include "all_variants.h"
 
 #define J 7
 #define C 5
@@ -117,8 +118,8 @@ int main(void)
     pb_pose_alloc(&tmp, N);
     const pb_op_info *info = pb_op_get(PB_OP_blend);
     pb_gen_case(&src, &dst, PB_CLASS_RANDOM, 11, info);
-    for (size_t i = 0; i < pb_variant_count(); i++) {
-        const pb_variant *v = pb_variant_at(i);
+    for (size_t i = 0; i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
         if (pb_variant_check(v) == PB_OK) check_variant(v);
     }
     pb_pose_free(&src); pb_pose_free(&dst); pb_pose_free(&off); pb_pose_free(&out); pb_pose_free(&tmp);

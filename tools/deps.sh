@@ -7,7 +7,7 @@
 # exact command to run and exits non-zero.
 set -euo pipefail
 
-core=(cmake make gcc g++ libsimde-dev libbenchmark-dev gnuplot-nox)
+core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev gnuplot-nox)
 test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user assimp-testmodels chromium)
 
 case "${1:-core}" in

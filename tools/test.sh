@@ -3,9 +3,12 @@
 #   1. gcc Release build, warnings as errors; unit tests (ctest)
 #   2. posebench validate: every op x variant (native and emulated), full sizes
 #   3. clang build, warnings as errors; unit tests
+#   3b. a shared libposebench (BUILD_SHARED_LIBS=ON, emulated builds off) passes the unit tests
+#   3c. install: the package (static and shared) used by tests/consumer via find_package and pkg-config
 #   4. gcc ASan + UBSan build; unit tests (the BVH regression corpus among them)
 #   4b. the BVH parser fuzzed (libFuzzer, clang) for PB_FUZZ_SECONDS (default 120)
 #   5. aarch64 cross build; unit tests and full validation under qemu-aarch64 (NEON native)
+# Every build of the harness here has the emulated kernels (PB_EMULATED=ON) except 3b and 3c.
 # Runs every stage, then prints one line per stage and exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,12 +31,19 @@ build() { # build <dir> <cmake args...>
 }
 unit() { ctest --test-dir "$1" --output-on-failure -j"$jobs"; }
 
-stage "gcc: build (-Werror)"          build build -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc
+stage "gcc: build (-Werror)"          build build -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DPB_EMULATED=ON
 stage "gcc: unit tests"               unit build
 stage "gcc: validate (all variants)"  ./build/posebench validate --json build/validate.json
-stage "clang: build (-Werror)"        build build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang
+stage "clang: build (-Werror)"        build build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang \
+                                        -DPB_EMULATED=ON
 stage "clang: unit tests"             unit build-clang
-stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc
+stage "shared: build (-Werror)"       build build-shared -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+                                        -DPB_BUILD_BENCH=OFF
+stage "shared: a shared build passes the tests" unit build-shared
+stage "install: find_package + pkg-config consumer, static and shared" \
+  env PB_JOBS="$jobs" bash tests/test_install.sh
+stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc \
+                                        -DPB_EMULATED=ON
 stage "asan+ubsan: unit tests"        unit build-asan
 fuzz() { # the BVH parser under libFuzzer (+ASan/UBSan) for a bounded time, from the seed corpus
   cmake -S . -B build-fuzz -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
@@ -45,7 +55,7 @@ fuzz() { # the BVH parser under libFuzzer (+ASan/UBSan) for a bounded time, from
 }
 stage "fuzz: BVH parser (libFuzzer, ${PB_FUZZ_SECONDS:-120} s)" fuzz
 stage "aarch64: cross build"          build build-aarch64 -DCMAKE_BUILD_TYPE=Release \
-                                        -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+                                        -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DPB_EMULATED=ON
 stage "aarch64: unit tests (qemu)"    unit build-aarch64
 stage "aarch64: validate (qemu, neon native)" \
   qemu-aarch64 -L /usr/aarch64-linux-gnu build-aarch64/posebench validate --json build-aarch64/validate.json

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "validate.h"
+#include "all_variants.h"
 
 typedef struct { pb_class cls; size_t n; pb_params p; size_t joints, characters, frames; float fps; size_t clip; } vcase;
 
@@ -465,12 +466,16 @@ static int variant_selected(const pb_variant *v, const char *filter)
     return strcmp(filter, pb_variant_name(v)) == 0 || strcmp(filter, pb_variant_isa(v)) == 0;
 }
 
-/* Variants to validate: those selected that this build has and this CPU runs. */
+/* Variants to validate: those selected that this build has and this CPU runs
+ * (the runtime's and, with PB_EMULATED, the emulated builds). */
 static size_t pick_variants(const char *filter, const pb_variant **out, FILE *note)
 {
     size_t k = 0;
-    for (size_t i = 0; i < pb_variant_count(); i++) {
-        const pb_variant *v = pb_variant_at(i);
+    if (note && !pb_all_variant_emulated())
+        fprintf(note, "# emulated variants (<isa>-emu) not built: validating the native ones and scalar "
+                      "(configure with -DPB_EMULATED=ON to validate every ISA on this host)\n");
+    for (size_t i = 0; i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
         if (!variant_selected(v, filter)) continue;
         if (pb_variant_check(v) != PB_OK) {
             if (note) fprintf(note, "# skipped %s: %s\n", pb_variant_name(v), pb_last_error());

@@ -17,6 +17,7 @@
 #ifndef POSEBENCH_BUILDERS_H
 #define POSEBENCH_BUILDERS_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "status.h"
@@ -36,7 +37,7 @@ typedef enum pb_sample_method { PB_SAMPLE_LINEAR, PB_SAMPLE_CUBIC } pb_sample_me
 /* Duration of a clip in seconds: the latest time the samplers still treat
  * as inside it ((frames - 1) / fps, rounded down where float rounding would
  * put it past the last key). 0 for NULL or an empty clip. */
-float pb_clip_duration(const pb_clip *clip);
+PB_API float pb_clip_duration(const pb_clip *clip);
 
 /* ---- Crowds ------------------------------------------------------------------------ */
 
@@ -88,7 +89,7 @@ typedef struct pb_crowd_builder {
  *                       (each message names c or the field).
  *   PB_ERR_UNSUPPORTED  desc->variant cannot run on this CPU.
  *   PB_ERR_NOMEM        an allocation failed. */
-pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *desc);
+PB_API pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *desc);
 
 /* Sample the crowd at clock `time` (s) into out (n = joints x characters,
  * crowd layout, velocities included). Allocates nothing. Negative times are
@@ -100,23 +101,23 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
  *   PB_ERR_ALIAS   out overlaps one of the clips.
  *   pb_pose_check's errors for out (prefixed "out"), pb_clip_check's for a clip changed since init,
  *   PB_ERR_VARIANT / PB_ERR_UNSUPPORTED when the active variant cannot be used. */
-pb_status pb_crowd_build(pb_crowd_builder *crowd, float time, pb_pose *out);
+PB_API pb_status pb_crowd_build(pb_crowd_builder *crowd, float time, pb_pose *out);
 
 /* Run the sampler with another variant from now on (NULL: the active one),
  * e.g. to time one crowd under each variant. Allocates nothing.
  * Errors: PB_ERR_NULL (crowd), PB_ERR_PARAM (crowd not made by
  * pb_crowd_builder_init), PB_ERR_UNSUPPORTED (this CPU cannot run variant);
  * on error the crowd keeps its variant. */
-pb_status pb_crowd_builder_set_variant(pb_crowd_builder *crowd, const pb_variant *variant);
+PB_API pb_status pb_crowd_builder_set_variant(pb_crowd_builder *crowd, const pb_variant *variant);
 
 /* Free what pb_crowd_builder_init allocated and empty *crowd. NULL and empty are fine. */
-void pb_crowd_builder_free(pb_crowd_builder *crowd);
+PB_API void pb_crowd_builder_free(pb_crowd_builder *crowd);
 
 /* The skeleton of a crowd of `characters` sharing a BVH skeleton:
  * pb_skeleton_init(s, bvh->parents, bvh->joints, characters).
  * Errors: PB_ERR_NULL (s, bvh, bvh->parents), PB_ERR_EMPTY (bvh->joints or
  * characters 0), and pb_skeleton_init's. On error *s is left empty. */
-pb_status pb_crowd_skeleton(pb_skeleton *s, const pb_bvh_skeleton *bvh, size_t characters);
+PB_API pb_status pb_crowd_skeleton(pb_skeleton *s, const pb_bvh_skeleton *bvh, size_t characters);
 
 /* ---- Transitions ------------------------------------------------------------------- */
 
@@ -157,7 +158,7 @@ typedef struct pb_transitions {
  *                       the pair, the time and the duration); method not a pb_sample_method.
  *   PB_ERR_UNSUPPORTED  variant cannot run on this CPU (NULL: the active variant).
  *   PB_ERR_NOMEM        an allocation failed. */
-pb_status pb_transitions_build(pb_transitions *tr, const pb_transition_desc *pairs, size_t npairs,
+PB_API pb_status pb_transitions_build(pb_transitions *tr, const pb_transition_desc *pairs, size_t npairs,
                                pb_sample_method method, const pb_variant *variant);
 
 /* The destination t seconds after the transition: clip_b at time_b + t per
@@ -167,10 +168,10 @@ pb_status pb_transitions_build(pb_transitions *tr, const pb_transition_desc *pai
  * before the transition); past a clip's end its last key holds. Allocate
  * nothing; on error nothing is written. Errors: as pb_crowd_build (tr for
  * crowd; PB_ERR_PARAM also when tr was not built by pb_transitions_build). */
-pb_status pb_transitions_dest_at(pb_transitions *tr, float t, pb_pose *out);
-pb_status pb_transitions_source_at(pb_transitions *tr, float t, pb_pose *out);
+PB_API pb_status pb_transitions_dest_at(pb_transitions *tr, float t, pb_pose *out);
+PB_API pb_status pb_transitions_source_at(pb_transitions *tr, float t, pb_pose *out);
 
-void pb_transitions_free(pb_transitions *tr);
+PB_API void pb_transitions_free(pb_transitions *tr);
 
 /* Fill pairs[0 .. npairs) with transitions between the clips, deterministic
  * for a seed, cycling through four kinds so every batch mixes them:
@@ -182,7 +183,7 @@ void pb_transitions_free(pb_transitions *tr);
  * Errors: PB_ERR_NULL (pairs, clips, clips[k]), PB_ERR_EMPTY (npairs or nclips 0),
  * pb_clip_check's (message "clips[k]: ..."), PB_ERR_SIZE (clips[k]'s joint count differs
  * from clips[0]'s). On error nothing is written. */
-pb_status pb_transitions_generate(pb_transition_desc *pairs, size_t npairs, const pb_clip *const *clips,
+PB_API pb_status pb_transitions_generate(pb_transition_desc *pairs, size_t npairs, const pb_clip *const *clips,
                                   size_t nclips, uint64_t seed);
 
 #ifdef __cplusplus

@@ -30,6 +30,7 @@
 #ifndef POSEBENCH_BVH_H
 #define POSEBENCH_BVH_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "status.h"
@@ -67,12 +68,12 @@ typedef struct pb_bvh_options {
 } pb_bvh_options;
 
 /* The defaults listed above (no callback, not strict). */
-pb_bvh_options pb_bvh_default_options(void);
+PB_API pb_bvh_options pb_bvh_default_options(void);
 
 /* Check an options struct. Errors (PB_ERR_PARAM): unit_scale not finite or
  * <= 0; max_joints, max_frames, max_elements or max_depth zero; max_joints
  * above INT32_MAX; max_depth above 1024. NULL is valid (means the defaults). */
-pb_status pb_bvh_options_check(const pb_bvh_options *opt);
+PB_API pb_status pb_bvh_options_check(const pb_bvh_options *opt);
 
 /* Load a .bvh file (opt may be NULL for the defaults). On success the caller
  * owns *skel and *clip and frees them with pb_bvh_skeleton_free / pb_clip_free.
@@ -117,18 +118,18 @@ pb_status pb_bvh_options_check(const pb_bvh_options *opt);
  *     (message names the file, the header's line and both counts);
  *   - the last row is short (a file cut off mid-row): it is dropped (its
  *     values must still be numbers: a trailing word is an error). */
-pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_bvh_skeleton *skel, pb_clip *clip);
+PB_API pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_bvh_skeleton *skel, pb_clip *clip);
 
 /* Same, from size bytes at data (need not be NUL-terminated; may contain
  * anything). name is used in messages in place of a file name (NULL: "<memory>").
  * Errors: as pb_bvh_load, minus PB_ERR_IO; PB_ERR_NULL also when data is NULL
  * and size > 0. */
-pb_status pb_bvh_load_mem(const void *data, size_t size, const char *name, const pb_bvh_options *opt,
+PB_API pb_status pb_bvh_load_mem(const void *data, size_t size, const char *name, const pb_bvh_options *opt,
                           pb_bvh_skeleton *skel, pb_clip *clip);
 
 /* Free and zero. NULL and already-freed/zeroed structs are fine. (The clip
  * is freed with pb_clip_free from clip.h.) */
-void pb_bvh_skeleton_free(pb_bvh_skeleton *skel);
+PB_API void pb_bvh_skeleton_free(pb_bvh_skeleton *skel);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #ifndef POSEBENCH_CLIP_H
 #define POSEBENCH_CLIP_H
 
+#include "export.h"
 #include <stddef.h>
 #include "pose.h"
 
@@ -26,10 +27,10 @@ typedef struct pb_clip {
 /* Allocate a clip of frames x joints identity keys at fps.
  * Errors: PB_ERR_NULL, PB_ERR_EMPTY (frames or joints 0), PB_ERR_PARAM (fps not
  * finite and > 0), PB_ERR_SIZE, PB_ERR_NOMEM. */
-pb_status pb_clip_alloc(pb_clip *clip, size_t frames, size_t joints, float fps);
-void pb_clip_free(pb_clip *clip);
+PB_API pb_status pb_clip_alloc(pb_clip *clip, size_t frames, size_t joints, float fps);
+PB_API void pb_clip_free(pb_clip *clip);
 /* Check a clip's fields and its pose (fps > 0 and finite, pose.n = frames x joints). */
-pb_status pb_clip_check(const pb_clip *clip);
+PB_API pb_status pb_clip_check(const pb_clip *clip);
 
 #ifdef __cplusplus
 }

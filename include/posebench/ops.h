@@ -8,6 +8,7 @@
 #ifndef POSEBENCH_OPS_H
 #define POSEBENCH_OPS_H
 
+#include "export.h"
 #include <stdint.h>
 #include "pose.h"
 #include "skeleton.h"
@@ -140,10 +141,10 @@ typedef struct pb_op_info {
     uint32_t flags;        /* PB_OPF_* */
 } pb_op_info;
 
-const pb_op_info *pb_op_get(pb_op op);               /* NULL if op is out of range */
-pb_status pb_op_find(const char *name, pb_op *op);   /* by name */
+PB_API const pb_op_info *pb_op_get(pb_op op);               /* NULL if op is out of range */
+PB_API pb_status pb_op_find(const char *name, pb_op *op);   /* by name */
 
-/* ---- Variants: one per ISA, native and emulated ------------------------------
+/* ---- Variants: one per ISA -----------------------------------------------------
  * "scalar"      the float reference, auto-vectorization off (the baseline).
  * "sse41" "avx2" "avx512" "neon"
  *               kernels built with the ISA's flags; runnable when the CPU has
@@ -151,30 +152,33 @@ pb_status pb_op_find(const char *name, pb_op *op);   /* by name */
  *               baseline).
  * "<isa>-emu"   the same kernel source built without ISA flags (SIMDe's
  *               portable path): runs on any CPU, used to validate every ISA
- *               everywhere; slow, never chosen by dispatch. */
+ *               everywhere; slow, never chosen by dispatch. Built only into
+ *               the validation harness, not this library: pb_variant_count /
+ *               at / find / force list the rows above; the accessors,
+ *               pb_variant_check and pb_run take the harness's rows too. */
 typedef struct pb_variant pb_variant;
 
 typedef enum pb_mode { PB_MODE_NATIVE, PB_MODE_EMULATED } pb_mode;
 
-size_t pb_variant_count(void);
-const pb_variant *pb_variant_at(size_t i);          /* NULL past the end */
-const char *pb_variant_name(const pb_variant *v);   /* "avx2", "avx2-emu" */
-const char *pb_variant_isa(const pb_variant *v);    /* "avx2" for both */
-pb_mode pb_variant_mode(const pb_variant *v);
-int pb_variant_lanes(const pb_variant *v);          /* floats per vector; 1 for scalar */
+PB_API size_t pb_variant_count(void);
+PB_API const pb_variant *pb_variant_at(size_t i);          /* NULL past the end */
+PB_API const char *pb_variant_name(const pb_variant *v);   /* "avx2", "avx2-emu" */
+PB_API const char *pb_variant_isa(const pb_variant *v);    /* "avx2" for both */
+PB_API pb_mode pb_variant_mode(const pb_variant *v);
+PB_API int pb_variant_lanes(const pb_variant *v);          /* floats per vector; 1 for scalar */
 /* PB_OK if this CPU can run v, else PB_ERR_UNSUPPORTED with the missing features named. */
-pb_status pb_variant_check(const pb_variant *v);
+PB_API pb_status pb_variant_check(const pb_variant *v);
 /* Look up by name. PB_ERR_VARIANT if unknown (message lists the names). */
-pb_status pb_variant_find(const char *name, const pb_variant **v);
+PB_API pb_status pb_variant_find(const char *name, const pb_variant **v);
 
 /* The variant ops use when none is passed: the one forced by
  * pb_variant_force() or POSEBENCH_VARIANT, else the first native entry of the
  * priority table (avx512, avx2, sse41, neon, scalar) the CPU supports.
  * PB_ERR_VARIANT / PB_ERR_UNSUPPORTED if the forced name is unknown or the CPU
  * cannot run it (never a fallback: a forced choice is honoured or refused). */
-pb_status pb_variant_active(const pb_variant **v);
+PB_API pb_status pb_variant_active(const pb_variant **v);
 /* Force a variant by name for this process (NULL: back to automatic). */
-pb_status pb_variant_force(const char *name);
+PB_API pb_status pb_variant_force(const char *name);
 
 /* ---- CPU features ----------------------------------------------------------- */
 enum {
@@ -184,14 +188,14 @@ enum {
     PB_CPU_AVX512 = 1u << 3,  /* AVX-512 F+DQ+BW+VL with OS-enabled ZMM/opmask state */
     PB_CPU_NEON   = 1u << 4
 };
-uint32_t pb_cpu_features(void);          /* detected, minus disabled */
-const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len);
+PB_API uint32_t pb_cpu_features(void);          /* detected, minus disabled */
+PB_API const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len);
 /* The CPU's model name (/proc/cpuinfo "model name"), or "unknown" where the
  * system does not say (some aarch64 kernels). Returns buf. */
-const char *pb_cpu_model(char *buf, size_t len);
+PB_API const char *pb_cpu_model(char *buf, size_t len);
 /* Hide features from dispatch, as if the CPU lacked them (for tests and for
  * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
-void pb_cpu_disable(uint32_t mask);
+PB_API void pb_cpu_disable(uint32_t mask);
 
 /* ---- Running ops -------------------------------------------------------------- */
 typedef struct pb_call {
@@ -211,7 +215,7 @@ typedef struct pb_call {
  * non-NULL, every pose's layout (pb_pose_check), equal n across inputs and
  * output, no partial overlap of out with an input, finite parameters. On
  * error nothing is written. */
-pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
+PB_API pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
 
 /* ---- Plans: validate once, run many ------------------------------------------
  * A plan is a call validated once: op, variant, shapes, buffers and
@@ -234,24 +238,24 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
  * pb_plan_create errors: every pb_run error (nothing is allocated then; *plan
  * is NULL), PB_ERR_NULL (plan), PB_ERR_NOMEM. */
 typedef struct pb_plan pb_plan;
-pb_status pb_plan_create(pb_plan **plan, pb_op op, const pb_variant *v, const pb_call *call);
-pb_status pb_plan_run(const pb_plan *plan);   /* PB_ERR_NULL, PB_ERR_STALE, else PB_OK */
-pb_status pb_plan_set_params(pb_plan *plan, const pb_params *params);
-const pb_params *pb_plan_params(const pb_plan *plan);   /* as the kernel sees them (scale mode resolved) */
-pb_op pb_plan_op(const pb_plan *plan);
-const pb_variant *pb_plan_variant(const pb_plan *plan); /* the variant chosen at creation */
-void pb_plan_destroy(pb_plan *plan);                    /* NULL is fine */
+PB_API pb_status pb_plan_create(pb_plan **plan, pb_op op, const pb_variant *v, const pb_call *call);
+PB_API pb_status pb_plan_run(const pb_plan *plan);   /* PB_ERR_NULL, PB_ERR_STALE, else PB_OK */
+PB_API pb_status pb_plan_set_params(pb_plan *plan, const pb_params *params);
+PB_API const pb_params *pb_plan_params(const pb_plan *plan);   /* as the kernel sees them (scale mode resolved) */
+PB_API pb_op pb_plan_op(const pb_plan *plan);
+PB_API const pb_variant *pb_plan_variant(const pb_plan *plan); /* the variant chosen at creation */
+PB_API void pb_plan_destroy(pb_plan *plan);                    /* NULL is fine */
 
 /* Typed conveniences over pb_run with the active variant. */
-pb_status pb_blend_static(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
-pb_status pb_blend_static_nlerp(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
-pb_status pb_pose_to_aos(const pb_pose *pose, pb_pose_aos *aos);
-pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose);
+PB_API pb_status pb_blend_static(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
+PB_API pb_status pb_blend_static_nlerp(const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out);
+PB_API pb_status pb_pose_to_aos(const pb_pose *pose, pb_pose_aos *aos);
+PB_API pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose);
 /* Local -> global over a skeleton (velocities propagated), its static form
  * (pos/rot/scl only), and global -> local. out may be the same pose as the input. */
-pb_status pb_fk(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
-pb_status pb_fk_static(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
-pb_status pb_bk(const pb_skeleton *skel, const pb_pose *global, pb_pose *local);
+PB_API pb_status pb_fk(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
+PB_API pb_status pb_fk_static(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
+PB_API pb_status pb_bk(const pb_skeleton *skel, const pb_pose *global, pb_pose *local);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,7 @@
 #ifndef POSEBENCH_POSE_H
 #define POSEBENCH_POSE_H
 
+#include "export.h"
 #include <stddef.h>
 #include "status.h"
 
@@ -52,13 +53,13 @@ typedef enum pb_group {
 } pb_group;
 
 /* First plane and plane count of a group; its name ("pos", "rot", ...). */
-int pb_group_first(pb_group g);
-int pb_group_size(pb_group g);
-const char *pb_group_name(pb_group g);
+PB_API int pb_group_first(pb_group g);
+PB_API int pb_group_size(pb_group g);
+PB_API const char *pb_group_name(pb_group g);
 /* Name of a plane ("pos.x", "vel.z"; "?" out of range). */
-const char *pb_plane_name(int plane);
+PB_API const char *pb_plane_name(int plane);
 /* Identity value of a plane (0, 1 for rot.w and scl.*). */
-float pb_plane_identity(int plane);
+PB_API float pb_plane_identity(int plane);
 
 typedef struct pb_pose {
     size_t n;                  /* elements in use */
@@ -76,41 +77,41 @@ static inline size_t pb_crowd_index(size_t joint, size_t character, size_t chara
 /* Allocate a pose of n elements, all set to identity (padding included).
  * Errors: PB_ERR_NULL (p), PB_ERR_EMPTY (n = 0), PB_ERR_SIZE (n too large to
  * address), PB_ERR_NOMEM. On failure *p is left empty (safe to free). */
-pb_status pb_pose_alloc(pb_pose *p, size_t n);
+PB_API pb_status pb_pose_alloc(pb_pose *p, size_t n);
 
 /* Allocate a static pose: pos, rot, scl only (velocity planes NULL). Errors as pb_pose_alloc. */
-pb_status pb_pose_alloc_static(pb_pose *p, size_t n);
+PB_API pb_status pb_pose_alloc_static(pb_pose *p, size_t n);
 
 /* 1 if p has velocity planes (vel, ang, svl), 0 for a static pose. */
 static inline int pb_pose_has_velocities(const pb_pose *p) { return p->plane[PB_VEL_X] != NULL; }
 
 /* Free what pb_pose_alloc allocated and empty *p. NULL and empty poses are fine. */
-void pb_pose_free(pb_pose *p);
+PB_API void pb_pose_free(pb_pose *p);
 
 /* Describe caller-owned planes as a pose (nothing is copied or allocated).
  * planes[i] must be 64-byte aligned and hold `stride` floats, stride a
  * multiple of PB_PAD and >= n; lanes n..stride-1 must already be identity.
  * The nine velocity planes may all be NULL: a static pose.
  * Errors: PB_ERR_NULL, PB_ERR_EMPTY, PB_ERR_SIZE, PB_ERR_ALIGN, PB_ERR_PADDING. */
-pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[PB_PLANES]);
+PB_API pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[PB_PLANES]);
 
 /* Check a pose's layout: non-NULL pos/rot/scl planes, velocity planes all
  * present or all NULL (static), n > 0, stride a multiple of PB_PAD
  * and >= n, 64-byte aligned planes, identity padding. `what` names the
  * argument in the error message ("a", "out"). */
-pb_status pb_pose_check(const pb_pose *p, const char *what);
+PB_API pb_status pb_pose_check(const pb_pose *p, const char *what);
 
 /* Copy every element of src into dst (same n): the planes dst has; src must
  * have them (PB_ERR_STATIC if dst has velocities and src is static).
  * Errors: NULL, size mismatch, layout, PB_ERR_STATIC. */
-pb_status pb_pose_copy(pb_pose *dst, const pb_pose *src);
+PB_API pb_status pb_pose_copy(pb_pose *dst, const pb_pose *src);
 
 /* Set every element (and the padding) of p to identity. */
-pb_status pb_pose_fill_identity(pb_pose *p);
+PB_API pb_status pb_pose_fill_identity(pb_pose *p);
 
 /* Count NaN/Inf values in the n elements of p (the library never scans
  * pose data in its ops: NaN in, NaN out; this is the explicit check). */
-pb_status pb_pose_count_nonfinite(const pb_pose *p, size_t *count);
+PB_API pb_status pb_pose_count_nonfinite(const pb_pose *p, size_t *count);
 
 /* ---- Array-of-structs layout, as engines store poses ----------------------- */
 typedef struct pb_vec3 { float x, y, z; } pb_vec3;

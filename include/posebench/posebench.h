@@ -1,6 +1,7 @@
 /* posebench.h — umbrella header: include this to use the library. */
 #ifndef POSEBENCH_H
 #define POSEBENCH_H
+#include "posebench/version.h"   /* generated: in the build tree or the install prefix */
 #include "status.h"
 #include "pose.h"
 #include "ops.h"

@@ -10,6 +10,7 @@
 #ifndef POSEBENCH_SKELETON_H
 #define POSEBENCH_SKELETON_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "status.h"
@@ -46,8 +47,8 @@ typedef struct pb_skeleton {
  * PB_ERR_SIZE (joints > PB_MAX_JOINTS, or joints x characters too large),
  * PB_ERR_PARAM (a parent that is not -1 and not an earlier joint: the message
  * names the joint), PB_ERR_NOMEM. On error *s is left empty (safe to free). */
-pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints, size_t characters);
-void pb_skeleton_free(pb_skeleton *s);
+PB_API pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints, size_t characters);
+PB_API void pb_skeleton_free(pb_skeleton *s);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #ifndef POSEBENCH_STATUS_H
 #define POSEBENCH_STATUS_H
 
+#include "export.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,11 +32,11 @@ typedef enum pb_status {
 } pb_status;
 
 /* Short stable name of a status code ("PB_ERR_ALIGN"). Never NULL. */
-const char *pb_status_name(pb_status s);
+PB_API const char *pb_status_name(pb_status s);
 
 /* Message of the last failing call on this thread ("" after success is not
  * guaranteed: only read it after a call returned non-PB_OK). Never NULL. */
-const char *pb_last_error(void);
+PB_API const char *pb_last_error(void);
 
 #ifdef __cplusplus
 }

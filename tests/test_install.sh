@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# test_install.sh — the installed package works for a program outside the tree:
+# for a static and a shared build of the runtime (no harness, CLI, tests or
+# emulated kernels: only what an engine gets), configure + build + install
+# into a temporary prefix, then build tests/consumer against it twice —
+# find_package(posebench CONFIG) and pkg-config (--static for the static
+# library) — and run both. Any failing step stops the script with a message.
+# usage: tests/test_install.sh [extra cmake args...]   (e.g. -DCMAKE_C_COMPILER=clang)
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${PB_JOBS:-2}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+step() { echo "--- $*"; }
+die() { echo "test_install: FAILED: $*" >&2; exit 1; }
+
+for kind in static shared; do
+  shared=OFF; [ "$kind" = shared ] && shared=ON
+  b=$tmp/build-$kind p=$tmp/prefix-$kind
+  step "$kind: configure, build, install into $p"
+  cmake -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DPB_WERROR=ON -DBUILD_SHARED_LIBS=$shared \
+    -DPB_EMULATED=OFF -DPB_BUILD_CLI=OFF -DPB_BUILD_TESTS=OFF -DPB_BUILD_BENCH=OFF -DPB_INSTALL=ON "$@" \
+    >"$tmp/cfg-$kind.log" || { cat "$tmp/cfg-$kind.log"; die "$kind: configure"; }
+  cmake --build "$b" -j"$jobs" >"$tmp/build-$kind.log" || { tail -30 "$tmp/build-$kind.log"; die "$kind: build"; }
+  cmake --install "$b" --prefix "$p" >/dev/null || die "$kind: install"
+
+  # What an engine gets: public headers (no internal ones), the runtime, the package files.
+  for f in include/posebench/posebench.h include/posebench/export.h include/posebench/version.h; do
+    [ -f "$p/$f" ] || die "$kind: $f not installed"
+  done
+  for f in internal.h validate.h all_variants.h; do
+    [ -z "$(find "$p" -name "$f")" ] || die "$kind: private header $f installed"
+  done
+  [ -z "$(find "$p" -name '*harness*')" ] || die "$kind: the harness was installed"
+  lib=$(find "$p" -name "libposebench.$([ $kind = shared ] && echo so || echo a)" | head -1)
+  [ -n "$lib" ] || die "$kind: libposebench not installed"
+  cfg=$(find "$p" -name posebenchConfig.cmake | head -1); pc=$(find "$p" -name posebench.pc | head -1)
+  [ -n "$cfg" ] && [ -f "$(dirname "$cfg")/posebenchConfigVersion.cmake" ] || die "$kind: CMake package missing"
+  [ -n "$pc" ] || die "$kind: posebench.pc missing"
+  if [ $kind = shared ]; then
+    # Only the API is exported: no kernel tables, no static helpers; the internal entry points are.
+    syms=$(nm -D --defined-only "$lib" | awk '{print $3}')
+    grep -qx pb_blend_static <<<"$syms" && grep -qx pb_version <<<"$syms" || die "shared: API not exported"
+    grep -qx pb_fail <<<"$syms" || die "shared: PB_INTERNAL pb_fail not exported"
+    ! grep -q '^pb_table_' <<<"$syms" || die "shared: kernel tables exported: visibility not hidden"
+    readelf -d "$lib" | grep -q 'SONAME.*libposebench\.so\.' || die "shared: no versioned SONAME"
+  fi
+
+  step "$kind: consumer with find_package(posebench CONFIG)"
+  cmake -S "$src/tests/consumer" -B "$tmp/consumer-$kind" -DCMAKE_PREFIX_PATH="$p" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" "$@" >"$tmp/ccfg-$kind.log" || { cat "$tmp/ccfg-$kind.log"; die "$kind: consumer configure"; }
+  cmake --build "$tmp/consumer-$kind" || die "$kind: consumer build (CMake)"
+  "$tmp/consumer-$kind/consumer" || die "$kind: consumer run (CMake)"
+
+  step "$kind: consumer with pkg-config"
+  pcflags=(--cflags --libs); [ $kind = static ] && pcflags=(--static --cflags --libs)
+  flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config "${pcflags[@]}" posebench) || die "$kind: pkg-config"
+  echo "pkg-config ${pcflags[*]} posebench: $flags"
+  # shellcheck disable=SC2086  # word splitting of pkg-config's flags is intended
+  ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$tmp/consumer-pc-$kind" "$src/tests/consumer/main.c" $flags -lm \
+    || die "$kind: consumer build (pkg-config)"
+  if [ $kind = shared ]; then
+    LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/consumer-pc-$kind" || die "shared: consumer run (pkg-config)"
+    ldd "$tmp/consumer-$kind/consumer" | grep -q "libposebench.so" || die "shared: CMake consumer not linked to the .so"
+  else
+    "$tmp/consumer-pc-$kind" || die "static: consumer run (pkg-config)"
+  fi
+  echo "$kind: consumer $(stat -c %s "$tmp/consumer-$kind/consumer") B (CMake), $(stat -c %s "$tmp/consumer-pc-$kind") B (pkg-config)"
+done
+echo "test_install: static and shared packages pass (find_package and pkg-config)"
