@@ -1,6 +1,8 @@
-/* vmath.h — everything above the backend, written once for every ISA:
- * derived vector ops, polynomial sin/cos/atan2/exp/log, quaternion and vec3
- * algebra, plane load/store and AoS (de)interleaving.
+/* vmath.h — everything above the backend that the op families share, written
+ * once for every ISA: derived vector ops, error-free transformations,
+ * polynomial sin/cos/atan2/exp/log, quaternion and vec3 algebra, kineforms,
+ * rotation-vector calculus and plane load/store/gather/scatter. Math that
+ * serves one op family lives in that family's file (elementwise.h, ...).
  *
  * Include after exactly one backend_*.h, which supplies pb_vf (PB_LANES float
  * lanes), pb_vm (masks), pb_vi (int32 lanes, bit tricks only), pb_vidx
@@ -243,7 +245,7 @@ PB_VINLINE pb_vf vlog(pb_vf x)
     return vadd(vadd(m, y), vmul(e, vset1(0.693359375f)));
 }
 
-/* ---- vec3 and quaternion algebra, mirroring reference/ref_body.h ------------------ */
+/* ---- vec3 and quaternion algebra, mirroring reference/common.h -------------------- */
 typedef struct { pb_vf x, y, z; } vv3;
 typedef struct { pb_vf w, x, y, z; } vq;
 
@@ -292,20 +294,6 @@ PB_VINLINE vq vq_normalize(vq q)
     vq n = vq_make(vmul(q.w, r), vmul(q.x, r), vmul(q.y, r), vmul(q.z, r));
     return vq_sel(zero, vq_make(vset1(1.0f), vzero(), vzero(), vzero()), n);
 }
-/* |v| as h + *lo (*lo ~ ulp(h) or less; 0 when h = 0): squares and their sum
- * carried in two parts, then the float square root corrected by its residual
- * (S + Sl - h^2) / 2h, which needs only a rough reciprocal. */
-PB_VINLINE pb_vf vv3_length_dd(vv3 v, pb_vf *lo)
-{
-    pb_vf px = vmul(v.x, v.x), py = vmul(v.y, v.y), pz = vmul(v.z, v.z);
-    pb_vf a = vadd(px, py), S = vadd(a, pz);
-    pb_vf sl = vadd(vadd(vadd_err(px, py, a), vadd_err(a, pz, S)),
-                    vadd(vadd(vmul_err(v.x, v.x, px), vmul_err(v.y, v.y, py)), vmul_err(v.z, v.z, pz)));
-    pb_vf h = vsqrt(S), t = vmul(h, h);
-    pb_vf res = vadd(vsub(vsub(S, t), vmul_err(h, h, t)), sl);   /* S - t is exact (Sterbenz) */
-    *lo = vsel(veq(h, vzero()), vzero(), vmul(res, vmul(vset1(0.5f), vrcp_est(h))));
-    return h;
-}
 /* The fast exp and log below serve the blends and velocity ops, whose rotation
  * vectors are mostly short and whose bounds leave room; the quat_exp/quat_log
  * ops (and the scaled angle-axis ones) use the _dd versions, accurate at every
@@ -325,35 +313,6 @@ PB_VINLINE vv3 vq_log(vq q)
     pb_vf s = vsqrt(vv3_dot(v, v));
     pb_vf f = vsel(veq(s, vzero()), vset1(1.0f), vdiv(vatan2(s, q.w), s));
     return vv3_scale(v, f);
-}
-/* exp with |v| in two parts and sin/cos of that sum: the angle is not rounded
- * to ulp(|v|) (2.4e-7 near pi), which alone cost up to 5e-7 rad of rotation. */
-PB_VINLINE vq vq_exp_dd(vv3 v)
-{
-    pb_vf hl, h = vv3_length_dd(v, &hl);
-    pb_vf s, c;
-    vsincos_dd(h, hl, &s, &c);
-    pb_vf f = vdiv(s, h);
-    f = vsub(f, vmul(f, vmul(hl, vrcp_est(h))));   /* s / (h + hl) */
-    f = vsel(veq(h, vzero()), vset1(1.0f), f);
-    return vq_make(c, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
-}
-/* log with |v|, the angle and their ratio each in two parts, and the products
- * v (f_hi + f_lo) rounded once: near a half-angle of pi the output is ~pi long,
- * and each float rounding of the angle or of the ratio would cost ~1e-7. */
-PB_VINLINE vv3 vq_log_dd(vq q)
-{
-    vv3 v = vq_vec(q);
-    pb_vf sl, s = vv3_length_dd(v, &sl);
-    pb_vf thl, th = vatan2_dd(s, q.w, &thl);
-    thl = vfma(q.w, sl, thl);                       /* d atan2(s, w) / ds = w on the unit sphere */
-    pb_vf fh = vdiv(th, s), p = vmul(fh, s);
-    pb_vf rho = vsub(vsub(th, p), vmul_err(fh, s, p));   /* th - fh s, exactly enough */
-    pb_vf fl = vmul(vsub(vadd(rho, thl), vmul(fh, sl)), vrcp_est(s));
-    pb_vm zero = veq(s, vzero());
-    fl = vsel(vlt(s, vset1(1e-30f)), vzero(), fl);
-    fh = vsel(zero, vset1(1.0f), fh);
-    return vv3_make(vmul_dd(v.x, fh, fl), vmul_dd(v.y, fh, fl), vmul_dd(v.z, fh, fl));
 }
 /* Slerp on the shorter arc; angle between the 4-vectors from atan2 of
  * |p - q| and |p + q| (see reference q_slerp_shortest). Weights
@@ -381,18 +340,8 @@ PB_VINLINE vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
 /* x^(1-t) y^t for positive x, y, as x (y/x)^t: one log instead of two
  * (y/x costs half an ulp, which t then scales down). */
 PB_VINLINE pb_vf veerp(pb_vf x, pb_vf y, pb_vf t) { return vmul(x, vexp(vmul(t, vlog(vdiv(y, x))))); }
-PB_VINLINE pb_vf vsmoothstep(pb_vf x)
-{
-    pb_vf c = vclamp(x, 0.0f, 1.0f);
-    return vmul(vmul(c, c), vsub(vset1(3.0f), vmul(vset1(2.0f), c)));
-}
-PB_VINLINE pb_vf vsmoothstep_dx(pb_vf x)
-{
-    pb_vm inside = mand(vlt(vzero(), x), vlt(x, vset1(1.0f)));
-    return vsel(inside, vmul(vmul(vset1(6.0f), x), vsub(vset1(1.0f), x)), vzero());
-}
 
-/* ---- kineforms (see reference/ref_body.h for the derivations) ------------------------------ */
+/* ---- kineforms (see reference/common.h for the derivations) ------------------------------- */
 typedef struct { vv3 pos; vq rot; vv3 scl, vel, ang, svl; } vkf;
 
 PB_VINLINE vv3 vv3_sub(vv3 a, vv3 b) { return vv3_make(vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)); }
@@ -473,8 +422,15 @@ PB_VINLINE void vkf_store(float *const *pl, size_t i, const vkf *k)
     vv3_store(pl, PB_POS_X, i, k->pos); vq_store(pl, i, k->rot); vv3_store(pl, PB_SCL_X, i, k->scl);
     vv3_store(pl, PB_VEL_X, i, k->vel); vv3_store(pl, PB_ANG_X, i, k->ang); vv3_store(pl, PB_SVL_X, i, k->svl);
 }
+/* The point ops read only the planes they need. */
+static inline vkf vkf_load_transform(const float *const *pl, size_t i)
+{
+    vkf a = vkf_identity();
+    a.pos = vv3_load(pl, PB_POS_X, i); a.rot = vq_load(pl, i); a.scl = vv3_load(pl, PB_SCL_X, i);
+    return a;
+}
 
-/* ---- rotation-vector calculus and the velocity-exact ops (see reference/ref_body.h) ---------- */
+/* ---- rotation-vector calculus (see reference/common.h) ----------------------------------- */
 PB_VINLINE vv3 vq_to_saa(vq q) { return vv3_scale(vq_log(q), vset1(2.0f)); }
 PB_VINLINE vq vq_from_saa(vv3 v) { return vq_exp(vv3_scale(v, vset1(0.5f))); }
 PB_VINLINE pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
@@ -512,95 +468,6 @@ PB_VINLINE vv3 vjl_inv_mul(vv3 th, vv3 w)
     vjac_coefs(vv3_length(th), &A, &B, &C);
     vv3 tw = vv3_cross(th, w);
     return vv3_add(vv3_sub(w, vv3_scale(tw, vset1(0.5f))), vv3_scale(vv3_cross(th, tw), C));
-}
-PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
-{
-    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
-    vq d = vq_abs(vq_mul(p, vq_inv(q)));
-    vv3 rho = vq_to_saa(d);
-    vv3 rho_dot = vjl_inv_mul(rho, vv3_sub(wp, vq_mul_vec3(d, wq)));
-    vv3 th = vv3_scale(rho, t);
-    vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
-    return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
-}
-PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
-{
-    vkf r;
-    r.pos = vv3_lerp(a->pos, b->pos, t);
-    r.rot = vq_slerp_shortest(a->rot, b->rot, t);
-    r.scl = vv3_make(veerp(a->scl.x, b->scl.x, t), veerp(a->scl.y, b->scl.y, t), veerp(a->scl.z, b->scl.z, t));
-    r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
-    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot);
-    r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
-    return r;
-}
-PB_VINLINE vv3 vv3_pow(vv3 s, pb_vf w)
-{
-    return vv3_make(vexp(vmul(w, vlog(s.x))), vexp(vmul(w, vlog(s.y))), vexp(vmul(w, vlog(s.z))));
-}
-PB_VINLINE vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int local)
-{
-    vkf r = *a;
-    vq dq = vq_from_saa(vv3_scale(vq_to_saa(vq_abs(b->rot)), w));
-    r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
-    r.rot = local ? vq_mul(a->rot, dq) : vq_mul(dq, a->rot);
-    r.scl = vv3_mul(a->scl, vv3_pow(b->scl, w));
-    return r;
-}
-PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
-{
-    vkf r = vkf_additive_static(a, b, w, 1);
-    vv3 rho = vq_to_saa(vq_abs(b->rot));
-    vv3 rho_dot = vjl_inv_mul(rho, b->ang);
-    vv3 th = vv3_scale(rho, w);
-    vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
-    r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
-    r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
-    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log(b->scl), wdot));
-    return r;
-}
-PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
-{
-    vkf o;
-    vq D = vq_abs(vq_mul(src->rot, vq_inv(dst->rot)));
-    o.pos = vv3_sub(src->pos, dst->pos);
-    o.rot = D;
-    o.scl = vv3_div(src->scl, dst->scl);
-    o.vel = vv3_sub(src->vel, dst->vel);
-    o.ang = vjl_inv_mul(vq_to_saa(D), vv3_sub(src->ang, vq_mul_vec3(D, dst->ang)));
-    o.svl = vv3_sub(src->svl, dst->svl);
-    return o;
-}
-/* fx, fv, dfx, dfv: the per-call decay factors of the cubic (scalars). */
-PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf fv, pb_vf dfx, pb_vf dfv)
-{
-    vv3 rho = vq_to_saa(vq_abs(off->rot)), ls0 = vv3_log(off->scl);
-    vv3 th = vv3_add(vv3_scale(rho, fx), vv3_scale(off->ang, fv));
-    vv3 th_dot = vv3_add(vv3_scale(rho, dfx), vv3_scale(off->ang, dfv));
-    vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(off->svl, fv));
-    vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(off->svl, dfv));
-    vq E = vq_from_saa(th);
-    vkf r;
-    r.pos = vv3_add(dst->pos, vv3_add(vv3_scale(off->pos, fx), vv3_scale(off->vel, fv)));
-    r.vel = vv3_add(dst->vel, vv3_add(vv3_scale(off->pos, dfx), vv3_scale(off->vel, dfv)));
-    r.rot = vq_mul(E, dst->rot);
-    r.ang = vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(E, dst->ang));
-    r.scl = vv3_mul(dst->scl, vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z)));
-    r.svl = vv3_add(dst->svl, ls_dot);
-    return r;
-}
-/* f = (1 - exp(-l t)) / l and df = exp(-l t): per-call scalars. */
-PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
-{
-    vkf r;
-    r.pos = vv3_add(a->pos, vv3_scale(a->vel, f));
-    r.vel = vv3_scale(a->vel, df);
-    r.rot = vq_mul(vq_from_saa(vv3_scale(a->ang, f)), a->rot);
-    r.ang = vv3_scale(a->ang, df);
-    vv3 e = vv3_scale(a->svl, f);
-    r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
-    r.svl = vv3_scale(a->svl, df);
-    return r;
 }
 
 PB_VINLINE vv3 vv3_sel(pb_vm m, vv3 a, vv3 b) { return vv3_make(vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z)); }
@@ -721,182 +588,6 @@ PB_VINLINE vkf vkf_mul_static(const vkf *a, const vkf *b)
     r.rot = vq_mul(a->rot, b->rot);
     r.scl = vv3_mul(a->scl, b->scl);
     return r;
-}
-
-/* ---- look-at and two-bone IK (see reference/ref_body.h) ----------------------------------- */
-PB_VINLINE vv3 vv3_normalize_or(vv3 v, vv3 fallback)
-{
-    pb_vf l = vv3_length(v);
-    pb_vm zero = veq(l, vzero());
-    pb_vf inv = vdiv(vset1(1.0f), vsel(zero, vset1(1.0f), l));
-    vv3 n = vv3_scale(v, inv);
-    return vv3_make(vsel(zero, fallback.x, n.x), vsel(zero, fallback.y, n.y), vsel(zero, fallback.z, n.z));
-}
-PB_VINLINE vv3 vv3_set(float x, float y, float z) { return vv3_make(vset1(x), vset1(y), vset1(z)); }
-PB_VINLINE vv3 vv3_perpendicular(vv3 u)
-{
-    vv3 e = vv3_sel(vlt(vabs(u.x), vset1(0.9f)), vv3_set(1, 0, 0), vv3_set(0, 1, 0));
-    return vv3_normalize_or(vv3_cross(u, e), vv3_set(0, 0, 1));
-}
-PB_VINLINE pb_vm vantiparallel(vv3 u, vv3 v) { return vlt(vv3_dot(u, v), vset1(-1.0f + 1e-6f)); }
-PB_VINLINE vq vq_between(vv3 u, vv3 v)
-{
-    vv3 x = vv3_cross(u, v), ax = vv3_perpendicular(u);
-    vq q = vq_normalize(vq_make(vadd(vset1(1.0f), vv3_dot(u, v)), x.x, x.y, x.z));
-    return vq_sel(vantiparallel(u, v), vq_make(vzero(), ax.x, ax.y, ax.z), q);
-}
-PB_VINLINE vv3 vq_between_ang(vv3 u, vv3 du, vv3 v, vv3 dv)
-{
-    vv3 x = vv3_cross(u, v), dx = vv3_add(vv3_cross(du, v), vv3_cross(u, dv));
-    vq h = vq_make(vadd(vset1(1.0f), vv3_dot(u, v)), x.x, x.y, x.z);
-    vq dh = vq_make(vadd(vv3_dot(du, v), vv3_dot(u, dv)), dx.x, dx.y, dx.z);
-    pb_vm anti = vantiparallel(u, v);
-    pb_vf len = vsqrt(vq_dot(h, h));
-    pb_vf inv = vdiv(vset1(1.0f), vsel(anti, vset1(1.0f), len));
-    vq q = vq_make(vmul(h.w, inv), vmul(h.x, inv), vmul(h.y, inv), vmul(h.z, inv));
-    pb_vf along = vq_dot(q, dh);
-    vq dq = vq_make(vmul(vsub(dh.w, vmul(q.w, along)), inv), vmul(vsub(dh.x, vmul(q.x, along)), inv),
-                    vmul(vsub(dh.y, vmul(q.y, along)), inv), vmul(vsub(dh.z, vmul(q.z, along)), inv));
-    vq w = vq_mul(dq, vq_inv(q));
-    vv3 ang = vv3_scale(vq_vec(w), vset1(2.0f));
-    return vv3_sel(anti, vv3_set(0, 0, 0), ang);
-}
-PB_VINLINE vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel)
-{
-    vv3 x = vv3_sub(t, h->pos);
-    pb_vf len = vv3_length(x);
-    pb_vm none = mnot(vlt(vzero(), len));                 /* target at the head */
-    pb_vf inv = vdiv(vset1(1.0f), vsel(none, vset1(1.0f), len));
-    vv3 d = vv3_scale(x, inv);
-    vv3 f = vq_mul_vec3(h->rot, axis);
-    vq B = vq_between(f, d);
-    vkf r = *h;
-    r.rot = vq_sel(none, h->rot, vq_mul(B, h->rot));
-    if (with_vel) {
-        vv3 df = vv3_cross(h->ang, f), dx = vv3_sub(tv, h->vel);
-        vv3 dd = vv3_scale(vv3_sub(dx, vv3_scale(d, vv3_dot(d, dx))), inv);
-        vv3 ang = vv3_add(vq_between_ang(f, df, d, dd), vq_mul_vec3(B, h->ang));
-        r.ang = vv3_sel(none, h->ang, ang);
-    }
-    return r;
-}
-
-PB_VINLINE pb_vf vvec_angle(vv3 u, vv3 v) { return vatan2(vv3_length(vv3_cross(u, v)), vv3_dot(u, v)); }
-PB_VINLINE vq vq_axis_angle(vv3 axis, pb_vf angle)
-{
-    pb_vf s, c;
-    vsincos(vmul(angle, vset1(0.5f)), &s, &c);
-    return vq_make(c, vmul(axis.x, s), vmul(axis.y, s), vmul(axis.z, s));
-}
-typedef struct { vq root, mid; } vik_result;
-PB_VINLINE vik_result vik_solve(const vkf *root, const vkf *mid_l, const vkf *end_l, vv3 T, vv3 hint)
-{
-    vkf mid = vkf_mul_static(root, mid_l), end = vkf_mul_static(&mid, end_l);
-    vv3 A = root->pos, B = mid.pos, C = end.pos;
-    vv3 ab = vv3_sub(B, A), cb = vv3_sub(C, B), ac = vv3_sub(C, A), at = vv3_sub(T, A);
-    pb_vf lab = vv3_length(ab), lcb = vv3_length(cb), total = vadd(lab, lcb), eps = vmul(vset1(1e-4f), total);
-    pb_vf lo = vadd(vabs(vsub(lab, lcb)), eps), hi = vsub(total, eps);
-    pb_vf lat = vmin(vmax(vv3_length(at), lo), hi);
-    pb_vf f1 = vsub(total, lat), f2 = vadd(total, lat), f3 = vadd(vsub(lat, lab), lcb), f4 = vsub(vadd(lat, lab), lcb);
-    pb_vf heron = vsqrt(vmax(vzero(), vmul(vmul(f1, f2), vmul(f3, f4))));
-    pb_vf lab2 = vmul(lab, lab), lcb2 = vmul(lcb, lcb), lat2 = vmul(lat, lat);
-    pb_vf knee_want = vatan2(heron, vsub(vadd(lab2, lcb2), lat2));
-    pb_vf root_want = vatan2(heron, vsub(vadd(lab2, lat2), lcb2));
-    pb_vf knee_now = vvec_angle(vv3_scale(ab, vset1(-1.0f)), cb);
-    pb_vf root_now = vvec_angle(ac, ab);
-    vv3 hint_w = vq_mul_vec3(root->rot, hint);
-    vv3 acn = vv3_normalize_or(ac, vv3_normalize_or(ab, vv3_set(0, -1, 0)));
-    vv3 hint_perp = vv3_sub(hint_w, vv3_scale(acn, vv3_dot(hint_w, acn)));
-    vv3 axis0 = vv3_cross(ac, ab);
-    pb_vf plane = vv3_length(axis0);
-    pb_vm in_plane = vlt(vmul(vset1(1e-6f), vmul(lab, lcb)), plane);
-    vv3 axis0n = vv3_scale(axis0, vdiv(vset1(1.0f), vsel(in_plane, plane, vset1(1.0f))));
-    vv3 fallback = vv3_sel(vlt(vset1(1e-3f), vv3_length(hint_perp)), vv3_normalize_or(hint_perp, acn),
-                           vv3_perpendicular(acn));
-    axis0 = vv3_sel(in_plane, axis0n, fallback);
-    vv3 axis1 = vv3_cross(ac, at);
-    pb_vf swing_len = vv3_length(axis1);
-    pb_vm swings = vlt(vzero(), swing_len);
-    vv3 axis1n = vv3_scale(axis1, vdiv(vset1(1.0f), vsel(swings, swing_len, vset1(1.0f))));
-    vq swing = vq_axis_angle(axis1n, vsel(swings, vvec_angle(ac, at), vzero()));
-    vq knee_w = vq_axis_angle(axis0, vsub(knee_want, knee_now));
-    vq root_w = vq_axis_angle(axis0, vsub(root_want, root_now));
-    vik_result r;
-    r.root = vq_mul(swing, vq_mul(root_w, root->rot));
-    r.mid = vq_mul(mid_l->rot, vq_mul(vq_inv(mid.rot), vq_mul(knee_w, mid.rot)));
-    return r;
-}
-PB_VINLINE vkf vkf_step(vkf k, pb_vf dt)
-{
-    k.pos = vv3_add(k.pos, vv3_scale(k.vel, dt));
-    k.rot = vq_mul(vq_from_saa(vv3_scale(k.ang, dt)), k.rot);
-    vv3 e = vv3_scale(k.svl, dt);
-    k.scl = vv3_mul(k.scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
-    return k;
-}
-PB_VINLINE vv3 vq_rate(vq later, vq earlier, pb_vf inv_dt)
-{
-    return vv3_scale(vq_to_saa(vq_abs(vq_mul(later, vq_inv(earlier)))), inv_dt);
-}
-
-
-/* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------
- * Interleaving N vectors into N*PB_LANES consecutive floats: output vector k,
- * lane l holds element g = k*L + l, i.e. component g % N of lane g / N. So
- * every source is permuted by the same index g / N and a select picks the
- * component: N permutes and N-1 selects per output vector, for any L and N.
- * Deinterleaving is the mirror image. Plans are built once per kernel call. */
-typedef struct { int n; pb_vidx idx[4]; pb_vm pick[4][4]; } vil_plan;
-
-PB_VINLINE void vil_plan_store(vil_plan *pl, int n)
-{
-    pl->n = n;
-    for (int k = 0; k < n; k++) {
-        int32_t idx[PB_LANES];
-        float comp[PB_LANES];
-        for (int l = 0; l < PB_LANES; l++) {
-            int g = k * PB_LANES + l;
-            idx[l] = g / n;
-            comp[l] = (float)(g % n);
-        }
-        pl->idx[k] = vidx_make(idx);
-        for (int s = 0; s < n; s++) pl->pick[k][s] = veq(vloadu(comp), vset1((float)s));
-    }
-}
-PB_VINLINE void vil_plan_load(vil_plan *pl, int n)
-{
-    pl->n = n;
-    for (int s = 0; s < n; s++) {
-        int32_t idx[PB_LANES];
-        float vec[PB_LANES];
-        for (int j = 0; j < PB_LANES; j++) {
-            int g = j * n + s;
-            idx[j] = g % PB_LANES;
-            vec[j] = (float)(g / PB_LANES);
-        }
-        pl->idx[s] = vidx_make(idx);
-        for (int k = 0; k < n; k++) pl->pick[s][k] = veq(vloadu(vec), vset1((float)k));
-    }
-}
-/* dst[N*L] <- interleave(src[0..N-1]) */
-PB_VINLINE void vstore_interleaved(float *dst, const pb_vf *src, const vil_plan *pl)
-{
-    for (int k = 0; k < pl->n; k++) {
-        pb_vf o = vpermute(src[0], pl->idx[k]);
-        for (int s = 1; s < pl->n; s++) o = vsel(pl->pick[k][s], vpermute(src[s], pl->idx[k]), o);
-        vstoreu(dst + (size_t)k * PB_LANES, o);
-    }
-}
-/* dst[0..N-1] <- deinterleave(src[N*L]) */
-PB_VINLINE void vload_deinterleaved(const float *src, pb_vf *dst, const vil_plan *pl)
-{
-    pb_vf in[4];
-    for (int k = 0; k < pl->n; k++) in[k] = vloadu(src + (size_t)k * PB_LANES);
-    for (int s = 0; s < pl->n; s++) {
-        pb_vf o = vpermute(in[0], pl->idx[s]);
-        for (int k = 1; k < pl->n; k++) o = vsel(pl->pick[s][k], vpermute(in[k], pl->idx[s]), o);
-        dst[s] = o;
-    }
 }
 
 #endif

@@ -1,0 +1,98 @@
+/* sample.h — the clip ops' kernels: sample_linear, sample_cubic (with the
+ * Hermite helper) and unroll. */
+
+/* ---- sampling (see reference/sample.h) --------------------------------------------------------
+ * A vector of characters at a time: their frame positions once (pb_frame_at,
+ * the same float arithmetic as the reference), then each joint gathers its
+ * keys; tail lanes repeat the last character and are not stored. */
+static inline vv3 vv3_hermite(const vv3 *x, pb_vf a, vv3 *d)
+{
+    pb_vf a2 = vmul(a, a), a3 = vmul(a2, a);
+    pb_vf h00 = vadd(vsub(vmul(vset1(2), a3), vmul(vset1(3), a2)), vset1(1));
+    pb_vf h10 = vadd(vsub(a3, vmul(vset1(2), a2)), a);
+    pb_vf h01 = vsub(vmul(vset1(3), a2), vmul(vset1(2), a3));
+    pb_vf h11 = vsub(a3, a2);
+    pb_vf d00 = vsub(vmul(vset1(6), a2), vmul(vset1(6), a));
+    pb_vf d10 = vadd(vsub(vmul(vset1(3), a2), vmul(vset1(4), a)), vset1(1));
+    pb_vf d01 = vsub(vmul(vset1(6), a), vmul(vset1(6), a2));
+    pb_vf d11 = vsub(vmul(vset1(3), a2), vmul(vset1(2), a));
+    vv3 m0 = vv3_scale(vv3_sub(x[2], x[0]), vset1(0.5f)), m1 = vv3_scale(vv3_sub(x[3], x[1]), vset1(0.5f));
+    *d = vv3_add(vv3_add(vv3_scale(x[1], d00), vv3_scale(m0, d10)), vv3_add(vv3_scale(x[2], d01), vv3_scale(m1, d11)));
+    return vv3_add(vv3_add(vv3_scale(x[1], h00), vv3_scale(m0, h10)), vv3_add(vv3_scale(x[2], h01), vv3_scale(m1, h11)));
+}
+static inline void sample_body(const pb_kargs *k, int cubic)
+{
+    size_t J = k->joints, C = k->n / J;
+    for (size_t c = 0; c < C; c += PB_LANES) {
+        size_t cnt = C - c < PB_LANES ? C - c : PB_LANES;
+        int32_t fr[4][PB_LANES];
+        float al[PB_LANES], live[PB_LANES];
+        for (size_t l = 0; l < PB_LANES; l++) {
+            size_t ch = c + (l < cnt ? l : cnt - 1), f0;
+            float a;
+            int inside;
+            pb_frame_at(k->p.time + k->offsets[ch], k->frames, k->fps, &f0, &a, &inside);
+            size_t f1 = f0 + 1 < k->frames ? f0 + 1 : f0;
+            size_t fm = f0 > 0 ? f0 - 1 : f0, f2 = f1 + 1 < k->frames ? f1 + 1 : f1;
+            fr[0][l] = (int32_t)(fm * J); fr[1][l] = (int32_t)(f0 * J);
+            fr[2][l] = (int32_t)(f1 * J); fr[3][l] = (int32_t)(f2 * J);
+            al[l] = a;
+            live[l] = inside ? k->fps : 0.0f;
+        }
+        pb_vf a = vloadu(al), lv = vloadu(live);
+        for (size_t j = 0; j < J; j++) {
+            int32_t idx[4][PB_LANES];
+            vkf key[4];
+            for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {
+                for (size_t l = 0; l < PB_LANES; l++) idx[q][l] = fr[q][l] + (int32_t)j;
+                key[q] = vkf_gather(k->a, idx[q], 10);
+            }
+            vkf r = vkf_identity();
+            if (!cubic) {
+                r.pos = vv3_lerp(key[1].pos, key[2].pos, a);
+                r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
+                r.scl = vv3_make(veerp(key[1].scl.x, key[2].scl.x, a), veerp(key[1].scl.y, key[2].scl.y, a),
+                                 veerp(key[1].scl.z, key[2].scl.z, a));
+                r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
+                r.ang = vv3_scale(vq_to_saa(vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)))), lv);
+                r.svl = vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
+            } else {
+                vv3 p[4], lg[4], rv[4], dp, dl, dr;
+                for (int q = 0; q < 4; q++) {
+                    p[q] = key[q].pos;
+                    lg[q] = vv3_log(key[q].scl);
+                    rv[q] = vq_to_saa(vq_abs(vq_mul(key[q].rot, vq_inv(key[1].rot))));
+                }
+                r.pos = vv3_hermite(p, a, &dp);
+                vv3 ls = vv3_hermite(lg, a, &dl);
+                vv3 th = vv3_hermite(rv, a, &dr);
+                r.scl = vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z));
+                r.rot = vq_mul(vq_from_saa(th), key[1].rot);
+                r.vel = vv3_scale(dp, lv);
+                r.svl = vv3_scale(dl, lv);
+                r.ang = vv3_scale(vjl_mul(th, dr), lv);
+            }
+            vkf_store_n(k->out, j * C + c, cnt, PB_PLANES, &r);
+        }
+    }
+}
+static void k_sample_linear(const pb_kargs *k) { sample_body(k, 0); }
+static void k_sample_cubic(const pb_kargs *k) { sample_body(k, 1); }
+
+/* Frame by frame (each depends on the previous), SIMD across joints: a
+ * frame's joints are contiguous. */
+static void k_unroll(const pb_kargs *k)
+{
+    size_t J = k->joints;
+    const float *const *out = (const float *const *)k->out;
+    for (size_t f = 0; f < k->frames; f++)
+        for (size_t j = 0; j < J; j += PB_LANES) {
+            size_t cnt = J - j < PB_LANES ? J - j : PB_LANES, e = f * J + j;
+            vkf key = vkf_load_n(k->a, e, cnt, PB_PLANES);
+            if (f > 0) {
+                vkf prev = vkf_load_n(out, e - J, cnt, 10);
+                key.rot = vq_sel(vlt(vq_dot(key.rot, prev.rot), vzero()), vq_neg(key.rot), key.rot);
+            }
+            vkf_store_n(k->out, e, cnt, PB_PLANES, &key);
+        }
+}

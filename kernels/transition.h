@@ -1,0 +1,193 @@
+/* transition.h — the transition and layering ops' kernels: blend, the
+ * additive layers, inertialization, decayed extrapolation and dead blending,
+ * with their velocity-exact kineform math (see reference/transition.h). */
+
+PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
+{
+    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
+    vq d = vq_abs(vq_mul(p, vq_inv(q)));
+    vv3 rho = vq_to_saa(d);
+    vv3 rho_dot = vjl_inv_mul(rho, vv3_sub(wp, vq_mul_vec3(d, wq)));
+    vv3 th = vv3_scale(rho, t);
+    vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
+    return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
+}
+PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
+{
+    vkf r;
+    r.pos = vv3_lerp(a->pos, b->pos, t);
+    r.rot = vq_slerp_shortest(a->rot, b->rot, t);
+    r.scl = vv3_make(veerp(a->scl.x, b->scl.x, t), veerp(a->scl.y, b->scl.y, t), veerp(a->scl.z, b->scl.z, t));
+    r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
+    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot);
+    r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
+    return r;
+}
+PB_VINLINE vv3 vv3_pow(vv3 s, pb_vf w)
+{
+    return vv3_make(vexp(vmul(w, vlog(s.x))), vexp(vmul(w, vlog(s.y))), vexp(vmul(w, vlog(s.z))));
+}
+PB_VINLINE vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int local)
+{
+    vkf r = *a;
+    vq dq = vq_from_saa(vv3_scale(vq_to_saa(vq_abs(b->rot)), w));
+    r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
+    r.rot = local ? vq_mul(a->rot, dq) : vq_mul(dq, a->rot);
+    r.scl = vv3_mul(a->scl, vv3_pow(b->scl, w));
+    return r;
+}
+PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
+{
+    vkf r = vkf_additive_static(a, b, w, 1);
+    vv3 rho = vq_to_saa(vq_abs(b->rot));
+    vv3 rho_dot = vjl_inv_mul(rho, b->ang);
+    vv3 th = vv3_scale(rho, w);
+    vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
+    r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
+    r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
+    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log(b->scl), wdot));
+    return r;
+}
+PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
+{
+    vkf o;
+    vq D = vq_abs(vq_mul(src->rot, vq_inv(dst->rot)));
+    o.pos = vv3_sub(src->pos, dst->pos);
+    o.rot = D;
+    o.scl = vv3_div(src->scl, dst->scl);
+    o.vel = vv3_sub(src->vel, dst->vel);
+    o.ang = vjl_inv_mul(vq_to_saa(D), vv3_sub(src->ang, vq_mul_vec3(D, dst->ang)));
+    o.svl = vv3_sub(src->svl, dst->svl);
+    return o;
+}
+/* fx, fv, dfx, dfv: the per-call decay factors of the cubic (scalars). */
+PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf fv, pb_vf dfx, pb_vf dfv)
+{
+    vv3 rho = vq_to_saa(vq_abs(off->rot)), ls0 = vv3_log(off->scl);
+    vv3 th = vv3_add(vv3_scale(rho, fx), vv3_scale(off->ang, fv));
+    vv3 th_dot = vv3_add(vv3_scale(rho, dfx), vv3_scale(off->ang, dfv));
+    vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(off->svl, fv));
+    vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(off->svl, dfv));
+    vq E = vq_from_saa(th);
+    vkf r;
+    r.pos = vv3_add(dst->pos, vv3_add(vv3_scale(off->pos, fx), vv3_scale(off->vel, fv)));
+    r.vel = vv3_add(dst->vel, vv3_add(vv3_scale(off->pos, dfx), vv3_scale(off->vel, dfv)));
+    r.rot = vq_mul(E, dst->rot);
+    r.ang = vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(E, dst->ang));
+    r.scl = vv3_mul(dst->scl, vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z)));
+    r.svl = vv3_add(dst->svl, ls_dot);
+    return r;
+}
+/* f = (1 - exp(-l t)) / l and df = exp(-l t): per-call scalars. */
+PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
+{
+    vkf r;
+    r.pos = vv3_add(a->pos, vv3_scale(a->vel, f));
+    r.vel = vv3_scale(a->vel, df);
+    r.rot = vq_mul(vq_from_saa(vv3_scale(a->ang, f)), a->rot);
+    r.ang = vv3_scale(a->ang, df);
+    vv3 e = vv3_scale(a->svl, f);
+    r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+    r.svl = vv3_scale(a->svl, df);
+    return r;
+}
+
+/* ---- transition and layering ops --------------------------------------------------------- */
+static void k_blend(const pb_kargs *k)
+{
+    pb_vf t = vset1(k->p.alpha), tdot = vset1(k->p.alpha_vel);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_blend(&a, &b, t, tdot);
+        vkf_store(k->out, i, &r);
+    }
+}
+static inline void additive_static_body(const pb_kargs *k, int local)
+{
+    pb_vf w = vset1(k->p.alpha);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load_transform(k->a, i), b = vkf_load_transform(k->b, i);
+        vkf r = vkf_additive_static(&a, &b, w, local);
+        vkf_store_n(k->out, i, PB_LANES, 10, &r);
+    }
+}
+static void k_additive_world_static(const pb_kargs *k) { additive_static_body(k, 0); }
+static void k_additive_local_static(const pb_kargs *k) { additive_static_body(k, 1); }
+static void k_additive(const pb_kargs *k)
+{
+    pb_vf w = vset1(k->p.alpha), wdot = vset1(k->p.alpha_vel);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_additive(&a, &b, w, wdot);
+        vkf_store(k->out, i, &r);
+    }
+}
+static void k_inertialize_offset(const pb_kargs *k)
+{
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_inertialize_offset(&a, &b);
+        vkf_store(k->out, i, &r);
+    }
+}
+static void k_inertialize(const pb_kargs *k)
+{
+    /* the cubic's factors depend only on time and duration: once per call */
+    float t = k->p.time, T = k->p.duration, fx = 0, fv = 0, dfx = 0, dfv = 0;
+    if (T > 0 && t < T) {
+        float u = t / T, u2 = u * u;
+        fx = 2 * u2 * u - 3 * u2 + 1;
+        fv = (u2 * u - 2 * u2 + u) * T;
+        dfx = (6 * u2 - 6 * u) / T;
+        dfv = 3 * u2 - 4 * u + 1;
+    }
+    pb_vf vfx = vset1(fx), vfv = vset1(fv), vdfx = vset1(dfx), vdfv = vset1(dfv);
+    FOR_VECTORS(k) {
+        vkf d = vkf_load(k->a, i), o = vkf_load(k->b, i), r = vkf_inertialize(&d, &o, vfx, vfv, vdfx, vdfv);
+        vkf_store(k->out, i, &r);
+    }
+}
+/* (1 - exp(-l t)) / l and exp(-l t) for the decayed extrapolation, per call. */
+static void decay_factors(float t, float halflife, float *f, float *df)
+{
+    *f = *df = 0;
+    if (halflife > 0) {
+        float l = 0.69314718055994530942f / halflife;
+        *df = expf(-l * t);
+        *f = -expm1f(-l * t) / l;
+    }
+}
+/* Root joints' elements, set apart after the vector loop: hold a (zero
+ * velocities) or take b. */
+static void roots_fixup(const pb_kargs *k, int take_b)
+{
+    const pb_skeleton *s = k->skel;
+    for (size_t j = 0; j < s->joints; j++) {
+        if (s->parents[j] >= 0) continue;
+        for (size_t e = j * s->characters; e < (j + 1) * s->characters; e++)
+            for (int p = 0; p < PB_PLANES; p++)
+                k->out[p][e] = take_b ? k->b[p][e] : (p >= PB_VEL_X ? 0.0f : k->a[p][e]);
+    }
+}
+static void k_extrapolate_decayed(const pb_kargs *k)
+{
+    float f, df;
+    decay_factors(k->p.time, k->p.halflife, &f, &df);
+    pb_vf vf = vset1(f), vdf = vset1(df);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), r = vkf_extrapolate(&a, vf, vdf);
+        vkf_store(k->out, i, &r);
+    }
+    roots_fixup(k, 0);
+}
+static void k_dead_blending(const pb_kargs *k)
+{
+    float t = k->p.time, T = k->p.duration, f, df;
+    decay_factors(t, k->p.halflife, &f, &df);
+    float u = T > 0 ? t / T : 1, c = u < 0 ? 0 : u > 1 ? 1 : u;
+    float alpha = c * c * (3 - 2 * c), alpha_dot = (T > 0 && u > 0 && u < 1) ? 6 * u * (1 - u) / T : 0;
+    pb_vf vf = vset1(f), vdf = vset1(df), va = vset1(alpha), vad = vset1(alpha_dot);
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
+        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad);
+        vkf_store(k->out, i, &r);
+    }
+    roots_fixup(k, 1);
+}

@@ -1,0 +1,203 @@
+/* transition.h — the reference's transition and layering ops: blend, the
+ * additive layers, inertialization, decayed extrapolation and dead blending,
+ * with their velocity-exact kineform math. */
+
+/* ---- blends with velocities ------------------------------------------------------------
+ * Slerp written in world form: slerp(q, p, t) = E q with E = exp(t rho / 2)
+ * and rho = 2 log(p conj(q)) (p on q's hemisphere). Its exact angular
+ * velocity follows from the chain rule through the Jacobians:
+ *   w_d = w_p - rot(d, w_q)          (d = p conj(q))
+ *   rho' = J(rho)^-1 w_d
+ *   th = t rho,  th' = t' rho + t rho'
+ *   w = J(th) th' + rot(E, w_q).
+ * (Lerping w_q, w_p and adding t' rho is exact only when q = p.) */
+static vec3 slerp_ang(quat q, vec3 wq, quat p, vec3 wp, REAL t, REAL tdot)
+{
+    if (q_dot(q, p) < R(0)) p = q_neg(p);
+    quat d = q_abs(q_mul_inv(p, q));
+    vec3 rho = q_to_scaled_angle_axis(d);
+    vec3 wd = v3_sub(wp, q_mul_vec3(d, wq));
+    vec3 rho_dot = jl_inv_mul(rho, wd);
+    vec3 th = v3_scale(rho, t);
+    vec3 th_dot = v3_add(v3_scale(rho, tdot), v3_scale(rho_dot, t));
+    quat E = q_from_scaled_angle_axis(th);
+    return v3_add(jl_mul(th, th_dot), q_mul_vec3(E, wq));
+}
+/* blend(a, b, t, t'): blend_static's pose with exact velocities (t' = alpha_vel). */
+static kform kf_blend(kform a, kform b, REAL t, REAL tdot)
+{
+    kform r;
+    r.pos = v3_lerp(a.pos, b.pos, t);
+    r.rot = q_slerp_shortest(a.rot, b.rot, t);
+    r.scl = v3(eerp(a.scl.x, b.scl.x, t), eerp(a.scl.y, b.scl.y, t), eerp(a.scl.z, b.scl.z, t));
+    r.vel = v3_add(v3_lerp(a.vel, b.vel, t), v3_scale(v3_sub(b.pos, a.pos), tdot));
+    r.ang = slerp_ang(a.rot, a.ang, b.rot, b.ang, t, tdot);
+    r.svl = v3_add(v3_lerp(a.svl, b.svl, t), v3_scale(v3_log(v3_div(b.scl, a.scl)), tdot));
+    return r;
+}
+
+/* Additive layers: b is a delta (offset position, delta rotation, scale
+ * ratio) applied with weight w to base a, in the joint's parent frame
+ * (world) or its own frame (local). */
+static kform kf_additive_static(kform a, kform b, REAL w, int local)
+{
+    kform r = a;
+    quat dq = q_from_scaled_angle_axis(v3_scale(q_to_scaled_angle_axis(q_abs(b.rot)), w));
+    r.pos = v3_add(a.pos, v3_scale(b.pos, w));
+    r.rot = local ? q_mul(a.rot, dq) : q_mul(dq, a.rot);
+    r.scl = v3(a.scl.x * pow(b.scl.x, w), a.scl.y * pow(b.scl.y, w), a.scl.z * pow(b.scl.z, w));
+    return r;
+}
+/* Local additive with velocities, the delta animating (b's velocities, in
+ * the joint's frame) and the weight changing at w' (alpha_vel):
+ * R = a.rot D, D = exp(w rho_b / 2). */
+static kform kf_additive(kform a, kform b, REAL w, REAL wdot)
+{
+    kform r = kf_additive_static(a, b, w, 1);
+    quat bq = q_abs(b.rot);
+    vec3 rho = q_to_scaled_angle_axis(bq);
+    vec3 rho_dot = jl_inv_mul(rho, b.ang);
+    vec3 th = v3_scale(rho, w);
+    vec3 th_dot = v3_add(v3_scale(rho, wdot), v3_scale(rho_dot, w));
+    r.vel = v3_add(v3_add(a.vel, v3_scale(b.vel, w)), v3_scale(b.pos, wdot));
+    r.ang = v3_add(a.ang, q_mul_vec3(a.rot, jl_mul(th, th_dot)));
+    r.svl = v3_add(v3_add(a.svl, v3_scale(b.svl, w)), v3_scale(v3_log(b.scl), wdot));
+    return r;
+}
+
+/* ---- inertialization ---------------------------------------------------------------------
+ * At the transition, the offset from destination to source: positions and
+ * velocities by difference, rotation as a world-frame delta on the shorter
+ * arc (the article leaves quat_abs out here, so a sign flip between the
+ * poses would unwind a full turn), scale as a ratio, and the offset's
+ * angular velocity as the rate of its rotation vector: J(rho)^-1 (w_src -
+ * rot(D, w_dst)), which makes the decayed pose leave with exactly the source's
+ * angular velocity (w_src - w_dst is right only for small offsets). */
+static kform kf_inertialize_offset(kform src, kform dst)
+{
+    kform o;
+    quat D = q_abs(q_mul_inv(src.rot, dst.rot));
+    vec3 rho = q_to_scaled_angle_axis(D);
+    o.pos = v3_sub(src.pos, dst.pos);
+    o.rot = D;
+    o.scl = v3_div(src.scl, dst.scl);
+    o.vel = v3_sub(src.vel, dst.vel);
+    o.ang = jl_inv_mul(rho, v3_sub(src.ang, q_mul_vec3(D, dst.ang)));
+    o.svl = v3_sub(src.svl, dst.svl);
+    return o;
+}
+/* Cubic decay of an offset x0 with rate v0 over duration T: the Hermite cubic
+ * from (x0, v0) at 0 to (0, 0) at T. Writes the factors on x0 and v0 and
+ * their time derivatives; from T on (and for T = 0) all are 0. */
+static void decay_cubic(REAL t, REAL T, REAL *fx, REAL *fv, REAL *dfx, REAL *dfv)
+{
+    if (!(T > R(0)) || t >= T) {
+        *fx = *fv = *dfx = *dfv = R(0);
+        return;
+    }
+    REAL u = t / T, u2 = u * u;
+    *fx = R(2) * u2 * u - R(3) * u2 + R(1);
+    *fv = (u2 * u - R(2) * u2 + u) * T;
+    *dfx = (R(6) * u2 - R(6) * u) / T;
+    *dfv = R(3) * u2 - R(4) * u + R(1);
+}
+/* The destination pose (moving) plus the decayed offset, velocities exact. */
+static kform kf_inertialize(kform dst, kform off, REAL t, REAL T)
+{
+    REAL fx, fv, dfx, dfv;
+    decay_cubic(t, T, &fx, &fv, &dfx, &dfv);
+    vec3 rho = q_to_scaled_angle_axis(q_abs(off.rot));
+    vec3 th = v3_add(v3_scale(rho, fx), v3_scale(off.ang, fv));
+    vec3 th_dot = v3_add(v3_scale(rho, dfx), v3_scale(off.ang, dfv));
+    vec3 ls = v3_add(v3_scale(v3_log(off.scl), fx), v3_scale(off.svl, fv));
+    vec3 ls_dot = v3_add(v3_scale(v3_log(off.scl), dfx), v3_scale(off.svl, dfv));
+    quat E = q_from_scaled_angle_axis(th);
+    kform r;
+    r.pos = v3_add(dst.pos, v3_add(v3_scale(off.pos, fx), v3_scale(off.vel, fv)));
+    r.vel = v3_add(dst.vel, v3_add(v3_scale(off.pos, dfx), v3_scale(off.vel, dfv)));
+    r.rot = q_mul(E, dst.rot);
+    r.ang = v3_add(jl_mul(th, th_dot), q_mul_vec3(E, dst.ang));
+    r.scl = v3_mul(dst.scl, v3(exp(ls.x), exp(ls.y), exp(ls.z)));
+    r.svl = v3_add(dst.svl, ls_dot);
+    return r;
+}
+
+/* ---- decayed extrapolation and dead blending -------------------------------------------
+ * Velocities decaying as exp(-l t), l = ln 2 / half-life, integrate in closed
+ * form: x(t) = x0 + v0 (1 - exp(-l t)) / l, v(t) = v0 exp(-l t); the same in
+ * rotation-vector space (the angular velocity keeps its direction, so the
+ * rotation is exp(w0 f / 2) q0 with angular velocity exactly w0 exp(-l t))
+ * and in log-scale space. Half-life 0: the pose holds, velocities 0. */
+static kform kf_extrapolate_decayed(kform a, REAL t, REAL halflife)
+{
+    REAL f = R(0), df = R(0);
+    if (halflife > R(0)) {
+        REAL l = R(0.69314718055994530942) / halflife;
+        df = exp(-l * t);
+        f = -expm1(-l * t) / l;   /* (1 - e^-lt) / l without cancellation at small l t */
+    }
+    kform r;
+    r.pos = v3_add(a.pos, v3_scale(a.vel, f));
+    r.vel = v3_scale(a.vel, df);
+    r.rot = q_mul(q_from_scaled_angle_axis(v3_scale(a.ang, f)), a.rot);
+    r.ang = v3_scale(a.ang, df);
+    r.scl = v3_mul(a.scl, v3(exp(a.svl.x * f), exp(a.svl.y * f), exp(a.svl.z * f)));
+    r.svl = v3_scale(a.svl, df);
+    return r;
+}
+/* Roots are driven by the caller (the character controller): "not
+ * extrapolated" means a root holds its pose, with zero velocity. */
+static kform kf_hold(kform a)
+{
+    a.vel = a.ang = a.svl = v3(R(0), R(0), R(0));
+    return a;
+}
+static int is_root(const pb_skeleton *s, size_t e) { return s->parents[e / s->characters] < 0; }
+
+/* Transition and layering ops. */
+void REF(blend)(const KARGS *k)
+{
+    FOR_EACH(k) st_k(k->out, i, kf_blend(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, k->p.alpha_vel));
+}
+void REF(additive_world_static)(const KARGS *k)
+{
+    FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, 0));
+}
+void REF(additive_local_static)(const KARGS *k)
+{
+    FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, 1));
+}
+void REF(additive)(const KARGS *k)
+{
+    FOR_EACH(k) st_k(k->out, i, kf_additive(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, k->p.alpha_vel));
+}
+void REF(inertialize_offset)(const KARGS *k)
+{
+    FOR_EACH(k) st_k(k->out, i, kf_inertialize_offset(ld_k(k->a, i), ld_k(k->b, i)));
+}
+void REF(inertialize)(const KARGS *k)
+{
+    FOR_EACH(k) st_k(k->out, i, kf_inertialize(ld_k(k->a, i), ld_k(k->b, i), k->p.time, k->p.duration));
+}
+/* a: the pose at the transition (fixed); roots hold (call.skel). */
+void REF(extrapolate_decayed)(const KARGS *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        kform a = ld_k(k->a, i);
+        st_k(k->out, i, is_root(k->skel, i) ? kf_hold(a) : kf_extrapolate_decayed(a, k->p.time, k->p.halflife));
+    }
+}
+/* Dead blending: extrapolate the source pose from the transition (a) and
+ * blend it into the destination (b) with alpha = smoothstep(t / T) and its
+ * rate; roots take the destination's (the controller drives them). */
+void REF(dead_blending)(const KARGS *k)
+{
+    REAL t = k->p.time, T = k->p.duration;
+    REAL u = T > R(0) ? t / T : R(1);
+    REAL alpha = smoothstep(u), alpha_dot = T > R(0) ? smoothstep_dx(u) / T : R(0);
+    for (size_t i = 0; i < k->n; i++) {
+        kform dst = ld_k(k->b, i);
+        kform ext = kf_extrapolate_decayed(ld_k(k->a, i), t, k->p.halflife);
+        st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot));
+    }
+}
