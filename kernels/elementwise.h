@@ -126,26 +126,30 @@ static void k_smoothstep(const pb_kargs *k)
     }
 }
 
-/* Static blend: lerp pos and the three velocities, slerp/nlerp rot, eerp scl. */
-static inline void blend_static_body(const pb_kargs *k, int nlerp)
+/* Static blend, pos/rot/scl only (120 B per element): lerp pos, slerp/nlerp
+ * rot, scl by lerp or eerp. */
+static inline void blend_static_body(const pb_kargs *k, int nlerp, int lin)
 {
-    static const int lerped[] = { PB_POS_X, PB_POS_Y, PB_POS_Z, PB_VEL_X, PB_VEL_Y, PB_VEL_Z,
-                                  PB_ANG_X, PB_ANG_Y, PB_ANG_Z, PB_SVL_X, PB_SVL_Y, PB_SVL_Z };
     pb_vf t = vset1(k->p.alpha);
     FOR_VECTORS(k) {
-        for (size_t g = 0; g < sizeof lerped / sizeof lerped[0]; g++) {
-            int c = lerped[g];
-            vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
-        }
+        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
         vq qa = vq_load(k->a, i), qb = vq_load(k->b, i);
         vq_store(k->out, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
         for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
-            vstore(k->out[c] + i, veerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+            vstore(k->out[c] + i, vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin));
     }
 }
-/* The flag is a constant at each call: the compiler specializes the body. */
-static void k_blend_static(const pb_kargs *k) { blend_static_body(k, 0); }
-static void k_blend_static_nlerp(const pb_kargs *k) { blend_static_body(k, 1); }
+/* The flags are constants at each call: the compiler specializes the body. */
+static void k_blend_static(const pb_kargs *k)
+{
+    if (k->p.scale == PB_SCALE_LINEAR) blend_static_body(k, 0, 1);
+    else blend_static_body(k, 0, 0);
+}
+static void k_blend_static_nlerp(const pb_kargs *k)
+{
+    if (k->p.scale == PB_SCALE_LINEAR) blend_static_body(k, 1, 1);
+    else blend_static_body(k, 1, 0);
+}
 
 /* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------
  * Interleaving N vectors into N*PB_LANES consecutive floats: output vector k,
@@ -211,7 +215,7 @@ PB_VINLINE void vload_deinterleaved(const float *src, pb_vf *dst, const vil_plan
  * (to_aos) or in, over identity (from_aos, keeping the pose padding identity). */
 static void k_pose_to_aos(const pb_kargs *k)
 {
-    for (int a = 0; a < PB_AOS_ARRAYS; a++) {
+    for (int a = 0; a < (k->aos_out[3] ? PB_AOS_ARRAYS : 3); a++) {   /* velocity arrays of full poses */
         int w = pb_aos_width[a], first = pb_aos_plane[a];
         vil_plan plan;
         vil_plan_store(&plan, w);
@@ -232,7 +236,7 @@ static void k_pose_to_aos(const pb_kargs *k)
 }
 static void k_pose_from_aos(const pb_kargs *k)
 {
-    for (int a = 0; a < PB_AOS_ARRAYS; a++) {
+    for (int a = 0; a < (k->aos_in[3] ? PB_AOS_ARRAYS : 3); a++) {
         int w = pb_aos_width[a], first = pb_aos_plane[a];
         vil_plan plan;
         vil_plan_load(&plan, w);

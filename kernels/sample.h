@@ -20,7 +20,7 @@ static inline vv3 vv3_hermite(const vv3 *x, pb_vf a, vv3 *d)
     *d = vv3_add(vv3_add(vv3_scale(x[1], d00), vv3_scale(m0, d10)), vv3_add(vv3_scale(x[2], d01), vv3_scale(m1, d11)));
     return vv3_add(vv3_add(vv3_scale(x[1], h00), vv3_scale(m0, h10)), vv3_add(vv3_scale(x[2], h01), vv3_scale(m1, h11)));
 }
-static inline void sample_body(const pb_kargs *k, int cubic)
+static inline void sample_body(const pb_kargs *k, int cubic, int vel, int lin)
 {
     size_t J = k->joints, C = k->n / J;
     for (size_t c = 0; c < C; c += PB_LANES) {
@@ -51,11 +51,15 @@ static inline void sample_body(const pb_kargs *k, int cubic)
             if (!cubic) {
                 r.pos = vv3_lerp(key[1].pos, key[2].pos, a);
                 r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
-                r.scl = vv3_make(veerp(key[1].scl.x, key[2].scl.x, a), veerp(key[1].scl.y, key[2].scl.y, a),
-                                 veerp(key[1].scl.z, key[2].scl.z, a));
-                r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
-                r.ang = vv3_scale(vq_to_saa(vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)))), lv);
-                r.svl = vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
+                r.scl = vv3_make(vscale_blend(key[1].scl.x, key[2].scl.x, a, lin),
+                                 vscale_blend(key[1].scl.y, key[2].scl.y, a, lin),
+                                 vscale_blend(key[1].scl.z, key[2].scl.z, a, lin));
+                if (vel) {
+                    r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
+                    r.ang = vv3_scale(vq_to_saa(vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)))), lv);
+                    r.svl = lin ? vv3_div(vv3_scale(vv3_sub(key[2].scl, key[1].scl), lv), r.scl)
+                                : vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
+                }
             } else {
                 vv3 p[4], lg[4], rv[4], dp, dl, dr;
                 for (int q = 0; q < 4; q++) {
@@ -68,16 +72,30 @@ static inline void sample_body(const pb_kargs *k, int cubic)
                 vv3 th = vv3_hermite(rv, a, &dr);
                 r.scl = vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z));
                 r.rot = vq_mul(vq_from_saa(th), key[1].rot);
-                r.vel = vv3_scale(dp, lv);
-                r.svl = vv3_scale(dl, lv);
-                r.ang = vv3_scale(vjl_mul(th, dr), lv);
+                if (vel) {
+                    r.vel = vv3_scale(dp, lv);
+                    r.svl = vv3_scale(dl, lv);
+                    r.ang = vv3_scale(vjl_mul(th, dr), lv);
+                }
             }
-            vkf_store_n(k->out, j * C + c, cnt, PB_PLANES, &r);
+            vkf_store_n(k->out, j * C + c, cnt, vel ? PB_PLANES : 10, &r);
         }
     }
 }
-static void k_sample_linear(const pb_kargs *k) { sample_body(k, 0); }
-static void k_sample_cubic(const pb_kargs *k) { sample_body(k, 1); }
+/* Velocities only into a pose that has them (a static out skips their
+ * math); scales by params.scale for the linear form. Constant flags at each
+ * call specialize the body. */
+static void k_sample_linear(const pb_kargs *k)
+{
+    int vel = k->out[PB_VEL_X] != NULL, lin = k->p.scale == PB_SCALE_LINEAR;
+    if (vel) lin ? sample_body(k, 0, 1, 1) : sample_body(k, 0, 1, 0);
+    else lin ? sample_body(k, 0, 0, 1) : sample_body(k, 0, 0, 0);
+}
+static void k_sample_cubic(const pb_kargs *k)
+{
+    if (k->out[PB_VEL_X]) sample_body(k, 1, 1, 0);
+    else sample_body(k, 1, 0, 0);
+}
 
 /* Frame by frame (each depends on the previous), SIMD across joints: a
  * frame's joints are contiguous. */
@@ -88,11 +106,11 @@ static void k_unroll(const pb_kargs *k)
     for (size_t f = 0; f < k->frames; f++)
         for (size_t j = 0; j < J; j += PB_LANES) {
             size_t cnt = J - j < PB_LANES ? J - j : PB_LANES, e = f * J + j;
-            vkf key = vkf_load_n(k->a, e, cnt, PB_PLANES);
+            vkf key = vkf_load_n(k->a, e, cnt, 10);   /* keys: pos/rot/scl */
             if (f > 0) {
                 vkf prev = vkf_load_n(out, e - J, cnt, 10);
                 key.rot = vq_sel(vlt(vq_dot(key.rot, prev.rot), vzero()), vq_neg(key.rot), key.rot);
             }
-            vkf_store_n(k->out, e, cnt, PB_PLANES, &key);
+            vkf_store_n(k->out, e, cnt, 10, &key);
         }
 }

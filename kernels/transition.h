@@ -12,15 +12,22 @@ PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
     vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
     return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
 }
-PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot)
+PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin)
 {
     vkf r;
     r.pos = vv3_lerp(a->pos, b->pos, t);
     r.rot = vq_slerp_shortest(a->rot, b->rot, t);
-    r.scl = vv3_make(veerp(a->scl.x, b->scl.x, t), veerp(a->scl.y, b->scl.y, t), veerp(a->scl.z, b->scl.z, t));
+    r.scl = vv3_make(vscale_blend(a->scl.x, b->scl.x, t, lin), vscale_blend(a->scl.y, b->scl.y, t, lin),
+                     vscale_blend(a->scl.z, b->scl.z, t, lin));
     r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
     r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot);
-    r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
+    if (lin) {   /* svl = s' / s, s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s) */
+        vv3 ds = vv3_add(vv3_lerp(vv3_mul(a->scl, a->svl), vv3_mul(b->scl, b->svl), t),
+                         vv3_scale(vv3_sub(b->scl, a->scl), tdot));
+        r.svl = vv3_div(ds, r.scl);
+    } else {
+        r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
+    }
     return r;
 }
 PB_VINLINE vv3 vv3_pow(vv3 s, pb_vf w)
@@ -93,13 +100,18 @@ PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
 }
 
 /* ---- transition and layering ops --------------------------------------------------------- */
-static void k_blend(const pb_kargs *k)
+static inline void blend_body(const pb_kargs *k, int lin)
 {
     pb_vf t = vset1(k->p.alpha), tdot = vset1(k->p.alpha_vel);
     FOR_VECTORS(k) {
-        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_blend(&a, &b, t, tdot);
+        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_blend(&a, &b, t, tdot, lin);
         vkf_store(k->out, i, &r);
     }
+}
+static void k_blend(const pb_kargs *k)
+{
+    if (k->p.scale == PB_SCALE_LINEAR) blend_body(k, 1);
+    else blend_body(k, 0);
 }
 static inline void additive_static_body(const pb_kargs *k, int local)
 {
@@ -186,7 +198,7 @@ static void k_dead_blending(const pb_kargs *k)
     pb_vf vf = vset1(f), vdf = vset1(df), va = vset1(alpha), vad = vset1(alpha_dot);
     FOR_VECTORS(k) {
         vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad);
+        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad, 0);
         vkf_store(k->out, i, &r);
     }
     roots_fixup(k, 1);

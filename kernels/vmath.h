@@ -340,6 +340,8 @@ PB_VINLINE vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
 /* x^(1-t) y^t for positive x, y, as x (y/x)^t: one log instead of two
  * (y/x costs half an ulp, which t then scales down). */
 PB_VINLINE pb_vf veerp(pb_vf x, pb_vf y, pb_vf t) { return vmul(x, vexp(vmul(t, vlog(vdiv(y, x))))); }
+/* Scales blended linearly (lin) or exponentially; lin is a constant where it is used. */
+PB_VINLINE pb_vf vscale_blend(pb_vf x, pb_vf y, pb_vf t, int lin) { return lin ? vlerp(x, y, t) : veerp(x, y, t); }
 
 /* ---- kineforms (see reference/common.h for the derivations) ------------------------------- */
 typedef struct { vv3 pos; vq rot; vv3 scl, vel, ang, svl; } vkf;

@@ -48,6 +48,8 @@ static REAL smoothstep_dx(REAL x)
 }
 /* Exponential interpolation x^(1-t) y^t: the right blend for scales. */
 static REAL eerp(REAL x, REAL y, REAL t) { return pow(x, R(1) - t) * pow(y, t); }
+/* Scales blended by mode (params.scale, resolved): lerp or eerp per axis. */
+static REAL scale_blend(REAL x, REAL y, REAL t, int mode) { return mode == PB_SCALE_LINEAR ? lerp(x, y, t) : eerp(x, y, t); }
 
 /* ---- quaternions (w, x, y, z), Hamilton product ----------------------------- */
 static quat qt(REAL w, REAL x, REAL y, REAL z) { quat r = { w, x, y, z }; return r; }
@@ -243,8 +245,10 @@ static quat ld_q(const REAL *const *pl, size_t i)
 {
     return qt(pl[PB_ROT_W][i], pl[PB_ROT_X][i], pl[PB_ROT_Y][i], pl[PB_ROT_Z][i]);
 }
+/* A static pose has no velocity planes (NULL): they read as zero and are not stored. */
 static vec3 ld_v(const REAL *const *pl, int first, size_t i)
 {
+    if (!pl[first]) return v3(R(0), R(0), R(0));
     return v3(pl[first][i], pl[first + 1][i], pl[first + 2][i]);
 }
 static void st_q(REAL *const *pl, size_t i, quat q)
@@ -253,6 +257,7 @@ static void st_q(REAL *const *pl, size_t i, quat q)
 }
 static void st_v(REAL *const *pl, int first, size_t i, vec3 v)
 {
+    if (!pl[first]) return;
     pl[first][i] = v.x; pl[first + 1][i] = v.y; pl[first + 2][i] = v.z;
 }
 static kform ld_k(const REAL *const *pl, size_t i)

@@ -134,33 +134,32 @@ void REF(smoothstep)(const KARGS *k)
     }
 }
 
-/* Static blend of two poses: lerp positions and velocities, slerp rotations,
- * eerp scales. */
+/* Static blend of two poses, pos/rot/scl only: lerp positions, slerp (or
+ * nlerp) rotations, scales by params.scale (linear unless asked for eerp). */
 static void blend_static_impl(const KARGS *k, quat (*qblend)(quat, quat, REAL))
 {
     REAL t = k->p.alpha;
-    static const int lerped[] = { PB_POS_X, PB_VEL_X, PB_ANG_X, PB_SVL_X };
     FOR_EACH(k) {
-        for (size_t g = 0; g < sizeof lerped / sizeof lerped[0]; g++)
-            st_v(k->out, lerped[g], i, v3_lerp(ld_v(k->a, lerped[g], i), ld_v(k->b, lerped[g], i), t));
+        st_v(k->out, PB_POS_X, i, v3_lerp(ld_v(k->a, PB_POS_X, i), ld_v(k->b, PB_POS_X, i), t));
         st_q(k->out, i, qblend(ld_q(k->a, i), ld_q(k->b, i), t));
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = eerp(k->a[c][i], k->b[c][i], t);
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = scale_blend(k->a[c][i], k->b[c][i], t, k->p.scale);
     }
 }
 void REF(blend_static)(const KARGS *k) { blend_static_impl(k, q_slerp_shortest); }
 void REF(blend_static_nlerp)(const KARGS *k) { blend_static_impl(k, q_nlerp_shortest); }
 
 /* Layout conversions: exactly n elements on the AoS side. */
+/* The velocity arrays exactly when the pose has velocity planes (pb_run checks it). */
 void REF(pose_to_aos)(const KARGS *k)
 {
-    for (int a = 0; a < PB_AOS_ARRAYS; a++)
+    for (int a = 0; a < (k->aos_out[3] ? PB_AOS_ARRAYS : 3); a++)
         for (size_t i = 0; i < k->n; i++)
             for (int c = 0; c < pb_aos_width[a]; c++)
                 k->aos_out[a][i * pb_aos_width[a] + c] = k->a[pb_aos_plane[a] + c][i];
 }
 void REF(pose_from_aos)(const KARGS *k)
 {
-    for (int a = 0; a < PB_AOS_ARRAYS; a++)
+    for (int a = 0; a < (k->aos_in[3] ? PB_AOS_ARRAYS : 3); a++)
         for (size_t i = 0; i < k->n; i++)
             for (int c = 0; c < pb_aos_width[a]; c++)
                 k->out[pb_aos_plane[a] + c][i] = k->aos_in[a][i * pb_aos_width[a] + c];

@@ -44,11 +44,14 @@ static void sample_impl(const KARGS *k, int cubic)
             if (!cubic) {
                 r.pos = v3_lerp(key[1].pos, key[2].pos, a);
                 r.rot = q_slerp_shortest(key[1].rot, key[2].rot, a);
-                r.scl = v3(eerp(key[1].scl.x, key[2].scl.x, a), eerp(key[1].scl.y, key[2].scl.y, a),
-                           eerp(key[1].scl.z, key[2].scl.z, a));
+                int sm = k->p.scale;
+                r.scl = v3(scale_blend(key[1].scl.x, key[2].scl.x, a, sm), scale_blend(key[1].scl.y, key[2].scl.y, a, sm),
+                           scale_blend(key[1].scl.z, key[2].scl.z, a, sm));
                 r.vel = v3_scale(v3_sub(key[2].pos, key[1].pos), live);
                 r.ang = v3_scale(q_to_scaled_angle_axis(q_abs(q_mul_inv(key[2].rot, key[1].rot))), live);
-                r.svl = v3_scale(v3_log(v3_div(key[2].scl, key[1].scl)), live);
+                /* d log(s)/dt: eerp moves log s linearly; lerp moves s linearly */
+                r.svl = sm == PB_SCALE_LINEAR ? v3_div(v3_scale(v3_sub(key[2].scl, key[1].scl), live), r.scl)
+                                              : v3_scale(v3_log(v3_div(key[2].scl, key[1].scl)), live);
             } else {
                 vec3 p[4], l[4], rv[4], dp, dl, dr;
                 for (int q = 0; q < 4; q++) {

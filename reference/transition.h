@@ -23,16 +23,24 @@ static vec3 slerp_ang(quat q, vec3 wq, quat p, vec3 wp, REAL t, REAL tdot)
     quat E = q_from_scaled_angle_axis(th);
     return v3_add(jl_mul(th, th_dot), q_mul_vec3(E, wq));
 }
-/* blend(a, b, t, t'): blend_static's pose with exact velocities (t' = alpha_vel). */
-static kform kf_blend(kform a, kform b, REAL t, REAL tdot)
+/* blend(a, b, t, t'): blend_static's pose with exact velocities (t' = alpha_vel).
+ * Scales by mode: eerp (log-scale velocities lerp, plus t' log(b/a)) or lerp
+ * (svl = s'/s with s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s)). */
+static kform kf_blend(kform a, kform b, REAL t, REAL tdot, int scale_mode)
 {
     kform r;
     r.pos = v3_lerp(a.pos, b.pos, t);
     r.rot = q_slerp_shortest(a.rot, b.rot, t);
-    r.scl = v3(eerp(a.scl.x, b.scl.x, t), eerp(a.scl.y, b.scl.y, t), eerp(a.scl.z, b.scl.z, t));
+    r.scl = v3(scale_blend(a.scl.x, b.scl.x, t, scale_mode), scale_blend(a.scl.y, b.scl.y, t, scale_mode),
+               scale_blend(a.scl.z, b.scl.z, t, scale_mode));
     r.vel = v3_add(v3_lerp(a.vel, b.vel, t), v3_scale(v3_sub(b.pos, a.pos), tdot));
     r.ang = slerp_ang(a.rot, a.ang, b.rot, b.ang, t, tdot);
-    r.svl = v3_add(v3_lerp(a.svl, b.svl, t), v3_scale(v3_log(v3_div(b.scl, a.scl)), tdot));
+    if (scale_mode == PB_SCALE_LINEAR) {
+        vec3 ds = v3_add(v3_lerp(v3_mul(a.scl, a.svl), v3_mul(b.scl, b.svl), t), v3_scale(v3_sub(b.scl, a.scl), tdot));
+        r.svl = v3_div(ds, r.scl);
+    } else {
+        r.svl = v3_add(v3_lerp(a.svl, b.svl, t), v3_scale(v3_log(v3_div(b.scl, a.scl)), tdot));
+    }
     return r;
 }
 
@@ -157,7 +165,7 @@ static int is_root(const pb_skeleton *s, size_t e) { return s->parents[e / s->ch
 /* Transition and layering ops. */
 void REF(blend)(const KARGS *k)
 {
-    FOR_EACH(k) st_k(k->out, i, kf_blend(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, k->p.alpha_vel));
+    FOR_EACH(k) st_k(k->out, i, kf_blend(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, k->p.alpha_vel, k->p.scale));
 }
 void REF(additive_world_static)(const KARGS *k)
 {
@@ -198,6 +206,6 @@ void REF(dead_blending)(const KARGS *k)
     for (size_t i = 0; i < k->n; i++) {
         kform dst = ld_k(k->b, i);
         kform ext = kf_extrapolate_decayed(ld_k(k->a, i), t, k->p.halflife);
-        st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot));
+        st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot, PB_SCALE_EXP));
     }
 }
