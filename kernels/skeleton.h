@@ -129,8 +129,28 @@ PB_VINLINE av av_fma(av a, av b, av c) { return simde_mm256_fmadd_ps(a, b, c); }
 #define AV_SHUF2(x, y, a, b, c, d) simde_mm256_shuffle_ps((x), (y), SIMDE_MM_SHUFFLE(d, c, b, a))
 PB_VINLINE av av_unpacklo(av x, av y) { return simde_mm256_unpacklo_ps(x, y); }
 PB_VINLINE av av_unpackhi(av x, av y) { return simde_mm256_unpackhi_ps(x, y); }
+#elif defined(SIMDE_X86_SSE4_1_H)
+/* sse41: one element's group per 128-bit op, with SSE's immediate shuffles
+ * (the backend's any-lane vpermute is a pshufb plus a table: twice as slow here). */
+typedef simde__m128 av;
+#define AV_ELEMS 1
+PB_VINLINE av av_load(const float *lo, const float *hi) { (void)hi; return simde_mm_loadu_ps(lo); }
+PB_VINLINE void av_store(float *lo, float *hi, av v) { (void)hi; simde_mm_storeu_ps(lo, v); }
+PB_VINLINE av av_loadp(const float *p) { return simde_mm_loadu_ps(p); }
+PB_VINLINE void av_storep(float *p, av v) { simde_mm_storeu_ps(p, v); }
+PB_VINLINE av av_set1(float x) { return simde_mm_set1_ps(x); }
+PB_VINLINE av av_set4(float x, float y, float z, float w) { return simde_mm_setr_ps(x, y, z, w); }
+PB_VINLINE av av_add(av a, av b) { return simde_mm_add_ps(a, b); }
+PB_VINLINE av av_sub(av a, av b) { return simde_mm_sub_ps(a, b); }
+PB_VINLINE av av_mul(av a, av b) { return simde_mm_mul_ps(a, b); }
+PB_VINLINE av av_div(av a, av b) { return simde_mm_div_ps(a, b); }
+PB_VINLINE av av_fma(av a, av b, av c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }   /* no FMA: as vfma */
+#define AV_SWZ(v, a, b, c, d) simde_mm_shuffle_ps((v), (v), SIMDE_MM_SHUFFLE(d, c, b, a))
+#define AV_SHUF2(x, y, a, b, c, d) simde_mm_shuffle_ps((x), (y), SIMDE_MM_SHUFFLE(d, c, b, a))
+PB_VINLINE av av_unpacklo(av x, av y) { return simde_mm_unpacklo_ps(x, y); }
+PB_VINLINE av av_unpackhi(av x, av y) { return simde_mm_unpackhi_ps(x, y); }
 #else
-/* 4-lane ISAs: an av is one element's group, in the backend's pb_vf. */
+/* neon: an av is one element's group, in the backend's pb_vf. */
 typedef pb_vf av;
 #define AV_ELEMS 1
 PB_VINLINE av av_load(const float *lo, const float *hi) { (void)hi; return vloadu(lo); }
@@ -182,26 +202,30 @@ PB_VINLINE void av_transpose(av *r0, av *r1, av *r2, av *r3)
     *r2 = AV_SHUF2(t1, t3, 0, 1, 0, 1);
     *r3 = AV_SHUF2(t1, t3, 2, 3, 2, 3);
 }
-/* (u x v) per group, w lanes 0 when finite: (u * v.yzx - u.yzx * v).yzx */
-PB_VINLINE av av_cross(av u, av v)
+/* (u x v) per group given u.yzx, w lanes 0 when finite: (u * v.yzx - u.yzx * v).yzx */
+PB_VINLINE av av_cross_y(av u, av u_yzx, av v)
 {
-    av c = av_sub(av_mul(u, AV_SWZ(v, 1, 2, 0, 3)), av_mul(AV_SWZ(u, 1, 2, 0, 3), v));
+    av c = av_sub(av_mul(u, AV_SWZ(v, 1, 2, 0, 3)), av_mul(u_yzx, v));
     return AV_SWZ(c, 1, 2, 0, 3);
 }
+PB_VINLINE av av_cross(av u, av v) { return av_cross_y(u, AV_SWZ(u, 1, 2, 0, 3), v); }
 /* q v q*, as vq_mul_vec3: t = 2 (u x v); v + w t + u x t */
 PB_VINLINE av av_rotate(av q, av v)
 {
-    av t = av_cross(av_add(q, q), v);
-    return av_add(av_fma(t, AV_SWZ(q, 3, 3, 3, 3), v), av_cross(q, t));
+    av q_yzx = AV_SWZ(q, 1, 2, 0, 3);
+    av t = av_cross_y(av_add(q, q), av_add(q_yzx, q_yzx), v);
+    return av_add(av_fma(t, AV_SWZ(q, 3, 3, 3, 3), v), av_cross_y(q, q_yzx, t));
 }
-/* Hamilton product, groups x y z w (signs on the w lane of two terms). */
+/* Hamilton product, groups x y z w. The signs ride on b's swizzles (b is the
+ * local: off fk's parent-to-child chain) and the four terms add as two
+ * independent pairs, which shortens that chain. */
 PB_VINLINE av av_qmul(av a, av b)
 {
     av sgn = av_set4(1.0f, 1.0f, 1.0f, -1.0f);
-    av r = av_mul(AV_SWZ(a, 3, 3, 3, 3), b);
-    r = av_fma(av_mul(AV_SWZ(a, 0, 1, 2, 0), sgn), AV_SWZ(b, 3, 3, 3, 0), r);
-    r = av_fma(av_mul(AV_SWZ(a, 1, 2, 0, 1), sgn), AV_SWZ(b, 2, 0, 1, 1), r);
-    return av_sub(r, av_mul(AV_SWZ(a, 2, 0, 1, 2), AV_SWZ(b, 1, 2, 0, 2)));
+    av lo = av_fma(AV_SWZ(a, 0, 1, 2, 0), av_mul(AV_SWZ(b, 3, 3, 3, 0), sgn), av_mul(AV_SWZ(a, 3, 3, 3, 3), b));
+    av hi = av_sub(av_mul(AV_SWZ(a, 1, 2, 0, 1), av_mul(AV_SWZ(b, 2, 0, 1, 1), sgn)),
+                   av_mul(AV_SWZ(a, 2, 0, 1, 2), AV_SWZ(b, 1, 2, 0, 2)));
+    return av_add(lo, hi);
 }
 
 /* Record groups: pos, rot, scl (K = 3), then vel, ang, svl (K = 6). */
@@ -273,11 +297,8 @@ static inline void few_to_records(float *rec, const float *const *pl, size_t n_p
             for (size_t c = 0; c < 4; c++)
                 av_store(rec + (e + c) * rs + 4 * (size_t)g, rec + (e + (AV_ELEMS - 1) * 4 + c) * rs + 4 * (size_t)g, r[c]);
         }
-    for (int g = 0; g < K; g++)
-        for (int c = 0; c < 4; c++) {
-            int p = few_planes[g][c];
-            rec[n_padded * rs + 4 * (size_t)g + (size_t)c] = p == -2 ? 1.0f : p >= 0 ? pb_plane_identity(p) : 0.0f;
-        }
+    float *id = rec + n_padded * rs;   /* pos 0, rot (0, 0, 0, 1), scl 1 (pad too), the rates 0 */
+    for (size_t f = 0; f < rs; f++) id[f] = (f >= 7 && f < 12) ? 1.0f : 0.0f;
 }
 static inline void few_from_records(float *const *pl, const float *rec, size_t n_padded, int K)
 {
