@@ -641,7 +641,17 @@ static void run_op(pb_bench_state *st, void *user)
     const pb_kernel_fn fn = s->v->table[s->op];
     const int64_t batch = batch_for(s->n);
     int k = 0, bad = 0;
-    if (H.via_run) {
+    if (H.via_run == 2) {   /* --plan: one plan per buffer set, made outside the timing */
+        pb_plan *plans[64] = { 0 };
+        int np = p->nsets < 64 ? p->nsets : 64;
+        for (int i = 0; i < np; i++) bad |= pb_plan_create(&plans[i], s->op, s->v, &p->sets[i].call) != PB_OK;
+        while (!bad && pb_bench_keep_running_batch(st, batch))
+            for (int64_t i = 0; i < batch; i++) {
+                bad |= pb_plan_run(plans[k]) != PB_OK;
+                if (++k == np) k = 0;
+            }
+        for (int i = 0; i < np; i++) pb_plan_destroy(plans[i]);
+    } else if (H.via_run) {
         while (pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
                 bad |= pb_run(s->op, s->v, &p->sets[k].call) != PB_OK;
@@ -722,7 +732,7 @@ static void on_result(const pb_bench_result *r, void *user)
 static void bench_usage(FILE *f)
 {
     fputs("usage: posebench bench [--op NAME]... [--variant NAME]... [--sizes N,N,...] [--quick] [--emulated]\n"
-          "                       [--json FILE] [--csv FILE] [--seed N] [--pb-run] [--mocap] [--bvh FILE]...\n"
+          "                       [--json FILE] [--csv FILE] [--seed N] [--pb-run] [--plan] [--mocap] [--bvh FILE]...\n"
           "                       [-- <Google Benchmark flags>]\n"
           "  --op NAME       only this op (repeatable; default: every op)\n"
           "  --variant NAME  only this variant (repeatable; default: every native variant this CPU runs);\n"
@@ -736,6 +746,7 @@ static void bench_usage(FILE *f)
           "                  speedup_vs_scalar,cache\n"
           "  --seed N        input seed (default: from the clock and pid, printed)\n"
           "  --pb-run        time calls through pb_run (argument validation included), not the kernel table\n"
+          "  --plan          time calls through pb_plan_run (plans made once per buffer set)\n"
           "  --mocap         inputs from the crowd builder playing real motion capture (the packaged CMU clips,\n"
           "                  /usr/share/assimp/models/BVH): real skeletons for fk/bk, real legs for IK\n"
           "  --bvh FILE      the same with your own clips (repeatable; implies --mocap)\n"
@@ -813,7 +824,7 @@ static void add_context(const char *variants, const size_t *sizes, int nsizes, i
     }
     pb_bench_add_context("quick", quick ? "true" : "false");
     pb_bench_add_context("timing", "cpu_time");
-    pb_bench_add_context("call_path", H.via_run ? "pb_run" : "kernel_table");
+    pb_bench_add_context("call_path", H.via_run == 2 ? "pb_plan_run" : H.via_run ? "pb_run" : "kernel_table");
     pb_bench_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
                                           "for the bytes it writes, memcpy of the bytes it reads beyond that into "
                                           "a 16 KiB L1-resident scratch, memset of the bytes it writes beyond that");
@@ -902,6 +913,7 @@ int pb_bench_main(int argc, char **argv)
         } else if (!strcmp(a, "--quick")) quick = 1;
         else if (!strcmp(a, "--emulated")) emulated = 1;
         else if (!strcmp(a, "--pb-run")) H.via_run = 1;
+        else if (!strcmp(a, "--plan")) H.via_run = 2;
         else if (!strcmp(a, "--mocap")) mocap = 1;
         else if (!strcmp(a, "--bvh") && has) {
             if (nbvh == (int)(sizeof bvh / sizeof bvh[0])) BAD("more than %d --bvh files", nbvh);

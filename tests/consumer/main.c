@@ -1,6 +1,6 @@
 /* main.c — the install test's consumer: links the installed runtime only,
- * blends two poses with pb_blend_static and checks every status and the
- * result (a unit quaternion on the arc between the inputs). Exit 0 on
+ * blends two static poses through a plan (validated once, run per frame) and
+ * checks every status and the result (a unit quaternion on the arc between the inputs). Exit 0 on
  * success, 1 with a message otherwise. */
 #include <math.h>
 #include <stdio.h>
@@ -26,9 +26,9 @@ int main(void)
     pb_pose a = { 0 }, b = { 0 }, out = { 0 };
     pb_status s;
     int rc = 0;
-    if ((s = pb_pose_alloc(&a, N)) != PB_OK) return failed("pb_pose_alloc a", s);
-    if ((s = pb_pose_alloc(&b, N)) != PB_OK) return failed("pb_pose_alloc b", s);
-    if ((s = pb_pose_alloc(&out, N)) != PB_OK) return failed("pb_pose_alloc out", s);
+    if ((s = pb_pose_alloc_static(&a, N)) != PB_OK) return failed("pb_pose_alloc_static a", s);
+    if ((s = pb_pose_alloc_static(&b, N)) != PB_OK) return failed("pb_pose_alloc_static b", s);
+    if ((s = pb_pose_alloc_static(&out, N)) != PB_OK) return failed("pb_pose_alloc_static out", s);
     /* a: identity; b: joint i turned 0.4 + 0.5 i rad about z, moved along x. */
     for (int i = 0; i < N; i++) {
         float h = 0.5f * (0.4f + 0.5f * (float)i);
@@ -37,7 +37,15 @@ int main(void)
         b.plane[PB_POS_X][i] = 1.0f;
     }
     const float alpha = 0.25f;
-    if ((s = pb_blend_static(&a, &b, alpha, &out)) != PB_OK) return failed("pb_blend_static", s);
+    /* set-up once: every argument checked here */
+    pb_call call = { .a = &a, .b = &b, .out = &out, .params = { .alpha = 0.9f } };
+    pb_plan *plan = NULL;
+    if ((s = pb_plan_create(&plan, PB_OP_blend_static, NULL, &call)) != PB_OK) return failed("pb_plan_create", s);
+    /* per frame: new parameters (checked), then the kernel alone */
+    pb_params p = { .alpha = alpha };
+    if ((s = pb_plan_set_params(plan, &p)) != PB_OK) return failed("pb_plan_set_params", s);
+    if ((s = pb_plan_run(plan)) != PB_OK) return failed("pb_plan_run", s);
+    pb_plan_destroy(plan);
 
     for (int i = 0; i < N && !rc; i++) {
         double qa[4], qb[4], qo[4];
