@@ -588,6 +588,7 @@ static void set_common_counters(pb_bench_state *st, const spec *s, const pool *p
     pb_bench_set_counter(st, "joints_per_s", n, per_iter_rate);
     pb_bench_set_counter(st, "bytes_per_s", bytes, per_iter_rate | PB_BC_1024);
     pb_bench_set_counter(st, "bytes", bytes, PB_BC_PLAIN);
+    pb_bench_set_counter(st, "bytes_per_joint", bytes / n, PB_BC_PLAIN);
 }
 
 static void run_copy(pb_bench_state *st, void *user)

@@ -90,19 +90,19 @@ static void k_quat_to_scaled_angle_axis(const pb_kargs *k)
 }
 static void k_slerp_shortest(const pb_kargs *k)
 {
-    pb_vf t = vset1(k->p.alpha);
-    FOR_VECTORS(k) vq_store(k->out, i, vq_slerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t));
+    FOR_VECTORS(k) vq_store(k->out, i, vq_slerp_shortest(vq_load(k->a, i), vq_load(k->b, i), VALPHA(k, i)));
 }
 static void k_nlerp_shortest(const pb_kargs *k)
 {
-    pb_vf t = vset1(k->p.alpha);
-    FOR_VECTORS(k) vq_store(k->out, i, vq_nlerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t));
+    FOR_VECTORS(k) vq_store(k->out, i, vq_nlerp_shortest(vq_load(k->a, i), vq_load(k->b, i), VALPHA(k, i)));
 }
 static void k_eerp(const pb_kargs *k)
 {
-    pb_vf t = vset1(k->p.alpha);
-    FOR_VECTORS(k) for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
-        vstore(k->out[c] + i, veerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+    FOR_VECTORS(k) {
+        pb_vf t = VALPHA(k, i);
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
+            vstore(k->out[c] + i, veerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+    }
 }
 static void k_negexp(const pb_kargs *k)
 {
@@ -128,10 +128,11 @@ static void k_smoothstep(const pb_kargs *k)
 
 /* Static blend, pos/rot/scl only (120 B per element): lerp pos, slerp/nlerp
  * rot, scl by lerp or eerp. */
-static inline void blend_static_body(const pb_kargs *k, int nlerp, int lin)
+static inline void blend_static_body(const pb_kargs *k, int nlerp, int lin, int uni)
 {
-    pb_vf t = vset1(k->p.alpha);
+    pb_vf tu = vset1(k->p.alpha);
     FOR_VECTORS(k) {
+        pb_vf t = uni ? tu : VALPHA(k, i);
         for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
         vq qa = vq_load(k->a, i), qb = vq_load(k->b, i);
         vq_store(k->out, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
@@ -142,13 +143,15 @@ static inline void blend_static_body(const pb_kargs *k, int nlerp, int lin)
 /* The flags are constants at each call: the compiler specializes the body. */
 static void k_blend_static(const pb_kargs *k)
 {
-    if (k->p.scale == PB_SCALE_LINEAR) blend_static_body(k, 0, 1);
-    else blend_static_body(k, 0, 0);
+    int lin = k->p.scale == PB_SCALE_LINEAR;
+    if (!uniform_params(k)) lin ? blend_static_body(k, 0, 1, 0) : blend_static_body(k, 0, 0, 0);
+    else lin ? blend_static_body(k, 0, 1, 1) : blend_static_body(k, 0, 0, 1);
 }
 static void k_blend_static_nlerp(const pb_kargs *k)
 {
-    if (k->p.scale == PB_SCALE_LINEAR) blend_static_body(k, 1, 1);
-    else blend_static_body(k, 1, 0);
+    int lin = k->p.scale == PB_SCALE_LINEAR;
+    if (!uniform_params(k)) lin ? blend_static_body(k, 1, 1, 0) : blend_static_body(k, 1, 0, 0);
+    else lin ? blend_static_body(k, 1, 1, 1) : blend_static_body(k, 1, 0, 1);
 }
 
 /* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------

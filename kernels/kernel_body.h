@@ -17,6 +17,7 @@
 
 /* The ops by family, each file named like its reference counterpart in
  * reference/; every family may use vmath.h and the macros above. */
+#include "params.h"
 #include "elementwise.h"
 #include "kineform.h"
 #include "skeleton.h"

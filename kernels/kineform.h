@@ -59,8 +59,8 @@ static void k_finite_diff(const pb_kargs *k)
 }
 static void k_timescale(const pb_kargs *k)
 {
-    pb_vf s = vset1(k->p.timescale);
     FOR_VECTORS(k) {
+        pb_vf s = vparam(k, k->per.timescale, k->p.timescale, 0, i);
         vkf a = vkf_load(k->a, i);
         a.vel = vv3_scale(a.vel, s);
         a.ang = vv3_scale(a.ang, s);

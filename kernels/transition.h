@@ -102,8 +102,8 @@ PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
 /* ---- transition and layering ops --------------------------------------------------------- */
 static inline void blend_body(const pb_kargs *k, int lin)
 {
-    pb_vf t = vset1(k->p.alpha), tdot = vset1(k->p.alpha_vel);
     FOR_VECTORS(k) {
+        pb_vf t = VALPHA(k, i), tdot = VALPHA_VEL(k, i);
         vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_blend(&a, &b, t, tdot, lin);
         vkf_store(k->out, i, &r);
     }
@@ -115,8 +115,8 @@ static void k_blend(const pb_kargs *k)
 }
 static inline void additive_static_body(const pb_kargs *k, int local)
 {
-    pb_vf w = vset1(k->p.alpha);
     FOR_VECTORS(k) {
+        pb_vf w = VALPHA(k, i);
         vkf a = vkf_load_transform(k->a, i), b = vkf_load_transform(k->b, i);
         vkf r = vkf_additive_static(&a, &b, w, local);
         vkf_store_n(k->out, i, PB_LANES, 10, &r);
@@ -126,8 +126,8 @@ static void k_additive_world_static(const pb_kargs *k) { additive_static_body(k,
 static void k_additive_local_static(const pb_kargs *k) { additive_static_body(k, 1); }
 static void k_additive(const pb_kargs *k)
 {
-    pb_vf w = vset1(k->p.alpha), wdot = vset1(k->p.alpha_vel);
     FOR_VECTORS(k) {
+        pb_vf w = VALPHA(k, i), wdot = VALPHA_VEL(k, i);
         vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_additive(&a, &b, w, wdot);
         vkf_store(k->out, i, &r);
     }
@@ -139,9 +139,29 @@ static void k_inertialize_offset(const pb_kargs *k)
         vkf_store(k->out, i, &r);
     }
 }
+/* The cubic's factors for time and duration per lane (per-element parameters). */
+PB_VINLINE void vdecay_cubic(pb_vf t, pb_vf T, pb_vf *fx, pb_vf *fv, pb_vf *dfx, pb_vf *dfv)
+{
+    pb_vm live = mand(vlt(vzero(), T), vlt(t, T));
+    pb_vf Ts = vsel(live, T, vset1(1.0f)), u = vdiv(t, Ts), u2 = vmul(u, u), u3 = vmul(u2, u);
+    *fx = vsel(live, vadd(vsub(vmul(vset1(2), u3), vmul(vset1(3), u2)), vset1(1)), vzero());
+    *fv = vsel(live, vmul(vadd(vsub(u3, vmul(vset1(2), u2)), u), Ts), vzero());
+    *dfx = vsel(live, vdiv(vsub(vmul(vset1(6), u2), vmul(vset1(6), u)), Ts), vzero());
+    *dfv = vsel(live, vadd(vsub(vmul(vset1(3), u2), vmul(vset1(4), u)), vset1(1)), vzero());
+}
 static void k_inertialize(const pb_kargs *k)
 {
-    /* the cubic's factors depend only on time and duration: once per call */
+    if (!uniform_params(k)) {
+        FOR_VECTORS(k) {
+            pb_vf fx, fv, dfx, dfv;
+            vdecay_cubic(vparam(k, k->per.time, k->p.time, 0, i), vparam(k, k->per.duration, k->p.duration, 0, i),
+                         &fx, &fv, &dfx, &dfv);
+            vkf d = vkf_load(k->a, i), o = vkf_load(k->b, i), r = vkf_inertialize(&d, &o, fx, fv, dfx, dfv);
+            vkf_store(k->out, i, &r);
+        }
+        return;
+    }
+    /* uniform: the cubic's factors depend only on time and duration, once per call */
     float t = k->p.time, T = k->p.duration, fx = 0, fv = 0, dfx = 0, dfv = 0;
     if (T > 0 && t < T) {
         float u = t / T, u2 = u * u;
@@ -166,6 +186,21 @@ static void decay_factors(float t, float halflife, float *f, float *df)
         *f = -expm1f(-l * t) / l;
     }
 }
+/* The same per lane: 1 - exp(-x) by its series below x = 0.5 (no cancellation
+ * for small l t), from exp above. */
+PB_VINLINE void vdecay_factors(pb_vf t, pb_vf halflife, pb_vf *f, pb_vf *df)
+{
+    pb_vm live = vlt(vzero(), halflife);
+    pb_vf l = vdiv(vset1(0.69314718055994530942f), vsel(live, halflife, vset1(1.0f))), x = vmul(l, t);
+    pb_vf e = vexp(vneg(x));
+    pb_vf s = vset1(1.0f / 362880);   /* x - x^2/2! + ... + x^9/9!, Horner */
+    static const float c[8] = { -1.0f / 40320, 1.0f / 5040, -1.0f / 720, 1.0f / 120, -1.0f / 24, 1.0f / 6, -0.5f, 1.0f };
+    for (int q = 0; q < 8; q++) s = vfma(s, x, vset1(c[q]));
+    s = vmul(s, x);
+    pb_vf om = vsel(vlt(x, vset1(0.5f)), s, vsub(vset1(1.0f), e));
+    *df = vsel(live, e, vzero());
+    *f = vsel(live, vdiv(om, l), vzero());
+}
 /* Root joints' elements, set apart after the vector loop: hold a (zero
  * velocities) or take b. */
 static void roots_fixup(const pb_kargs *k, int take_b)
@@ -180,6 +215,17 @@ static void roots_fixup(const pb_kargs *k, int take_b)
 }
 static void k_extrapolate_decayed(const pb_kargs *k)
 {
+    if (!uniform_params(k)) {
+        FOR_VECTORS(k) {
+            pb_vf vf, vdf;
+            vdecay_factors(vparam(k, k->per.time, k->p.time, 0, i), vparam(k, k->per.halflife, k->p.halflife, 0, i),
+                           &vf, &vdf);
+            vkf a = vkf_load(k->a, i), r = vkf_extrapolate(&a, vf, vdf);
+            vkf_store(k->out, i, &r);
+        }
+        roots_fixup(k, 0);
+        return;
+    }
     float f, df;
     decay_factors(k->p.time, k->p.halflife, &f, &df);
     pb_vf vf = vset1(f), vdf = vset1(df);
@@ -191,6 +237,24 @@ static void k_extrapolate_decayed(const pb_kargs *k)
 }
 static void k_dead_blending(const pb_kargs *k)
 {
+    if (!uniform_params(k)) {
+        FOR_VECTORS(k) {
+            pb_vf t = vparam(k, k->per.time, k->p.time, 0, i), T = vparam(k, k->per.duration, k->p.duration, 0, i);
+            pb_vf vf, vdf;
+            vdecay_factors(t, vparam(k, k->per.halflife, k->p.halflife, 0, i), &vf, &vdf);
+            pb_vm live = vlt(vzero(), T);
+            pb_vf u = vsel(live, vdiv(t, vsel(live, T, vset1(1.0f))), vset1(1.0f));
+            pb_vf c = vmin(vmax(u, vzero()), vset1(1.0f));
+            pb_vf va = vmul(vmul(c, c), vsub(vset1(3), vmul(vset1(2), c)));
+            pb_vm moving = mand(live, mand(vlt(vzero(), u), vlt(u, vset1(1.0f))));
+            pb_vf vad = vsel(moving, vdiv(vmul(vmul(vset1(6), u), vsub(vset1(1), u)), vsel(live, T, vset1(1.0f))), vzero());
+            vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
+            vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad, 0);
+            vkf_store(k->out, i, &r);
+        }
+        roots_fixup(k, 1);
+        return;
+    }
     float t = k->p.time, T = k->p.duration, f, df;
     decay_factors(t, k->p.halflife, &f, &df);
     float u = T > 0 ? t / T : 1, c = u < 0 ? 0 : u > 1 ? 1 : u;

@@ -276,5 +276,22 @@ static void st_transform(REAL *const *pl, size_t i, kform k)
     st_v(pl, PB_POS_X, i, k.pos); st_q(pl, i, k.rot); st_v(pl, PB_SCL_X, i, k.scl);
 }
 
+/* ---- parameters: uniform, per character, times the per-joint mask (weights) ------------
+ * Element e of a crowd (e = joint x C + character) takes arr[e % C], or the
+ * uniform value, times mask[e / C] for masked weights. Padding (e >= n) of a
+ * per-element parameter takes 0 (as the kernels: identity stays identity). */
+static REAL param_at(const KARGS *k, const float *arr, float uniform, int masked, size_t e)
+{
+    const float *mask = masked ? k->per.mask : NULL;
+    if (!arr && !mask) return uniform;
+    if (e >= k->n) return R(0);
+    size_t C = k->per.characters;
+    REAL w = arr ? arr[e % C] : uniform;
+    return mask ? w * mask[e / C] : w;
+}
+#define ALPHA(k, e) param_at((k), (k)->per.alpha, (k)->p.alpha, 1, (e))
+#define ALPHA_VEL(k, e) param_at((k), (k)->per.alpha_vel, (k)->p.alpha_vel, 1, (e))
+#define PARAM(k, name, e) param_at((k), (k)->per.name, (k)->p.name, 0, (e))
+
 /* ---- ops: every SoA op runs over the padded count (padding is identity in and out) */
 #define FOR_EACH(k) for (size_t i = 0; i < (k)->n_padded; i++)

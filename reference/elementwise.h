@@ -102,18 +102,15 @@ void REF(quat_to_scaled_angle_axis)(const KARGS *k)
 }
 void REF(slerp_shortest)(const KARGS *k)
 {
-    REAL t = k->p.alpha;
-    FOR_EACH(k) st_q(k->out, i, q_slerp_shortest(ld_q(k->a, i), ld_q(k->b, i), t));
+    FOR_EACH(k) st_q(k->out, i, q_slerp_shortest(ld_q(k->a, i), ld_q(k->b, i), ALPHA(k, i)));
 }
 void REF(nlerp_shortest)(const KARGS *k)
 {
-    REAL t = k->p.alpha;
-    FOR_EACH(k) st_q(k->out, i, q_nlerp_shortest(ld_q(k->a, i), ld_q(k->b, i), t));
+    FOR_EACH(k) st_q(k->out, i, q_nlerp_shortest(ld_q(k->a, i), ld_q(k->b, i), ALPHA(k, i)));
 }
 void REF(eerp)(const KARGS *k)
 {
-    REAL t = k->p.alpha;
-    FOR_EACH(k) for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = eerp(k->a[c][i], k->b[c][i], t);
+    FOR_EACH(k) for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = eerp(k->a[c][i], k->b[c][i], ALPHA(k, i));
 }
 /* Scalar functions map a.pos -> out.scl (negexp(0) = 1 keeps scale padding at identity)
  * or a.pos -> out.pos / out.vel (smoothstep and its derivative are 0 at 0). */
@@ -138,8 +135,8 @@ void REF(smoothstep)(const KARGS *k)
  * nlerp) rotations, scales by params.scale (linear unless asked for eerp). */
 static void blend_static_impl(const KARGS *k, quat (*qblend)(quat, quat, REAL))
 {
-    REAL t = k->p.alpha;
     FOR_EACH(k) {
+        REAL t = ALPHA(k, i);
         st_v(k->out, PB_POS_X, i, v3_lerp(ld_v(k->a, PB_POS_X, i), ld_v(k->b, PB_POS_X, i), t));
         st_q(k->out, i, qblend(ld_q(k->a, i), ld_q(k->b, i), t));
         for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) k->out[c][i] = scale_blend(k->a[c][i], k->b[c][i], t, k->p.scale);

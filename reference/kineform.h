@@ -36,8 +36,8 @@ void REF(finite_diff)(const KARGS *k)
 /* Playback at another rate: the same poses, velocities scaled. */
 void REF(timescale)(const KARGS *k)
 {
-    REAL s = k->p.timescale;
     FOR_EACH(k) {
+        REAL s = PARAM(k, timescale, i);
         kform a = ld_k(k->a, i);
         a.vel = v3_scale(a.vel, s);
         a.ang = v3_scale(a.ang, s);

@@ -165,19 +165,19 @@ static int is_root(const pb_skeleton *s, size_t e) { return s->parents[e / s->ch
 /* Transition and layering ops. */
 void REF(blend)(const KARGS *k)
 {
-    FOR_EACH(k) st_k(k->out, i, kf_blend(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, k->p.alpha_vel, k->p.scale));
+    FOR_EACH(k) st_k(k->out, i, kf_blend(ld_k(k->a, i), ld_k(k->b, i), ALPHA(k, i), ALPHA_VEL(k, i), k->p.scale));
 }
 void REF(additive_world_static)(const KARGS *k)
 {
-    FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, 0));
+    FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), ALPHA(k, i), 0));
 }
 void REF(additive_local_static)(const KARGS *k)
 {
-    FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, 1));
+    FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), ALPHA(k, i), 1));
 }
 void REF(additive)(const KARGS *k)
 {
-    FOR_EACH(k) st_k(k->out, i, kf_additive(ld_k(k->a, i), ld_k(k->b, i), k->p.alpha, k->p.alpha_vel));
+    FOR_EACH(k) st_k(k->out, i, kf_additive(ld_k(k->a, i), ld_k(k->b, i), ALPHA(k, i), ALPHA_VEL(k, i)));
 }
 void REF(inertialize_offset)(const KARGS *k)
 {
@@ -185,14 +185,14 @@ void REF(inertialize_offset)(const KARGS *k)
 }
 void REF(inertialize)(const KARGS *k)
 {
-    FOR_EACH(k) st_k(k->out, i, kf_inertialize(ld_k(k->a, i), ld_k(k->b, i), k->p.time, k->p.duration));
+    FOR_EACH(k) st_k(k->out, i, kf_inertialize(ld_k(k->a, i), ld_k(k->b, i), PARAM(k, time, i), PARAM(k, duration, i)));
 }
 /* a: the pose at the transition (fixed); roots hold (call.skel). */
 void REF(extrapolate_decayed)(const KARGS *k)
 {
     for (size_t i = 0; i < k->n; i++) {
         kform a = ld_k(k->a, i);
-        st_k(k->out, i, is_root(k->skel, i) ? kf_hold(a) : kf_extrapolate_decayed(a, k->p.time, k->p.halflife));
+        st_k(k->out, i, is_root(k->skel, i) ? kf_hold(a) : kf_extrapolate_decayed(a, PARAM(k, time, i), PARAM(k, halflife, i)));
     }
 }
 /* Dead blending: extrapolate the source pose from the transition (a) and
@@ -200,12 +200,12 @@ void REF(extrapolate_decayed)(const KARGS *k)
  * rate; roots take the destination's (the controller drives them). */
 void REF(dead_blending)(const KARGS *k)
 {
-    REAL t = k->p.time, T = k->p.duration;
-    REAL u = T > R(0) ? t / T : R(1);
-    REAL alpha = smoothstep(u), alpha_dot = T > R(0) ? smoothstep_dx(u) / T : R(0);
     for (size_t i = 0; i < k->n; i++) {
+        REAL t = PARAM(k, time, i), T = PARAM(k, duration, i);
+        REAL u = T > R(0) ? t / T : R(1);
+        REAL alpha = smoothstep(u), alpha_dot = T > R(0) ? smoothstep_dx(u) / T : R(0);
         kform dst = ld_k(k->b, i);
-        kform ext = kf_extrapolate_decayed(ld_k(k->a, i), t, k->p.halflife);
+        kform ext = kf_extrapolate_decayed(ld_k(k->a, i), t, PARAM(k, halflife, i));
         st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot, PB_SCALE_EXP));
     }
 }

@@ -77,6 +77,7 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
         size_t frames, joints;                 \
         float fps;                             \
         pb_params p;                           \
+        pb_param_arrays per;                   \
     } NAME;
 PB_DEFINE_KARGS(float, pb_kargs)
 PB_DEFINE_KARGS(double, pb_kargs_f64)

@@ -135,6 +135,51 @@ static pb_status check_axis(const pb_op_info *info, const pb_params *p)
     return PB_OK;
 }
 
+/* Per-element parameter arrays (pb_param_arrays): each one the op reads,
+ * sized by characters, finite, non-negative where the parameter is. */
+static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
+{
+    const pb_param_arrays *pa = &c->per;
+    const struct { const float *arr; uint32_t flag; const char *name; int nonneg; } arrs[] = {
+        { pa->alpha, PB_OPF_ALPHA, "alpha", 0 },       { pa->alpha_vel, PB_OPF_ALPHA_VEL, "alpha_vel", 0 },
+        { pa->time, PB_OPF_TIME, "time", 1 },          { pa->duration, PB_OPF_DURATION, "duration", 1 },
+        { pa->halflife, PB_OPF_HALFLIFE, "halflife", 1 }, { pa->timescale, PB_OPF_TIMESCALE, "timescale", 0 },
+        { pa->mask, PB_OPF_ALPHA, "mask", 0 },
+    };
+    int any = 0;
+    for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
+        if (!arrs[i].arr) continue;
+        if (!(info->flags & arrs[i].flag))
+            return pb_fail(PB_ERR_PARAM, "%s: per.%s is given but %s does not read %s (leave it NULL)", info->name,
+                           arrs[i].name, info->name, i == 6 ? "a weight to mask" : arrs[i].name);
+        any = 1;
+    }
+    if (!any) return PB_OK;
+    if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN))
+        return pb_fail(PB_ERR_PARAM, "%s: takes no per-element parameters (sampling takes call.offsets per character)",
+                       info->name);
+    size_t C = pa->characters;
+    if (C == 0) return pb_fail(PB_ERR_SIZE, "%s: per-element arrays given but per.characters is 0", info->name);
+    if (n % C != 0)
+        return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not a whole number of joints x per.characters = %zu", info->name,
+                       n, C);
+    if ((info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) && C != c->skel->characters)
+        return pb_fail(PB_ERR_SIZE, "%s: per.characters = %zu but the skeleton has %zu characters", info->name, C,
+                       c->skel->characters);
+    for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
+        if (!arrs[i].arr) continue;
+        size_t len = i == 6 ? n / C : C;
+        for (size_t e = 0; e < len; e++) {
+            float v = arrs[i].arr[e];
+            if (!isfinite(v) || (arrs[i].nonneg && v < 0))
+                return pb_fail(PB_ERR_PARAM, "%s: per.%s[%zu] is %g (must be finite%s; %zu %s)", info->name,
+                               arrs[i].name, e, (double)v, arrs[i].nonneg ? " and >= 0" : "", len,
+                               i == 6 ? "joints" : "characters");
+        }
+    }
+    return PB_OK;
+}
+
 /* PB_SCALE_DEFAULT resolved to the op's own default; others checked. */
 pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p)
 {
@@ -235,6 +280,7 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
 
     pb_params params = c->params;
     if ((s = pb_params_resolve_scale(info, &params)) != PB_OK) return s;
+    if ((s = check_per(info, c, n)) != PB_OK) return s;
 
     memset(pl, 0, sizeof *pl);
     pb_kargs_from_call(&pl->k, c);
@@ -344,6 +390,7 @@ void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
         k->fps = c->clip->fps;
     }
     k->offsets = c->offsets;
+    k->per = c->per;
     k->p = c->params;
 }
 

@@ -167,6 +167,96 @@ static void test_plans(void)
     pb_pose_free(&l); pb_pose_free(&g);
 }
 
+/* Per-element parameters: equal per-character values give the uniform call
+ * bit for bit; mask 0 keeps a, weight 1 with mask 1 gives b; bad arrays are
+ * refused with the array and element named, nothing written. */
+static void test_per_element(void)
+{
+    enum { J = 10, C = 100 };
+    pb_pose a, b, o1, o2;
+    CHECK(pb_pose_alloc(&a, J * C) == PB_OK && pb_pose_alloc(&b, J * C) == PB_OK && pb_pose_alloc(&o1, J * C) == PB_OK &&
+              pb_pose_alloc(&o2, J * C) == PB_OK, "alloc");
+    random_pose(&a, PB_CLASS_RANDOM, 20);
+    random_pose(&b, PB_CLASS_RANDOM, 21);
+    float w[C], wv[C], mask[J], t[C], d[C], h[C];
+    for (int c = 0; c < C; c++) { w[c] = 0.3f; wv[c] = -2.0f; t[c] = 0.2f; d[c] = 0.5f; h[c] = 0.1f; }
+    for (int j = 0; j < J; j++) mask[j] = 1.0f;
+    for (size_t vi = 0; vi < pb_variant_count(); vi++) {
+        const pb_variant *v = pb_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        static const pb_op ops[] = { PB_OP_blend_static, PB_OP_blend, PB_OP_additive, PB_OP_inertialize };
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+            pb_params p = { .alpha = 0.3f, .alpha_vel = -2.0f, .time = 0.2f, .duration = 0.5f, .halflife = 0.1f };
+            pb_call cu = { .a = &a, .b = &b, .out = &o1, .params = p };
+            pb_call cp = { .a = &a, .b = &b, .out = &o2, .params = { .alpha = 9, .alpha_vel = 9, .time = 9, .duration = 9 } };
+            const pb_op_info *info = pb_op_get(ops[k]);
+            cp.per.characters = C;
+            if (info->flags & PB_OPF_ALPHA) { cp.per.alpha = w; cp.per.mask = mask; }
+            if (info->flags & PB_OPF_ALPHA_VEL) cp.per.alpha_vel = wv;
+            if (info->flags & PB_OPF_TIME) cp.per.time = t;
+            if (info->flags & PB_OPF_DURATION) cp.per.duration = d;
+            CHECK(pb_run(ops[k], v, &cu) == PB_OK && pb_run(ops[k], v, &cp) == PB_OK, "%s %s: %s", info->name,
+                  pb_variant_name(v), pb_last_error());
+            int np = pb_pose_has_velocities(&o1) && (info->out & (1u << PB_G_VEL)) ? PB_PLANES : PB_STATIC_PLANES;
+            int same = 1;
+            for (int i = 0; i < np; i++)
+                for (int e = 0; e < J * C; e++)
+                    if (memcmp(&o1.plane[i][e], &o2.plane[i][e], sizeof(float))) same = 0;
+            CHECK(same, "%s %s: per-character arrays of one value = the uniform call, bit for bit", info->name,
+                  pb_variant_name(v));
+        }
+        /* mask 0 on joint 3 keeps a there; weight 1 elsewhere gives b */
+        for (int c = 0; c < C; c++) w[c] = 1.0f;
+        mask[3] = 0.0f;
+        pb_call cm = { .a = &a, .b = &b, .out = &o2, .per = { .characters = C, .alpha = w, .mask = mask } };
+        CHECK(pb_run(PB_OP_blend_static, v, &cm) == PB_OK, "masked blend: %s", pb_last_error());
+        CHECK(o2.plane[PB_POS_X][3 * C + 7] == a.plane[PB_POS_X][3 * C + 7] &&
+                  o2.plane[PB_POS_Y][4 * C + 7] == b.plane[PB_POS_Y][4 * C + 7], "%s: mask 0 keeps a, mask 1 weight 1 gives b",
+              pb_variant_name(v));
+        mask[3] = 1.0f;
+        for (int c = 0; c < C; c++) w[c] = 0.3f;
+    }
+    /* bad arrays */
+    const pb_variant *v;
+    CHECK(pb_variant_active(&v) == PB_OK, "active");
+    float saved = o2.plane[PB_POS_X][0];
+    w[57] = NAN;
+    pb_call cb = { .a = &a, .b = &b, .out = &o2, .per = { .characters = C, .alpha = w } };
+    CHECK(pb_run(PB_OP_blend_static, v, &cb) == PB_ERR_PARAM && strstr(pb_last_error(), "per.alpha[57]"), "NaN weight: %s",
+          pb_last_error());
+    w[57] = 0.3f;
+    mask[9] = INFINITY;
+    cb.per.mask = mask;
+    CHECK(pb_run(PB_OP_blend_static, v, &cb) == PB_ERR_PARAM && strstr(pb_last_error(), "per.mask[9]"), "Inf mask: %s",
+          pb_last_error());
+    mask[9] = 1.0f;
+    d[4] = -0.5f;
+    pb_call cd = { .a = &a, .b = &b, .out = &o2, .params = { .time = 0.1f, .duration = 0.5f },
+                   .per = { .characters = C, .duration = d } };
+    CHECK(pb_run(PB_OP_inertialize, v, &cd) == PB_ERR_PARAM && strstr(pb_last_error(), "per.duration[4]"),
+          "negative duration: %s", pb_last_error());
+    d[4] = 0.5f;
+    cb.per.characters = 3;   /* 1000 elements are not joints x 3 characters */
+    CHECK(pb_run(PB_OP_blend_static, v, &cb) == PB_ERR_SIZE && strstr(pb_last_error(), "per.characters"),
+          "characters not dividing n: %s", pb_last_error());
+    cb.per.characters = C;
+    cb.per.time = t;   /* blend_static reads no time */
+    CHECK(pb_run(PB_OP_blend_static, v, &cb) == PB_ERR_PARAM && strstr(pb_last_error(), "per.time"),
+          "array for a parameter the op does not read: %s", pb_last_error());
+    CHECK(o2.plane[PB_POS_X][0] == saved, "nothing written on error");
+    /* a crowd array shorter than the skeleton's crowd */
+    int32_t parents[J];
+    for (int j = 0; j < J; j++) parents[j] = j - 1;
+    pb_skeleton sk;
+    CHECK(pb_skeleton_init(&sk, parents, J, C) == PB_OK, "skeleton");
+    pb_call ce = { .a = &a, .out = &o2, .skel = &sk, .params = { .time = 0.1f, .halflife = 0.1f },
+                   .per = { .characters = C / 2, .halflife = h } };
+    CHECK(pb_run(PB_OP_extrapolate_decayed, v, &ce) == PB_ERR_SIZE && strstr(pb_last_error(), "skeleton has 100"),
+          "per-character arrays shorter than the crowd: %s", pb_last_error());
+    pb_skeleton_free(&sk);
+    pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&o1); pb_pose_free(&o2);
+}
+
 /* Threads: each runs its own plans (blend and fk) many times; results must
  * equal a single-threaded run. Under ThreadSanitizer this shows that running
  * plans reads no unlocked process-wide state. */
@@ -209,6 +299,7 @@ int main(void)
 {
     test_static_poses();
     test_plans();
+    test_per_element();
     test_threads();
     return check_done();
 }

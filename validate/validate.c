@@ -189,6 +189,8 @@ typedef struct {
     const float *offsets;
     size_t frames, joints;
     float fps;
+    pb_param_arrays per;   /* the "per" form's arrays (in per_mem), else none */
+    float *per_mem;
 } bufs;
 
 static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
@@ -210,7 +212,7 @@ static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
 static void bufs_free(bufs *b)
 {
     pb_pose_free(&b->a); pb_pose_free(&b->b); pb_pose_free(&b->out);
-    free(b->aos_mem[0]); free(b->aos_mem[1]);
+    free(b->aos_mem[0]); free(b->aos_mem[1]); free(b->per_mem);
     pb_dpose_free(&b->da); pb_dpose_free(&b->db); pb_dpose_free(&b->oracle);
     pb_dpose_free(&b->method); pb_dpose_free(&b->ref); pb_dpose_free(&b->test);
 }
@@ -253,6 +255,7 @@ static void run_oracle_on(pb_op op, const pb_dpose *da, const pb_dpose *db, cons
     pb_params_resolve_scale(pb_op_get(op), &k.p);   /* as pb_run does for the variants */
     k.skel = ctx->skel;
     k.offsets = ctx->offsets;
+    k.per = ctx->per;
     k.frames = ctx->frames;
     k.joints = ctx->joints;
     k.fps = ctx->fps;
@@ -293,7 +296,7 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
     pb_call c = { .a = &sa, .b = &sb, .out = &so, .aos_in = &ai, .aos_out = &ao,
                   .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
                   .offsets = b->offsets,
-                  .params = *p };
+                  .params = *p, .per = b->per };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
     pb_dpose_from_pose(d, &b->out);   /* the full pose: planes a static run leaves alone are not compared */
@@ -492,7 +495,9 @@ static size_t pick_variants(const char *filter, const pb_variant **out, FILE *no
  * that need no velocities (those with optional velocity groups, and those
  * reading and writing whole transforms only), and the other scale mode for
  * the ops that read params.scale. */
-enum { FORM_FULL, FORM_STATIC, FORM_SCALE_ALT, FORMS };
+enum { FORM_FULL, FORM_STATIC, FORM_SCALE_ALT, FORM_PER, FORMS };
+#define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
+#define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN)
 #define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
 #define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
 static int form_applies(const pb_op_info *info, int form)
@@ -501,7 +506,8 @@ static int form_applies(const pb_op_info *info, int form)
     case FORM_FULL: return 1;
     case FORM_STATIC:
         return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
-    default: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
+    case FORM_SCALE_ALT: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
+    default: return (info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS);
     }
 }
 /* The op as a form sees it: full poses write the optional groups too. */
@@ -520,6 +526,7 @@ static const char *form_name(const pb_op_info *info, int form)
 {
     if (form == FORM_STATIC) return "static";
     if (form == FORM_SCALE_ALT) return alt_scale(info) == PB_SCALE_EXP ? "scale=exp" : "scale=linear";
+    if (form == FORM_PER) return "per";
     return "full";
 }
 
@@ -657,6 +664,22 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                     pb_gen_bone_scale(&b.b);
                 }
             }
+            /* The "per" form: parameters per character (the skeleton's, else n / J for the
+             * largest J of 64, 16, 4, 2, 1 dividing n) and a per-joint weight mask. */
+            if (form == FORM_PER) {
+                size_t J = 64;
+                while (cs->n % J) J /= 2;
+                size_t C = b.skel ? b.skel->characters : cs->n / J;
+                if (!(b.per_mem = malloc((6 * C + cs->n / C) * sizeof(float)))) {
+                    bufs_free(&b);
+                    pb_skeleton_free(&sk);
+                    free(offsets);
+                    pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+                    failures = -1;
+                    goto done;
+                }
+                pb_gen_param_arrays(&b.per, b.per_mem, cs->n, C, info->flags, o->seed + ci);
+            }
             /* AoS input (pose_from_aos): the case's pose a in engine layout. */
             pb_call to = { .a = &b.a, .aos_out = &b.aos_in };
             pb_run(PB_OP_pose_to_aos, scalar, &to);
@@ -682,7 +705,8 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 int e2;
                 if (cs->cls == PB_CLASS_NEAR_IDENTICAL || frexpf(cs->fps, &e2) != 0.5f) at_kink = 1;
             }
-            if ((info->flags & PB_OPF_VELCHECK) && cs->n <= 4096 && cs->cls != PB_CLASS_DEGENERATE &&
+            /* (the per form moves uniform parameters only: its velocities are checked in the full form) */
+            if ((info->flags & PB_OPF_VELCHECK) && form != FORM_PER && cs->n <= 4096 && cs->cls != PB_CLASS_DEGENERATE &&
                 cs->cls != PB_CLASS_NEAR_PI && cs->cls != PB_CLASS_MIXED && !at_kink) {
                 int ok;
                 double e = vel_consistency((pb_op)op, info, &b, &cs->p, &ok);
@@ -765,8 +789,8 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 r.nan = nan[vi];
                 r.pad_bad = pad_bad[vi];
                 r.rejects_empty = rejects_empty[vi];
-                r.vel_consistency = (info->flags & PB_OPF_VELCHECK) ? vel_worst : -1;
-                r.vel_bound = (info->flags & PB_OPF_VELCHECK) ? tol->vel_bound : -1;
+                r.vel_consistency = (info->flags & PB_OPF_VELCHECK) && form != FORM_PER ? vel_worst : -1;
+                r.vel_bound = (info->flags & PB_OPF_VELCHECK) && form != FORM_PER ? tol->vel_bound : -1;
                 r.pass = r.nan == 0 && r.pad_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
                          (r.vel_bound < 0 || r.vel_consistency <= r.vel_bound) &&
                          (r.method_bound < 0 || r.method_err <= r.method_bound);

@@ -49,6 +49,9 @@ void pb_gen_clip_class(pb_pose *clip, size_t frames, size_t joints, pb_class c);
  * clip and 0.3 s either side; near_identical: exactly on keys (time + offset =
  * k / fps); near_pi: before the start or past the end. */
 void pb_gen_offsets(float *off, size_t characters, pb_class c, size_t frames, float fps, float time, uint64_t seed);
+/* Per-element parameter arrays (the "per" form): per character for every
+ * parameter flags names, a per-joint mask for weights; mem: 6 C + n / C floats. */
+void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, uint32_t flags, uint64_t seed);
 /* A random parent array: joints in order, each parent earlier, depth < max_depth. */
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 
@@ -151,7 +154,8 @@ typedef struct pb_validate_opts {
 typedef struct pb_val_row {
     const char *op, *variant, *mode;
     const char *form;     /* "full" (poses with velocities, the op's default parameters), "static" (static
-                             poses: pos/rot/scl only), "scale=linear" / "scale=exp" (the other scale mode) */
+                             poses: pos/rot/scl only), "scale=linear" / "scale=exp" (the other scale mode),
+                             "per" (per-character parameters and a per-joint weight mask) */
     pb_metric metric;
     double max_err, p99_err, ref_err, var_vs_ref, bound, method_err, method_bound;
     double class_max[PB_CLASSES];

@@ -198,6 +198,30 @@ PB_API const char *pb_cpu_model(char *buf, size_t len);
 PB_API void pb_cpu_disable(uint32_t mask);
 
 /* ---- Running ops -------------------------------------------------------------- */
+/* Per-element parameters (pb_call.per). Any parameter an op reads may come
+ * per character instead of uniform: an array of `characters` floats that
+ * replaces the pb_params value, element e (crowd layout: e = joint x
+ * characters + character) taking arr[e % characters]. Weights may also be
+ * scaled per joint: mask holds n / characters floats (one per joint, 0 .. 1
+ * usually) and multiplies alpha and alpha_vel (uniform or per character),
+ * element e taking mask[e / characters] — a bone mask. Arrays not given
+ * (NULL) leave the uniform value; all NULL is the uniform call, exactly as
+ * fast as before. Checked once (pb_run / pb_plan_create): n a multiple of
+ * characters (the skeleton's own characters for skeleton ops), every value
+ * finite, times, durations and half-lives >= 0; an array for a parameter the
+ * op does not read is refused. Errors name the array and the first bad
+ * element. */
+typedef struct pb_param_arrays {
+    size_t characters;        /* length of the per-character arrays (0: no arrays) */
+    const float *alpha;       /* per character: replaces params.alpha */
+    const float *alpha_vel;   /* per character: replaces params.alpha_vel */
+    const float *time;        /* per character: replaces params.time */
+    const float *duration;    /* per character: replaces params.duration */
+    const float *halflife;    /* per character: replaces params.halflife */
+    const float *timescale;   /* per character: replaces params.timescale */
+    const float *mask;        /* per joint: multiplies alpha and alpha_vel */
+} pb_param_arrays;
+
 typedef struct pb_call {
     const pb_pose *a;            /* first input pose */
     const pb_pose *b;            /* second input pose (ops that read b) */
@@ -208,6 +232,7 @@ typedef struct pb_call {
     const pb_clip *clip;         /* PB_OPF_SAMPLE ops: the clip sampled (instead of a) */
     const float *offsets;        /* PB_OPF_SAMPLE ops: per-character time offsets (out.n / clip.joints) */
     pb_params params;
+    pb_param_arrays per;         /* per-character / per-joint parameters (all NULL: uniform params) */
 } pb_call;
 
 /* Run op with variant v (NULL: the active variant). Validates everything
