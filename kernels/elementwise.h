@@ -128,16 +128,20 @@ static void k_smoothstep(const pb_kargs *k)
 
 /* Static blend, pos/rot/scl only (120 B per element): lerp pos, slerp/nlerp
  * rot, scl by lerp or eerp. */
-static inline void blend_static_body(const pb_kargs *k, int nlerp, int lin, int uni)
+PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin, int uni)
 {
+    /* the ten planes' pointers in locals: stores through out cannot then be
+     * taken to change them, so they stay in registers across the loop */
+    const float *a[PB_STATIC_PLANES], *b[PB_STATIC_PLANES];
+    float *o[PB_STATIC_PLANES];
+    for (int c = 0; c < PB_STATIC_PLANES; c++) a[c] = k->a[c], b[c] = k->b[c], o[c] = k->out[c];
     pb_vf tu = vset1(k->p.alpha);
     FOR_VECTORS(k) {
         pb_vf t = uni ? tu : VALPHA(k, i);
-        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
-        vq qa = vq_load(k->a, i), qb = vq_load(k->b, i);
-        vq_store(k->out, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
-            vstore(k->out[c] + i, vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin));
+        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(o[c] + i, vlerp(vload(a[c] + i), vload(b[c] + i), t));
+        vq qa = vq_load(a, i), qb = vq_load(b, i);
+        vq_store(o, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) vstore(o[c] + i, vscale_blend(vload(a[c] + i), vload(b[c] + i), t, lin));
     }
 }
 /* The flags are constants at each call: the compiler specializes the body. */

@@ -20,7 +20,7 @@ static inline vv3 vv3_hermite(const vv3 *x, pb_vf a, vv3 *d)
     *d = vv3_add(vv3_add(vv3_scale(x[1], d00), vv3_scale(m0, d10)), vv3_add(vv3_scale(x[2], d01), vv3_scale(m1, d11)));
     return vv3_add(vv3_add(vv3_scale(x[1], h00), vv3_scale(m0, h10)), vv3_add(vv3_scale(x[2], h01), vv3_scale(m1, h11)));
 }
-static inline void sample_body(const pb_kargs *k, int cubic, int vel, int lin)
+PB_VINLINE void sample_body(const pb_kargs *k, int cubic, int vel, int lin)
 {
     size_t J = k->joints, C = k->n / J;
     for (size_t c = 0; c < C; c += PB_LANES) {

@@ -100,7 +100,7 @@ PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
 }
 
 /* ---- transition and layering ops --------------------------------------------------------- */
-static inline void blend_body(const pb_kargs *k, int lin)
+PB_VINLINE void blend_body(const pb_kargs *k, int lin)
 {
     FOR_VECTORS(k) {
         pb_vf t = VALPHA(k, i), tdot = VALPHA_VEL(k, i);
