@@ -418,9 +418,9 @@ static inline void bk_few(const pb_kargs *k)
  * few characters (records), or the level schedule for large skeletons. */
 static void k_fk(const pb_kargs *k)
 {
-    /* one element per op (4-lane ISAs) loses to the level path with rates:
-     * sse41 one 64-joint character 16.8 (level) vs 24.6 ns/joint (records) */
-    if (AV_ELEMS == 2 && few_fits(k, 6) && k->skel->few_steps) fk_few(k, 6);
+    /* with chains in flight, one element per op (4-lane ISAs) wins too:
+     * sse41 one 64-joint character 16.8 (level) vs 12.1 ns/joint (chains) */
+    if (few_fits(k, 6) && k->skel->few_steps) fk_few(k, 6);
     else fk_body(k, PB_PLANES);
 }
 static void k_fk_static(const pb_kargs *k)
