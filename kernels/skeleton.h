@@ -127,6 +127,7 @@ PB_VINLINE av av_add(av a, av b) { return simde_mm256_add_ps(a, b); }
 PB_VINLINE av av_sub(av a, av b) { return simde_mm256_sub_ps(a, b); }
 PB_VINLINE av av_mul(av a, av b) { return simde_mm256_mul_ps(a, b); }
 PB_VINLINE av av_div(av a, av b) { return simde_mm256_div_ps(a, b); }
+PB_VINLINE av av_xor(av a, av b) { return simde_mm256_xor_ps(a, b); }
 PB_VINLINE av av_fma(av a, av b, av c) { return simde_mm256_fmadd_ps(a, b, c); }
 /* out = (v[a], v[b], v[c], v[d]) within each element's group */
 #define AV_SWZ(v, a, b, c, d) simde_mm256_permute_ps((v), SIMDE_MM_SHUFFLE(d, c, b, a))
@@ -151,6 +152,7 @@ PB_VINLINE av av_add(av a, av b) { return simde_mm_add_ps(a, b); }
 PB_VINLINE av av_sub(av a, av b) { return simde_mm_sub_ps(a, b); }
 PB_VINLINE av av_mul(av a, av b) { return simde_mm_mul_ps(a, b); }
 PB_VINLINE av av_div(av a, av b) { return simde_mm_div_ps(a, b); }
+PB_VINLINE av av_xor(av a, av b) { return simde_mm_xor_ps(a, b); }
 PB_VINLINE av av_fma(av a, av b, av c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }   /* no FMA: as vfma */
 #define AV_SWZ(v, a, b, c, d) simde_mm_shuffle_ps((v), (v), SIMDE_MM_SHUFFLE(d, c, b, a))
 #define AV_SHUF2(x, y, a, b, c, d) simde_mm_shuffle_ps((x), (y), SIMDE_MM_SHUFFLE(d, c, b, a))
@@ -176,6 +178,7 @@ PB_VINLINE av av_add(av a, av b) { return vadd(a, b); }
 PB_VINLINE av av_sub(av a, av b) { return vsub(a, b); }
 PB_VINLINE av av_mul(av a, av b) { return vmul(a, b); }
 PB_VINLINE av av_div(av a, av b) { return vdiv(a, b); }
+PB_VINLINE av av_xor(av a, av b) { return simde_vreinterpretq_f32_s32(simde_veorq_s32(vasint(a), vasint(b))); }
 PB_VINLINE av av_fma(av a, av b, av c) { return vfma(a, b, c); }
 PB_VINLINE av av_swz(av v, int a, int b, int c, int d)
 {
@@ -230,9 +233,9 @@ PB_VINLINE av av_rotate(av q, av v)
  * independent pairs, which shortens that chain. */
 PB_VINLINE av av_qmul(av a, av b)
 {
-    av sgn = av_set4(1.0f, 1.0f, 1.0f, -1.0f);
-    av lo = av_fma(AV_SWZ(a, 0, 1, 2, 0), av_mul(AV_SWZ(b, 3, 3, 3, 0), sgn), av_mul(AV_SWZ(a, 3, 3, 3, 3), b));
-    av hi = av_sub(av_mul(AV_SWZ(a, 1, 2, 0, 1), av_mul(AV_SWZ(b, 2, 0, 1, 1), sgn)),
+    av sgn = av_set4(0.0f, 0.0f, 0.0f, -0.0f);   /* sign flips as xor: off the multiply pipes */
+    av lo = av_fma(AV_SWZ(a, 0, 1, 2, 0), av_xor(AV_SWZ(b, 3, 3, 3, 0), sgn), av_mul(AV_SWZ(a, 3, 3, 3, 3), b));
+    av hi = av_sub(av_mul(AV_SWZ(a, 1, 2, 0, 1), av_xor(AV_SWZ(b, 2, 0, 1, 1), sgn)),
                    av_mul(AV_SWZ(a, 2, 0, 1, 2), AV_SWZ(b, 1, 2, 0, 2)));
     return av_add(lo, hi);
 }
@@ -270,13 +273,14 @@ PB_VINLINE akf akf_mul(const akf *a, const akf *b, int K)
 PB_VINLINE akf akf_div(const akf *a, const akf *b)
 {
     akf r;
-    av qi = av_mul(a->g[AK_ROT], av_set4(-1.0f, -1.0f, -1.0f, 1.0f));
+    av qi = av_xor(a->g[AK_ROT], av_set4(-0.0f, -0.0f, -0.0f, 0.0f));
     av d = av_sub(b->g[AK_POS], a->g[AK_POS]);
-    r.g[AK_POS] = av_div(av_rotate(qi, d), a->g[AK_SCL]);
+    av inv = av_div(av_set1(1.0f), a->g[AK_SCL]);   /* one division, not three: the divider is the bound */
+    r.g[AK_POS] = av_mul(av_rotate(qi, d), inv);
     r.g[AK_ROT] = av_qmul(qi, b->g[AK_ROT]);
-    r.g[AK_SCL] = av_div(b->g[AK_SCL], a->g[AK_SCL]);
+    r.g[AK_SCL] = av_mul(b->g[AK_SCL], inv);
     av rel = av_sub(av_sub(b->g[AK_VEL], a->g[AK_VEL]), av_cross(a->g[AK_ANG], d));
-    r.g[AK_VEL] = av_sub(av_div(av_rotate(qi, rel), a->g[AK_SCL]), av_mul(a->g[AK_SVL], r.g[AK_POS]));
+    r.g[AK_VEL] = av_sub(av_mul(av_rotate(qi, rel), inv), av_mul(a->g[AK_SVL], r.g[AK_POS]));
     r.g[AK_ANG] = av_rotate(qi, av_sub(b->g[AK_ANG], a->g[AK_ANG]));
     r.g[AK_SVL] = av_sub(b->g[AK_SVL], a->g[AK_SVL]);
     return r;
