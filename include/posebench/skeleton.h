@@ -48,13 +48,14 @@ typedef struct pb_skeleton {
      * n <= PB_FEW_MAX_ELEMENTS, else few_steps is NULL and few_nsteps 0): the
      * element forest cut into chains (each node continues its tallest child's
      * chain), list-scheduled onto PB_FEW_LANES lanes so that a lane walks one
-     * chain at a time, keeping the running global in registers. Step t is
-     * few_steps[t * PB_FEW_STEP ...]: a reload mask (bit i: lane i starts a
-     * chain this step), then PB_FEW_LANES destinations (the element composed
-     * and written, or PB_FEW_SINK: the lane idles, composing the identity into
-     * a scratch record), then PB_FEW_LANES parents (for a lane that starts a
-     * chain: its parent element, computed at an earlier step, or PB_FEW_ID for
-     * a root; else unused). */
+     * chain at a time, keeping the running global in registers. Entries are
+     * record indices: PB_FEW_ID for the identity, PB_FEW_SINK for a scratch
+     * record, e + 2 for the element e. Step t is few_steps[t * PB_FEW_STEP
+     * ...]: a reload mask (bit i: lane i starts a chain this step), then
+     * PB_FEW_LANES destinations (the element composed and written, or the
+     * sink: the lane idles, composing the identity), then PB_FEW_LANES
+     * parents (for a lane that starts a chain: its parent, computed at an
+     * earlier step, or the identity for a root; else the identity, unused). */
     int32_t *few_steps;
     size_t few_nsteps;
     void *owned;
