@@ -114,6 +114,11 @@ PB_VINLINE void av_store(float *lo, float *hi, av v)
     simde_mm_storeu_ps(lo, simde_mm256_castps256_ps128(v));
     simde_mm_storeu_ps(hi, simde_mm256_extractf128_ps(v, 1));
 }
+PB_VINLINE av av_load_lo(av v, const float *p)   /* v with its low element's group from p */
+{
+    return simde_mm256_blend_ps(v, simde_mm256_castps128_ps256(simde_mm_loadu_ps(p)), 0x0F);
+}
+PB_VINLINE av av_load_hi(av v, const float *p) { return simde_mm256_insertf128_ps(v, simde_mm_loadu_ps(p), 1); }
 PB_VINLINE av av_loadp(const float *p) { return simde_mm256_loadu_ps(p); }
 PB_VINLINE void av_storep(float *p, av v) { simde_mm256_storeu_ps(p, v); }
 PB_VINLINE av av_set1(float x) { return simde_mm256_set1_ps(x); }
@@ -122,6 +127,7 @@ PB_VINLINE av av_add(av a, av b) { return simde_mm256_add_ps(a, b); }
 PB_VINLINE av av_sub(av a, av b) { return simde_mm256_sub_ps(a, b); }
 PB_VINLINE av av_mul(av a, av b) { return simde_mm256_mul_ps(a, b); }
 PB_VINLINE av av_div(av a, av b) { return simde_mm256_div_ps(a, b); }
+PB_VINLINE av av_xor(av a, av b) { return simde_mm256_xor_ps(a, b); }
 PB_VINLINE av av_fma(av a, av b, av c) { return simde_mm256_fmadd_ps(a, b, c); }
 /* out = (v[a], v[b], v[c], v[d]) within each element's group */
 #define AV_SWZ(v, a, b, c, d) simde_mm256_permute_ps((v), SIMDE_MM_SHUFFLE(d, c, b, a))
@@ -136,6 +142,8 @@ typedef simde__m128 av;
 #define AV_ELEMS 1
 PB_VINLINE av av_load(const float *lo, const float *hi) { (void)hi; return simde_mm_loadu_ps(lo); }
 PB_VINLINE void av_store(float *lo, float *hi, av v) { (void)hi; simde_mm_storeu_ps(lo, v); }
+PB_VINLINE av av_load_lo(av v, const float *p) { (void)v; return simde_mm_loadu_ps(p); }
+PB_VINLINE av av_load_hi(av v, const float *p) { (void)p; return v; }
 PB_VINLINE av av_loadp(const float *p) { return simde_mm_loadu_ps(p); }
 PB_VINLINE void av_storep(float *p, av v) { simde_mm_storeu_ps(p, v); }
 PB_VINLINE av av_set1(float x) { return simde_mm_set1_ps(x); }
@@ -144,6 +152,7 @@ PB_VINLINE av av_add(av a, av b) { return simde_mm_add_ps(a, b); }
 PB_VINLINE av av_sub(av a, av b) { return simde_mm_sub_ps(a, b); }
 PB_VINLINE av av_mul(av a, av b) { return simde_mm_mul_ps(a, b); }
 PB_VINLINE av av_div(av a, av b) { return simde_mm_div_ps(a, b); }
+PB_VINLINE av av_xor(av a, av b) { return simde_mm_xor_ps(a, b); }
 PB_VINLINE av av_fma(av a, av b, av c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }   /* no FMA: as vfma */
 #define AV_SWZ(v, a, b, c, d) simde_mm_shuffle_ps((v), (v), SIMDE_MM_SHUFFLE(d, c, b, a))
 #define AV_SHUF2(x, y, a, b, c, d) simde_mm_shuffle_ps((x), (y), SIMDE_MM_SHUFFLE(d, c, b, a))
@@ -155,6 +164,8 @@ typedef pb_vf av;
 #define AV_ELEMS 1
 PB_VINLINE av av_load(const float *lo, const float *hi) { (void)hi; return vloadu(lo); }
 PB_VINLINE void av_store(float *lo, float *hi, av v) { (void)hi; vstoreu(lo, v); }
+PB_VINLINE av av_load_lo(av v, const float *p) { (void)v; return vloadu(p); }
+PB_VINLINE av av_load_hi(av v, const float *p) { (void)p; return v; }
 PB_VINLINE av av_loadp(const float *p) { return vloadu(p); }
 PB_VINLINE void av_storep(float *p, av v) { vstoreu(p, v); }
 PB_VINLINE av av_set1(float x) { return vset1(x); }
@@ -167,6 +178,7 @@ PB_VINLINE av av_add(av a, av b) { return vadd(a, b); }
 PB_VINLINE av av_sub(av a, av b) { return vsub(a, b); }
 PB_VINLINE av av_mul(av a, av b) { return vmul(a, b); }
 PB_VINLINE av av_div(av a, av b) { return vdiv(a, b); }
+PB_VINLINE av av_xor(av a, av b) { return simde_vreinterpretq_f32_s32(simde_veorq_s32(vasint(a), vasint(b))); }
 PB_VINLINE av av_fma(av a, av b, av c) { return vfma(a, b, c); }
 PB_VINLINE av av_swz(av v, int a, int b, int c, int d)
 {
@@ -221,9 +233,9 @@ PB_VINLINE av av_rotate(av q, av v)
  * independent pairs, which shortens that chain. */
 PB_VINLINE av av_qmul(av a, av b)
 {
-    av sgn = av_set4(1.0f, 1.0f, 1.0f, -1.0f);
-    av lo = av_fma(AV_SWZ(a, 0, 1, 2, 0), av_mul(AV_SWZ(b, 3, 3, 3, 0), sgn), av_mul(AV_SWZ(a, 3, 3, 3, 3), b));
-    av hi = av_sub(av_mul(AV_SWZ(a, 1, 2, 0, 1), av_mul(AV_SWZ(b, 2, 0, 1, 1), sgn)),
+    av sgn = av_set4(0.0f, 0.0f, 0.0f, -0.0f);   /* sign flips as xor: off the multiply pipes */
+    av lo = av_fma(AV_SWZ(a, 0, 1, 2, 0), av_xor(AV_SWZ(b, 3, 3, 3, 0), sgn), av_mul(AV_SWZ(a, 3, 3, 3, 3), b));
+    av hi = av_sub(av_mul(AV_SWZ(a, 1, 2, 0, 1), av_xor(AV_SWZ(b, 2, 0, 1, 1), sgn)),
                    av_mul(AV_SWZ(a, 2, 0, 1, 2), AV_SWZ(b, 1, 2, 0, 2)));
     return av_add(lo, hi);
 }
@@ -261,13 +273,14 @@ PB_VINLINE akf akf_mul(const akf *a, const akf *b, int K)
 PB_VINLINE akf akf_div(const akf *a, const akf *b)
 {
     akf r;
-    av qi = av_mul(a->g[AK_ROT], av_set4(-1.0f, -1.0f, -1.0f, 1.0f));
+    av qi = av_xor(a->g[AK_ROT], av_set4(-0.0f, -0.0f, -0.0f, 0.0f));
     av d = av_sub(b->g[AK_POS], a->g[AK_POS]);
-    r.g[AK_POS] = av_div(av_rotate(qi, d), a->g[AK_SCL]);
+    av inv = av_div(av_set1(1.0f), a->g[AK_SCL]);   /* one division, not three: the divider is the bound */
+    r.g[AK_POS] = av_mul(av_rotate(qi, d), inv);
     r.g[AK_ROT] = av_qmul(qi, b->g[AK_ROT]);
-    r.g[AK_SCL] = av_div(b->g[AK_SCL], a->g[AK_SCL]);
+    r.g[AK_SCL] = av_mul(b->g[AK_SCL], inv);
     av rel = av_sub(av_sub(b->g[AK_VEL], a->g[AK_VEL]), av_cross(a->g[AK_ANG], d));
-    r.g[AK_VEL] = av_sub(av_div(av_rotate(qi, rel), a->g[AK_SCL]), av_mul(a->g[AK_SVL], r.g[AK_POS]));
+    r.g[AK_VEL] = av_sub(av_mul(av_rotate(qi, rel), inv), av_mul(a->g[AK_SVL], r.g[AK_POS]));
     r.g[AK_ANG] = av_rotate(qi, av_sub(b->g[AK_ANG], a->g[AK_ANG]));
     r.g[AK_SVL] = av_sub(b->g[AK_SVL], a->g[AK_SVL]);
     return r;
@@ -282,10 +295,13 @@ static const int few_planes[6][4] = {
 /* Elements per transpose step: 4 per 128-bit group. */
 #define FEW_STEP (4 * AV_ELEMS)
 
-/* Planes [0, n_padded) -> records (stride 4K floats), then the identity record at n_padded. */
-static inline void few_to_records(float *rec, const float *const *pl, size_t n_padded, int K)
+/* Planes [0, n_padded) -> records (stride 4K floats): the identity record
+ * at 0, a scratch (sink) record at 1, element e at e + 2. */
+PB_VINLINE void few_to_records(float *rec, const float *const *pl, size_t n_padded, int K)
 {
     size_t rs = 4 * (size_t)K;
+    for (size_t f = 0; f < rs; f++) rec[f] = (f >= 7 && f < 12) ? 1.0f : 0.0f;   /* pos 0, rot (0, 0, 0, 1), scl 1 (pad too), the rates 0 */
+    rec += 2 * rs;
     for (size_t e = 0; e < n_padded; e += FEW_STEP)
         for (int g = 0; g < K; g++) {
             av r[4];
@@ -297,12 +313,11 @@ static inline void few_to_records(float *rec, const float *const *pl, size_t n_p
             for (size_t c = 0; c < 4; c++)
                 av_store(rec + (e + c) * rs + 4 * (size_t)g, rec + (e + (AV_ELEMS - 1) * 4 + c) * rs + 4 * (size_t)g, r[c]);
         }
-    float *id = rec + n_padded * rs;   /* pos 0, rot (0, 0, 0, 1), scl 1 (pad too), the rates 0 */
-    for (size_t f = 0; f < rs; f++) id[f] = (f >= 7 && f < 12) ? 1.0f : 0.0f;
 }
-static inline void few_from_records(float *const *pl, const float *rec, size_t n_padded, int K)
+PB_VINLINE void few_from_records(float *const *pl, const float *rec, size_t n_padded, int K)
 {
     size_t rs = 4 * (size_t)K;
+    rec += 2 * rs;
     for (size_t e = 0; e < n_padded; e += FEW_STEP)
         for (int g = 0; g < K; g++) {
             av r[4];
@@ -314,42 +329,60 @@ static inline void few_from_records(float *const *pl, const float *rec, size_t n
         }
 }
 /* Does the few-characters path take this call? (The shape decides: characters
- * below the lane count, and records that fit the stack scratch.) */
+ * below the lane count, and records (plus identity and sink) that fit the
+ * stack scratch; fk also needs the chain schedule.) */
 static inline int few_fits(const pb_kargs *k, int K)
 {
-    return k->skel->characters < PB_LANES && (k->n_padded + 1) * 4 * (size_t)K <= FEW_MAX_FLOATS;
+    return k->skel->characters < PB_LANES && (k->n_padded + 2) * 4 * (size_t)K <= FEW_MAX_FLOATS;
 }
 
-static inline void fk_few(const pb_kargs *k, int K)
+/* A lane that starts a chain loads its parent's record: m says which halves. */
+PB_VINLINE void akf_reload(akf *r, const float *lo, const float *hi, unsigned m, int K)
+{
+    for (int g = 0; g < K; g++)
+        r->g[g] = m == 3 || AV_ELEMS == 1 ? av_load(lo + 4 * g, hi + 4 * g)
+                  : m == 1               ? av_load_lo(r->g[g], lo + 4 * g)
+                                         : av_load_hi(r->g[g], hi + 4 * g);
+}
+#define FEW_AVS (PB_FEW_LANES / AV_ELEMS)
+
+/* One av of one step: lanes a*AV_ELEMS.. of the chain schedule (record
+ * indices, see posebench/skeleton.h: 0 the identity, 1 the sink, e + 2 the
+ * element e). An idle lane (destination: the sink) composes the identity. */
+PB_VINLINE void few_av_step(akf *cur, float *rec, const int32_t *st, int a, int K)
+{
+    size_t rs = 4 * (size_t)K;
+    int l0 = a * AV_ELEMS, l1 = l0 + AV_ELEMS - 1;
+    const int32_t *dst = st + 1, *par = dst + PB_FEW_LANES;
+    unsigned m = ((unsigned)st[0] >> l0) & ((1u << AV_ELEMS) - 1);
+    if (m) akf_reload(cur, rec + (size_t)par[l0] * rs, rec + (size_t)par[l1] * rs, m, K);
+    size_t d0 = (size_t)dst[l0], d1 = (size_t)dst[l1];
+    akf loc = akf_load(rec + (d0 - (d0 == 1)) * rs, rec + (d1 - (d1 == 1)) * rs, K);
+    *cur = akf_mul(cur, &loc, K);
+    akf_store(rec + d0 * rs, rec + d1 * rs, K, cur);
+}
+
+/* The chain schedule (pb_skeleton.few_steps): PB_FEW_LANES chains in flight,
+ * AV_ELEMS per av; each lane's running global stays in registers along its
+ * chain (the parent of the next element is the value just computed: no
+ * store-to-load round trip on the dependency chain), and is stored once for
+ * the output and for chains that branch off it. The avs are named variables,
+ * not an array, so that they stay in registers. */
+PB_VINLINE void fk_few(const pb_kargs *k, int K)
 {
     const pb_skeleton *s = k->skel;
-    size_t rs = 4 * (size_t)K, id = k->n_padded;
     float rec[FEW_MAX_FLOATS];
     few_to_records(rec, (const float *const *)k->a, k->n_padded, K);
-#if AV_ELEMS == 2
-    /* pairs of one level: parents are in earlier levels (levels are padded
-     * by repeating their last element, so i + 1 is always listed) */
-    for (size_t l = 0; l < s->levels; l++) {
-        size_t end = s->level_start[l] + (s->level_len[l] + 1) / 2 * 2;
-        for (size_t i = s->level_start[l]; i < end; i += 2) {
-            size_t e0 = (size_t)s->order[i], e1 = (size_t)s->order[i + 1];
-            size_t p0 = s->parent_of[i] == s->order[i] ? id : (size_t)s->parent_of[i];
-            size_t p1 = s->parent_of[i + 1] == s->order[i + 1] ? id : (size_t)s->parent_of[i + 1];
-            akf par = akf_load(rec + p0 * rs, rec + p1 * rs, K), loc = akf_load(rec + e0 * rs, rec + e1 * rs, K);
-            akf g = akf_mul(&par, &loc, K);
-            akf_store(rec + e0 * rs, rec + e1 * rs, K, &g);
+    akf c0 = akf_load(rec, rec, K), c1 = c0, c2 = c0, c3 = c0;
+    for (size_t t = 0; t < s->few_nsteps; t++) {
+        const int32_t *st = s->few_steps + t * PB_FEW_STEP;
+        few_av_step(&c0, rec, st, 0, K);
+        few_av_step(&c1, rec, st, 1, K);
+        if (FEW_AVS > 2) {
+            few_av_step(&c2, rec, st, 2, K);
+            few_av_step(&c3, rec, st, 3, K);
         }
     }
-#else
-    size_t C = s->characters;
-    for (size_t j = 0; j < s->joints; j++)
-        for (size_t c = 0; c < C; c++) {
-            size_t e = j * C + c, p = s->parents[j] < 0 ? id : (size_t)s->parents[j] * C + c;
-            akf par = akf_load(rec + p * rs, rec + p * rs, K), loc = akf_load(rec + e * rs, rec + e * rs, K);
-            akf g = akf_mul(&par, &loc, K);
-            akf_store(rec + e * rs, rec + e * rs, K, &g);
-        }
-#endif
     few_from_records(k->out, rec, k->n_padded, K);
 }
 
@@ -359,13 +392,13 @@ static inline void fk_few(const pb_kargs *k, int K)
 static inline void bk_few(const pb_kargs *k)
 {
     const pb_skeleton *s = k->skel;
-    size_t rs = 4 * 6, id = k->n_padded, C = s->characters;
+    size_t rs = 4 * 6, C = s->characters;
     float rec[FEW_MAX_FLOATS];
-    few_to_records(rec, k->a, k->n_padded, 6);
+    few_to_records(rec, k->a, k->n_padded, 6);   /* the identity at record 0, element e at e + 2 */
     size_t e_prev = SIZE_MAX, p_prev = 0;
     for (size_t j = s->joints; j-- > 0;)
         for (size_t c = C; c-- > 0;) {
-            size_t e = j * C + c, p = s->parents[j] < 0 ? id : (size_t)s->parents[j] * C + c;
+            size_t e = j * C + c + 2, p = s->parents[j] < 0 ? 0 : (size_t)s->parents[j] * C + c + 2;
             if (AV_ELEMS == 2 && e_prev == SIZE_MAX) {
                 e_prev = e;
                 p_prev = p;
@@ -387,16 +420,25 @@ static inline void bk_few(const pb_kargs *k)
 
 /* The path is a function of the shape (characters, element count): crowd,
  * few characters (records), or the level schedule for large skeletons. */
+/* Each few-characters path in a function of its own: inlined, its register
+ * pressure changed the crowd loop's code (fk_static crowds 12-18% slower). */
+#if defined(__GNUC__)
+#define FEW_NOINLINE static __attribute__((noinline))
+#else
+#define FEW_NOINLINE static
+#endif
+FEW_NOINLINE void fk_few3(const pb_kargs *k) { fk_few(k, 3); }
+FEW_NOINLINE void fk_few6(const pb_kargs *k) { fk_few(k, 6); }
 static void k_fk(const pb_kargs *k)
 {
-    /* one element per op (4-lane ISAs) loses to the level path with rates:
-     * sse41 one 64-joint character 16.8 (level) vs 24.6 ns/joint (records) */
-    if (AV_ELEMS == 2 && few_fits(k, 6)) fk_few(k, 6);
+    /* with chains in flight, one element per op (4-lane ISAs) wins too:
+     * sse41 one 64-joint character 16.8 (level) vs 12.1 ns/joint (chains) */
+    if (few_fits(k, 6) && k->skel->few_steps) fk_few6(k);
     else fk_body(k, PB_PLANES);
 }
 static void k_fk_static(const pb_kargs *k)
 {
-    if (few_fits(k, 3)) fk_few(k, 3);
+    if (few_fits(k, 3) && k->skel->few_steps) fk_few3(k);
     else fk_body(k, 10);
 }
 static void k_bk(const pb_kargs *k)

@@ -2,7 +2,8 @@
  * variant, on both fk paths (crowd: characters >= lanes; level schedule:
  * fewer), in place too; fk_static, fk and bk of every variant against the
  * scalar reference over small shapes (the few-characters record path), in
- * place and keeping the pose padding identity; fk of a known chain; skeletons
+ * place and keeping the pose padding identity; the chain schedule of that
+ * path (every element once, parents before children); fk of a known chain; skeletons
  * with bad parent arrays are refused with the joint named. */
 #include <math.h>
 #include <stdlib.h>
@@ -113,6 +114,38 @@ static void against_reference(const pb_variant *v, const pb_variant *ref, size_t
     free(parents);
 }
 
+/* The chain schedule of the few-characters path: every element written by
+ * exactly one step, each lane's chain continuing from its own previous
+ * element, and every chain start reading a parent finished at an earlier step. */
+static void chain_schedule(size_t joints, size_t chars, uint64_t seed)
+{
+    int32_t *parents = malloc(joints * sizeof *parents);
+    pb_gen_parents(parents, joints, 16, seed);
+    pb_skeleton sk;
+    CHECK(pb_skeleton_init(&sk, parents, joints, chars) == PB_OK, "skeleton: %s", pb_last_error());
+    size_t n = sk.n;
+    int32_t *done = malloc(n * sizeof *done);
+    for (size_t e = 0; e < n; e++) done[e] = -1;
+    int32_t prev[PB_FEW_LANES] = { PB_FEW_ID, PB_FEW_ID, PB_FEW_ID, PB_FEW_ID };
+    int ok = sk.few_steps != NULL && sk.few_nsteps <= n;
+    for (size_t t = 0; ok && t < sk.few_nsteps; t++) {
+        const int32_t *st = sk.few_steps + t * PB_FEW_STEP;
+        for (int l = 0; l < PB_FEW_LANES; l++) {
+            int32_t d = st[1 + l], p = (st[0] >> l) & 1 ? st[1 + PB_FEW_LANES + l] : prev[l];
+            if (d == PB_FEW_SINK) continue;
+            size_t e = (size_t)d - 2, want = parents[e / chars] < 0 ? 0 : (size_t)parents[e / chars] * chars + e % chars + 2;
+            ok &= d >= 2 && e < n && done[e] < 0 && (size_t)p == want && (p < 2 || done[p - 2] >= 0);
+            if (ok) done[e] = (int32_t)t;
+            prev[l] = d;
+        }
+    }
+    for (size_t e = 0; e < n; e++) ok &= done[e] >= 0;
+    CHECK(ok, "chain schedule of %zu joints x %zu characters", joints, chars);
+    free(done);
+    pb_skeleton_free(&sk);
+    free(parents);
+}
+
 int main(void)
 {
     /* a known chain: three joints 1 m apart along x, each turning 90 deg about z */
@@ -167,6 +200,14 @@ int main(void)
         round_trip(v, 64, 16, 3);
         round_trip(v, 40, 21, 4);
     }
+    static const size_t sched_joints[] = { 1, 2, 17, 64, 200 }, sched_chars[] = { 1, 3, 15 };
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 3; b++)
+            if (sched_joints[a] * sched_chars[b] <= PB_FEW_MAX_ELEMENTS) chain_schedule(sched_joints[a], sched_chars[b], 40 + a + b);
+    int32_t one[1] = { -1 };
+    pb_skeleton big;
+    CHECK(pb_skeleton_init(&big, one, 1, 16) == PB_OK && !big.few_steps && !big.few_nsteps, "crowd: no chain schedule");
+    pb_skeleton_free(&big);
     /* small shapes, every variant (emulated ones too) against the reference */
     const pb_variant *ref = NULL;
     CHECK(pb_variant_find("scalar", &ref) == PB_OK, "scalar variant");

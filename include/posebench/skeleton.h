@@ -20,6 +20,11 @@ extern "C" {
 #endif
 
 #define PB_MAX_JOINTS (1u << 20)
+#define PB_FEW_MAX_ELEMENTS 1024   /* largest n with a chain schedule */
+#define PB_FEW_LANES 4             /* chains in flight in the few-characters path */
+#define PB_FEW_STEP (1 + 2 * PB_FEW_LANES)   /* int32 per step of few_steps */
+#define PB_FEW_ID 0                /* the identity record: a root's parent */
+#define PB_FEW_SINK 1              /* an idle lane's destination */
 
 typedef struct pb_skeleton {
     size_t joints;          /* joints per character */
@@ -39,6 +44,20 @@ typedef struct pb_skeleton {
     int32_t *order, *parent_of;
     size_t *level_start, *level_len;
     size_t scheduled;       /* level_start[levels] */
+    /* Chain schedule of the few-characters path (characters < 16 and
+     * n <= PB_FEW_MAX_ELEMENTS, else few_steps is NULL and few_nsteps 0): the
+     * element forest cut into chains (each node continues its tallest child's
+     * chain), list-scheduled onto PB_FEW_LANES lanes so that a lane walks one
+     * chain at a time, keeping the running global in registers. Entries are
+     * record indices: PB_FEW_ID for the identity, PB_FEW_SINK for a scratch
+     * record, e + 2 for the element e. Step t is few_steps[t * PB_FEW_STEP
+     * ...]: a reload mask (bit i: lane i starts a chain this step), then
+     * PB_FEW_LANES destinations (the element composed and written, or the
+     * sink: the lane idles, composing the identity), then PB_FEW_LANES
+     * parents (for a lane that starts a chain: its parent, computed at an
+     * earlier step, or the identity for a root; else the identity, unused). */
+    int32_t *few_steps;
+    size_t few_nsteps;
     void *owned;
 } pb_skeleton;
 
