@@ -65,7 +65,7 @@ pb_status pb_all_variant_find(const char *name, const pb_variant **v)
 pb_status pb_all_variant_force(const char *name)
 {
     if (!name) return pb_variant_force_row(NULL);
-    const pb_variant *v;
+    const pb_variant *v = NULL;
     pb_status s = pb_all_variant_find(name, &v);
     return s == PB_OK ? pb_variant_force_row(v) : s;
 }
