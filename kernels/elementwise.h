@@ -145,18 +145,14 @@ PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin, int uni
     }
 }
 /* The flags are constants at each call: the compiler specializes the body. */
-static void k_blend_static(const pb_kargs *k)
+PB_VINLINE void blend_static_dispatch(const pb_kargs *k, int nlerp)
 {
-    int lin = k->p.scale == PB_SCALE_LINEAR;
-    if (!uniform_params(k)) lin ? blend_static_body(k, 0, 1, 0) : blend_static_body(k, 0, 0, 0);
-    else lin ? blend_static_body(k, 0, 1, 1) : blend_static_body(k, 0, 0, 1);
+    int lin = k->p.scale == PB_SCALE_LINEAR, uni = uniform_params(k);
+    if (uni) lin ? blend_static_body(k, nlerp, 1, 1) : blend_static_body(k, nlerp, 0, 1);
+    else lin ? blend_static_body(k, nlerp, 1, 0) : blend_static_body(k, nlerp, 0, 0);
 }
-static void k_blend_static_nlerp(const pb_kargs *k)
-{
-    int lin = k->p.scale == PB_SCALE_LINEAR;
-    if (!uniform_params(k)) lin ? blend_static_body(k, 1, 1, 0) : blend_static_body(k, 1, 0, 0);
-    else lin ? blend_static_body(k, 1, 1, 1) : blend_static_body(k, 1, 0, 1);
-}
+static void k_blend_static(const pb_kargs *k) { blend_static_dispatch(k, 0); }
+static void k_blend_static_nlerp(const pb_kargs *k) { blend_static_dispatch(k, 1); }
 
 /* ---- AoS <-> SoA: N-way (de)interleave with any-lane permutes ----------------------------
  * Interleaving N vectors into N*PB_LANES consecutive floats: output vector k,
