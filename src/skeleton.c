@@ -44,8 +44,10 @@ static size_t few_schedule(int32_t *steps, const int32_t *parents, size_t joints
             if (lanes_free[i] < lanes_free[l]) l = i;
         size_t T = lanes_free[l], best = SIZE_MAX, next_ready = SIZE_MAX;
         for (size_t c = 0; c < chains; c++) {
-            int32_t e = start[c], p = par[e];
-            if (e < 0 || (p >= 0 && fin[p] < 0)) continue;   /* scheduled, or its parent is not yet */
+            int32_t e = start[c];
+            if (e < 0) continue;   /* already scheduled */
+            int32_t p = par[e];
+            if (p >= 0 && fin[p] < 0) continue;   /* its parent is not scheduled yet */
             size_t ready = p < 0 ? 0 : (size_t)fin[p] + 1;
             if (ready > T) {
                 if (ready < next_ready) next_ready = ready;
