@@ -26,6 +26,20 @@ PB_VINLINE pb_vf vparam(const pb_kargs *k, const float *arr, float uniform, int 
     }
     return vloadu(tmp);
 }
+/* Per joint per axis (per.halflife_axis: 3 floats per joint), lanes i ..
+ * i + PB_LANES - 1 as x, y, z vectors; padding lanes take 0. */
+PB_VINLINE vv3 vparam_axes(const pb_kargs *k, const float *arr, size_t i)
+{
+    size_t C = k->per.characters, j = i / C, c = i - j * C;
+    if (c + PB_LANES <= C && i + PB_LANES <= k->n)   /* every lane the same joint */
+        return vv3_make(vset1(arr[3 * j]), vset1(arr[3 * j + 1]), vset1(arr[3 * j + 2]));
+    float tmp[3][PB_LANES];
+    for (size_t l = 0; l < PB_LANES; l++) {
+        for (int a = 0; a < 3; a++) tmp[a][l] = i + l < k->n ? arr[3 * j + (size_t)a] : 0.0f;
+        if (++c == C) c = 0, j++;
+    }
+    return vv3_make(vloadu(tmp[0]), vloadu(tmp[1]), vloadu(tmp[2]));
+}
 /* The weight (alpha, masked) and its rate (alpha_vel, masked). */
 #define VALPHA(k, i) vparam((k), (k)->per.alpha, (k)->p.alpha, 1, (i))
 #define VALPHA_VEL(k, i) vparam((k), (k)->per.alpha_vel, (k)->p.alpha_vel, 1, (i))
@@ -33,5 +47,6 @@ PB_VINLINE pb_vf vparam(const pb_kargs *k, const float *arr, float uniform, int 
 static inline int uniform_params(const pb_kargs *k)
 {
     const pb_param_arrays *p = &k->per;
-    return !p->alpha && !p->alpha_vel && !p->time && !p->duration && !p->halflife && !p->timescale && !p->mask;
+    return !p->alpha && !p->alpha_vel && !p->time && !p->duration && !p->halflife && !p->timescale && !p->mask &&
+           !p->halflife_axis;
 }

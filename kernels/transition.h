@@ -98,6 +98,23 @@ PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
     r.svl = vv3_scale(a->svl, df);
     return r;
 }
+/* The same with a half-life per axis (factors f, df per component). The
+ * rotation vector v = ang (.) f turns as well as grows, so the angular
+ * velocity is J(v) dv/dt, J the left Jacobian (it is dv/dt when v keeps its
+ * direction, as with one half-life). */
+PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, vv3 f, vv3 df)
+{
+    vkf r;
+    r.pos = vv3_add(a->pos, vv3_mul(a->vel, f));
+    r.vel = vv3_mul(a->vel, df);
+    vv3 v = vv3_mul(a->ang, f);
+    r.rot = vq_mul(vq_from_saa(v), a->rot);
+    r.ang = vjl_mul(v, vv3_mul(a->ang, df));
+    vv3 e = vv3_mul(a->svl, f);
+    r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+    r.svl = vv3_mul(a->svl, df);
+    return r;
+}
 
 /* ---- transition and layering ops --------------------------------------------------------- */
 PB_VINLINE void blend_body(const pb_kargs *k, int lin)
@@ -201,6 +218,21 @@ PB_VINLINE void vdecay_factors(pb_vf t, pb_vf halflife, pb_vf *f, pb_vf *df)
     *df = vsel(live, e, vzero());
     *f = vsel(live, vdiv(om, l), vzero());
 }
+/* a extrapolated by t with the call's per-element half-lives: per character
+ * (or uniform), or per joint per axis. */
+PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
+{
+    if (k->per.halflife_axis) {
+        vv3 hl = vparam_axes(k, k->per.halflife_axis, i), f, df;
+        vdecay_factors(t, hl.x, &f.x, &df.x);
+        vdecay_factors(t, hl.y, &f.y, &df.y);
+        vdecay_factors(t, hl.z, &f.z, &df.z);
+        return vkf_extrapolate_axes(a, f, df);
+    }
+    pb_vf f, df;
+    vdecay_factors(t, vparam(k, k->per.halflife, k->p.halflife, 0, i), &f, &df);
+    return vkf_extrapolate(a, f, df);
+}
 /* Root joints' elements, set apart after the vector loop: hold a (zero
  * velocities) or take b. */
 static void roots_fixup(const pb_kargs *k, int take_b)
@@ -217,10 +249,7 @@ static void k_extrapolate_decayed(const pb_kargs *k)
 {
     if (!uniform_params(k)) {
         FOR_VECTORS(k) {
-            pb_vf vf, vdf;
-            vdecay_factors(vparam(k, k->per.time, k->p.time, 0, i), vparam(k, k->per.halflife, k->p.halflife, 0, i),
-                           &vf, &vdf);
-            vkf a = vkf_load(k->a, i), r = vkf_extrapolate(&a, vf, vdf);
+            vkf a = vkf_load(k->a, i), r = vkf_extrapolate_per(k, i, vparam(k, k->per.time, k->p.time, 0, i), &a);
             vkf_store(k->out, i, &r);
         }
         roots_fixup(k, 0);
@@ -240,8 +269,6 @@ static void k_dead_blending(const pb_kargs *k)
     if (!uniform_params(k)) {
         FOR_VECTORS(k) {
             pb_vf t = vparam(k, k->per.time, k->p.time, 0, i), T = vparam(k, k->per.duration, k->p.duration, 0, i);
-            pb_vf vf, vdf;
-            vdecay_factors(t, vparam(k, k->per.halflife, k->p.halflife, 0, i), &vf, &vdf);
             pb_vm live = vlt(vzero(), T);
             pb_vf u = vsel(live, vdiv(t, vsel(live, T, vset1(1.0f))), vset1(1.0f));
             pb_vf c = vmin(vmax(u, vzero()), vset1(1.0f));
@@ -249,7 +276,7 @@ static void k_dead_blending(const pb_kargs *k)
             pb_vm moving = mand(live, mand(vlt(vzero(), u), vlt(u, vset1(1.0f))));
             pb_vf vad = vsel(moving, vdiv(vmul(vmul(vset1(6), u), vsub(vset1(1), u)), vsel(live, T, vset1(1.0f))), vzero());
             vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-            vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad, 0);
+            vkf ext = vkf_extrapolate_per(k, i, t, &a), r = vkf_blend(&ext, &b, va, vad, 0);
             vkf_store(k->out, i, &r);
         }
         roots_fixup(k, 1);

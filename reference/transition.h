@@ -153,6 +153,40 @@ static kform kf_extrapolate_decayed(kform a, REAL t, REAL halflife)
     r.svl = v3_scale(a.svl, df);
     return r;
 }
+/* The same with a half-life per axis (per.halflife_axis): each component of
+ * the linear, angular and log-scale velocities decays with its own l. The
+ * rotation vector r = w0 (.) f(t) then turns as it grows, and the angular
+ * velocity is J(r) dr/dt (J the left Jacobian; dr/dt itself when r keeps its
+ * direction, as with one half-life). */
+static kform kf_extrapolate_decayed_axes(kform a, REAL t, vec3 hl)
+{
+    REAL h[3] = { hl.x, hl.y, hl.z }, f[3] = { R(0), R(0), R(0) }, df[3] = { R(0), R(0), R(0) };
+    for (int c = 0; c < 3; c++)
+        if (h[c] > R(0)) {
+            REAL l = R(0.69314718055994530942) / h[c];
+            df[c] = exp(-l * t);
+            f[c] = -expm1(-l * t) / l;
+        }
+    vec3 F = v3(f[0], f[1], f[2]), DF = v3(df[0], df[1], df[2]);
+    kform r;
+    r.pos = v3_add(a.pos, v3_mul(a.vel, F));
+    r.vel = v3_mul(a.vel, DF);
+    vec3 rv = v3_mul(a.ang, F);
+    r.rot = q_mul(q_from_scaled_angle_axis(rv), a.rot);
+    r.ang = jl_mul(rv, v3_mul(a.ang, DF));
+    r.scl = v3_mul(a.scl, v3(exp(a.svl.x * f[0]), exp(a.svl.y * f[1]), exp(a.svl.z * f[2])));
+    r.svl = v3_mul(a.svl, DF);
+    return r;
+}
+/* Extrapolated with element e's half-life: per joint per axis when given. */
+static kform kf_extrapolate_at(const KARGS *k, size_t e, kform a, REAL t)
+{
+    const float *hx = k->per.halflife_axis;
+    if (!hx) return kf_extrapolate_decayed(a, t, PARAM(k, halflife, e));
+    if (e >= k->n) return kf_extrapolate_decayed(a, t, R(0));   /* padding, as param_at */
+    size_t j = e / k->per.characters;
+    return kf_extrapolate_decayed_axes(a, t, v3(hx[3 * j], hx[3 * j + 1], hx[3 * j + 2]));
+}
 /* Roots are driven by the caller (the character controller): "not
  * extrapolated" means a root holds its pose, with zero velocity. */
 static kform kf_hold(kform a)
@@ -192,7 +226,7 @@ void REF(extrapolate_decayed)(const KARGS *k)
 {
     for (size_t i = 0; i < k->n; i++) {
         kform a = ld_k(k->a, i);
-        st_k(k->out, i, is_root(k->skel, i) ? kf_hold(a) : kf_extrapolate_decayed(a, PARAM(k, time, i), PARAM(k, halflife, i)));
+        st_k(k->out, i, is_root(k->skel, i) ? kf_hold(a) : kf_extrapolate_at(k, i, a, PARAM(k, time, i)));
     }
 }
 /* Dead blending: extrapolate the source pose from the transition (a) and
@@ -205,7 +239,7 @@ void REF(dead_blending)(const KARGS *k)
         REAL u = T > R(0) ? t / T : R(1);
         REAL alpha = smoothstep(u), alpha_dot = T > R(0) ? smoothstep_dx(u) / T : R(0);
         kform dst = ld_k(k->b, i);
-        kform ext = kf_extrapolate_decayed(ld_k(k->a, i), t, PARAM(k, halflife, i));
+        kform ext = kf_extrapolate_at(k, i, ld_k(k->a, i), t);
         st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot, PB_SCALE_EXP));
     }
 }

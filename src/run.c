@@ -144,17 +144,21 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         { pa->alpha, PB_OPF_ALPHA, "alpha", 0 },       { pa->alpha_vel, PB_OPF_ALPHA_VEL, "alpha_vel", 0 },
         { pa->time, PB_OPF_TIME, "time", 1 },          { pa->duration, PB_OPF_DURATION, "duration", 1 },
         { pa->halflife, PB_OPF_HALFLIFE, "halflife", 1 }, { pa->timescale, PB_OPF_TIMESCALE, "timescale", 0 },
-        { pa->mask, PB_OPF_ALPHA, "mask", 0 },
+        { pa->mask, PB_OPF_ALPHA, "mask", 0 },         { pa->halflife_axis, PB_OPF_HALFLIFE, "halflife_axis", 1 },
     };
+    enum { MASK = 6, AXIS = 7 };
     int any = 0;
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         if (!arrs[i].arr) continue;
         if (!(info->flags & arrs[i].flag))
             return pb_fail(PB_ERR_PARAM, "%s: per.%s is given but %s does not read %s (leave it NULL)", info->name,
-                           arrs[i].name, info->name, i == 6 ? "a weight to mask" : arrs[i].name);
+                           arrs[i].name, info->name, i == MASK ? "a weight to mask" : arrs[i].name);
         any = 1;
     }
     if (!any) return PB_OK;
+    if (pa->halflife && pa->halflife_axis)
+        return pb_fail(PB_ERR_PARAM, "%s: per.halflife and per.halflife_axis are both given (one replaces the other: "
+                       "give one)", info->name);
     if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN))
         return pb_fail(PB_ERR_PARAM, "%s: takes no per-element parameters (sampling takes call.offsets per character)",
                        info->name);
@@ -168,13 +172,16 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
                        c->skel->characters);
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         if (!arrs[i].arr) continue;
-        size_t len = i == 6 ? n / C : C;
+        size_t len = i == MASK ? n / C : i == AXIS ? 3 * (n / C) : C;
         for (size_t e = 0; e < len; e++) {
             float v = arrs[i].arr[e];
-            if (!isfinite(v) || (arrs[i].nonneg && v < 0))
-                return pb_fail(PB_ERR_PARAM, "%s: per.%s[%zu] is %g (must be finite%s; %zu %s)", info->name,
-                               arrs[i].name, e, (double)v, arrs[i].nonneg ? " and >= 0" : "", len,
-                               i == 6 ? "joints" : "characters");
+            if (isfinite(v) && !(arrs[i].nonneg && v < 0)) continue;
+            if (i == AXIS)
+                return pb_fail(PB_ERR_PARAM, "%s: per.halflife_axis[%zu] (joint %zu, axis %c) is %g (must be finite "
+                               "and >= 0; 3 x %zu joints)", info->name, e, e / 3, "xyz"[e % 3], (double)v, n / C);
+            return pb_fail(PB_ERR_PARAM, "%s: per.%s[%zu] is %g (must be finite%s; %zu %s)", info->name,
+                           arrs[i].name, e, (double)v, arrs[i].nonneg ? " and >= 0" : "", len,
+                           i == MASK ? "joints" : "characters");
         }
     }
     return PB_OK;

@@ -257,6 +257,96 @@ static void test_per_element(void)
     pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&o1); pb_pose_free(&o2);
 }
 
+/* Half-lives per joint per axis: three equal ones are the one half-life
+ * (to rounding: the angular velocity goes through the Jacobian, which is the
+ * identity on a vector parallel to the rotation); a 0 holds that axis; the
+ * positions and log-scales follow the closed form x + v (1 - 2^(-t/h)) h / ln 2
+ * per component (computed here in double, not by the reference). */
+static void test_halflife_axes(void)
+{
+    enum { J = 8, C = 24 };
+    const size_t n = J * C;
+    pb_pose a, o1, o2;
+    CHECK(pb_pose_alloc(&a, n) == PB_OK && pb_pose_alloc(&o1, n) == PB_OK && pb_pose_alloc(&o2, n) == PB_OK, "alloc");
+    random_pose(&a, PB_CLASS_RANDOM, 30);
+    int32_t parents[J];
+    for (int j = 0; j < J; j++) parents[j] = j - 1;
+    pb_skeleton sk;
+    CHECK(pb_skeleton_init(&sk, parents, J, C) == PB_OK, "skeleton: %s", pb_last_error());
+    const float t = 0.3f, h = 0.12f;
+    float same[3 * J], axes[3 * J];
+    for (int j = 0; j < J; j++)
+        for (int k = 0; k < 3; k++) {
+            same[3 * j + k] = h;
+            axes[3 * j + k] = k == j % 3 ? 0.0f : 0.05f * (float)(k + 1) + 0.01f * (float)j;
+        }
+    for (size_t vi = 0; vi < pb_variant_count(); vi++) {
+        const pb_variant *v = pb_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        pb_call cu = { .a = &a, .out = &o1, .skel = &sk, .params = { .time = t, .halflife = h } };
+        pb_call ca = { .a = &a, .out = &o2, .skel = &sk, .params = { .time = t, .halflife = 9 },
+                       .per = { .characters = C, .halflife_axis = same } };
+        CHECK(pb_run(PB_OP_extrapolate_decayed, v, &cu) == PB_OK && pb_run(PB_OP_extrapolate_decayed, v, &ca) == PB_OK,
+              "%s: %s", pb_variant_name(v), pb_last_error());
+        double worst = 0;
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t e = 0; e < n; e++) {
+                double d = fabs((double)o1.plane[p][e] - o2.plane[p][e]) / (1 + fabs((double)o1.plane[p][e]));
+                if (d > worst) worst = d;
+            }
+        CHECK(worst < 2e-6, "%s: three equal half-lives per axis = the one half-life (worst %.3g)", pb_variant_name(v),
+              worst);
+        ca.per.halflife_axis = axes;
+        CHECK(pb_run(PB_OP_extrapolate_decayed, v, &ca) == PB_OK, "%s: %s", pb_variant_name(v), pb_last_error());
+        worst = 0;
+        int held = 1;
+        for (size_t e = C; e < n; e++) {   /* joint 0 is the root: it holds */
+            size_t j = e / C;
+            for (int k = 0; k < 3; k++) {
+                double hk = axes[3 * j + (size_t)k], l = hk > 0 ? log(2.0) / hk : 0;
+                double f = hk > 0 ? -expm1(-l * t) / l : 0, df = hk > 0 ? exp(-l * t) : 0;
+                double x = a.plane[PB_POS_X + k][e] + a.plane[PB_VEL_X + k][e] * f;
+                double vx = a.plane[PB_VEL_X + k][e] * df;
+                double sx = a.plane[PB_SCL_X + k][e] * exp(a.plane[PB_SVL_X + k][e] * f);
+                double d = fmax(fabs(x - o2.plane[PB_POS_X + k][e]), fabs(vx - o2.plane[PB_VEL_X + k][e]));
+                d = fmax(d, fabs(sx - o2.plane[PB_SCL_X + k][e]) / sx);
+                if (d > worst) worst = d;
+                if (hk == 0 && (o2.plane[PB_POS_X + k][e] != a.plane[PB_POS_X + k][e] ||
+                                o2.plane[PB_VEL_X + k][e] != 0.0f || o2.plane[PB_SVL_X + k][e] != 0.0f))
+                    held = 0;
+            }
+        }
+        CHECK(worst < 1e-5, "%s: positions, velocities and scales per axis follow the closed form (worst %.3g)",
+              pb_variant_name(v), worst);
+        CHECK(held, "%s: a half-life of 0 holds its axis (position kept, velocities 0)", pb_variant_name(v));
+    }
+    /* bad input: named element, joint and axis; both forms at once; an op without a half-life */
+    const pb_variant *v;
+    CHECK(pb_variant_active(&v) == PB_OK, "active");
+    float saved = o2.plane[PB_POS_X][C];
+    axes[3 * 5 + 2] = NAN;
+    pb_call cb = { .a = &a, .out = &o2, .skel = &sk, .params = { .time = t },
+                   .per = { .characters = C, .halflife_axis = axes } };
+    CHECK(pb_run(PB_OP_extrapolate_decayed, v, &cb) == PB_ERR_PARAM &&
+              strstr(pb_last_error(), "per.halflife_axis[17] (joint 5, axis z)"), "NaN half-life: %s", pb_last_error());
+    axes[3 * 5 + 2] = -1.0f;
+    CHECK(pb_run(PB_OP_extrapolate_decayed, v, &cb) == PB_ERR_PARAM && strstr(pb_last_error(), "halflife_axis[17]"),
+          "negative half-life: %s", pb_last_error());
+    axes[3 * 5 + 2] = 0.1f;
+    float hc[C];
+    for (int c = 0; c < C; c++) hc[c] = 0.1f;
+    cb.per.halflife = hc;
+    CHECK(pb_run(PB_OP_extrapolate_decayed, v, &cb) == PB_ERR_PARAM && strstr(pb_last_error(), "both"),
+          "halflife and halflife_axis together: %s", pb_last_error());
+    pb_call cn = { .a = &a, .b = &a, .out = &o2, .params = { .alpha = 0.5f },
+                   .per = { .characters = C, .halflife_axis = axes } };
+    CHECK(pb_run(PB_OP_blend, v, &cn) == PB_ERR_PARAM && strstr(pb_last_error(), "per.halflife_axis"),
+          "an op reading no half-life: %s", pb_last_error());
+    CHECK(o2.plane[PB_POS_X][C] == saved, "nothing written on error");
+    pb_skeleton_free(&sk);
+    pb_pose_free(&a); pb_pose_free(&o1); pb_pose_free(&o2);
+}
+
 /* Threads: each runs its own plans (blend and fk) many times; results must
  * equal a single-threaded run. Under ThreadSanitizer this shows that running
  * plans reads no unlocked process-wide state. */
@@ -300,6 +390,7 @@ int main(void)
     test_static_poses();
     test_plans();
     test_per_element();
+    test_halflife_axes();
     test_threads();
     return check_done();
 }

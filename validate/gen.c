@@ -126,7 +126,11 @@ static void gen_element(pb_pose *a, pb_pose *b, size_t i, pb_class c, rng *r, co
         break;
     case PB_CLASS_NEAR_PI: {
         if (next(r) & 1) qa = dq_flip(r, dq_axis_angle(r, PB_PI - logu(r, 1e-5, 1e-2))); /* a itself near 180 deg */
-        if (next(r) % 4 == 0) {
+        /* (Not for ops that extrapolate a before blending it, those reading a
+         * half-life: p a stays exactly 180 degrees from b for whole families of
+         * p — with t = -s, every p = (c, 0, y, z) — but no longer bit for bit,
+         * so float and double round the tie to opposite arcs.) */
+        if (next(r) % 4 == 0 && !(info->flags & PB_OPF_HALFLIFE)) {
             /* Exactly 180 degrees: b = (-s x, s w, t z, -t y) with signs s, t has
              * dot(a, b) = s(-wx + xw) + t(yz - zy): each pair cancels exactly
              * before the pairs are summed, in float and double, in the
@@ -368,4 +372,23 @@ void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, ui
     if (flags & PB_OPF_DURATION) pa->duration = arr[3];
     if (flags & PB_OPF_HALFLIFE) pa->halflife = arr[4];
     if (flags & PB_OPF_TIMESCALE) pa->timescale = arr[5];
+}
+
+/* Half-lives per joint per axis for the "halflife_axis" form: 3 per joint,
+ * each axis its own (0.02 .. 1 s, spread over 50x), with joints where all
+ * three are equal (the per-character path's case), where one is 0 (that
+ * axis holds), and where all are 0. */
+void pb_gen_halflife_axes(float *hl, size_t joints, uint64_t seed)
+{
+    rng r = { seed * 0x9E3779B97F4A7C15ull + 91 };
+    for (size_t j = 0; j < joints; j++) {
+        float *h = hl + 3 * j;
+        for (int a = 0; a < 3; a++) h[a] = (float)(0.02 * pow(50.0, uni(&r)));
+        switch (j % 8) {
+        case 1: h[1] = h[2] = h[0]; break;
+        case 3: h[next(&r) % 3] = 0.0f; break;
+        case 5: h[0] = h[1] = h[2] = 0.0f; break;
+        default: break;
+        }
+    }
 }

@@ -495,7 +495,7 @@ static size_t pick_variants(const char *filter, const pb_variant **out, FILE *no
  * that need no velocities (those with optional velocity groups, and those
  * reading and writing whole transforms only), and the other scale mode for
  * the ops that read params.scale. */
-enum { FORM_FULL, FORM_STATIC, FORM_SCALE_ALT, FORM_PER, FORMS };
+enum { FORM_FULL, FORM_STATIC, FORM_SCALE_ALT, FORM_PER, FORM_AXES, FORMS };
 #define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
 #define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN)
 #define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
@@ -507,6 +507,7 @@ static int form_applies(const pb_op_info *info, int form)
     case FORM_STATIC:
         return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
     case FORM_SCALE_ALT: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
+    case FORM_AXES: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
     default: return (info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS);
     }
 }
@@ -527,6 +528,7 @@ static const char *form_name(const pb_op_info *info, int form)
     if (form == FORM_STATIC) return "static";
     if (form == FORM_SCALE_ALT) return alt_scale(info) == PB_SCALE_EXP ? "scale=exp" : "scale=linear";
     if (form == FORM_PER) return "per";
+    if (form == FORM_AXES) return "halflife_axis";
     return "full";
 }
 
@@ -666,11 +668,11 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             }
             /* The "per" form: parameters per character (the skeleton's, else n / J for the
              * largest J of 64, 16, 4, 2, 1 dividing n) and a per-joint weight mask. */
-            if (form == FORM_PER) {
+            if (form == FORM_PER || form == FORM_AXES) {
                 size_t J = 64;
                 while (cs->n % J) J /= 2;
                 size_t C = b.skel ? b.skel->characters : cs->n / J;
-                if (!(b.per_mem = malloc((6 * C + cs->n / C) * sizeof(float)))) {
+                if (!(b.per_mem = malloc((6 * C + 3 * (cs->n / C)) * sizeof(float)))) {
                     bufs_free(&b);
                     pb_skeleton_free(&sk);
                     free(offsets);
@@ -678,7 +680,12 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                     failures = -1;
                     goto done;
                 }
-                pb_gen_param_arrays(&b.per, b.per_mem, cs->n, C, info->flags, o->seed + ci);
+                if (form == FORM_PER) {
+                    pb_gen_param_arrays(&b.per, b.per_mem, cs->n, C, info->flags, o->seed + ci);
+                } else {   /* half-lives per joint per axis, every other parameter uniform */
+                    pb_gen_halflife_axes(b.per_mem, cs->n / C, o->seed + ci);
+                    b.per = (pb_param_arrays){ .characters = C, .halflife_axis = b.per_mem };
+                }
             }
             /* AoS input (pose_from_aos): the case's pose a in engine layout. */
             pb_call to = { .a = &b.a, .aos_out = &b.aos_in };

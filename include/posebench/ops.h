@@ -210,7 +210,8 @@ PB_API void pb_cpu_disable(uint32_t mask);
  * characters (the skeleton's own characters for skeleton ops), every value
  * finite, times, durations and half-lives >= 0; an array for a parameter the
  * op does not read is refused. Errors name the array and the first bad
- * element. */
+ * element. Half-lives may instead come per joint per axis (halflife_axis), as
+ * dead blending in the style of Unreal computes them. */
 typedef struct pb_param_arrays {
     size_t characters;        /* length of the per-character arrays (0: no arrays) */
     const float *alpha;       /* per character: replaces params.alpha */
@@ -220,6 +221,11 @@ typedef struct pb_param_arrays {
     const float *halflife;    /* per character: replaces params.halflife */
     const float *timescale;   /* per character: replaces params.timescale */
     const float *mask;        /* per joint: multiplies alpha and alpha_vel */
+    /* Per joint per axis: 3 floats per joint (x, y, z), n / characters joints;
+     * replaces halflife for that joint, the velocities decaying per component
+     * (linear and log-scale velocity component k, and the angular velocity's
+     * component k, all with half-life [joint][k]). Not together with halflife. */
+    const float *halflife_axis;
 } pb_param_arrays;
 
 typedef struct pb_call {
