@@ -30,8 +30,21 @@ static void fill_identity_range(float *plane, int which, size_t from, size_t to)
     for (size_t i = from; i < to; i++) plane[i] = v;
 }
 
+/* Plane pitch: an odd number of cache lines. With a power-of-two stride
+ * every plane would start at the same offset in its 4 KiB page, and a kernel
+ * streaming 20-30 planes at once (a blend reads 20 and writes 10) would map
+ * them all onto the same L1 sets and alias every load with every store. An
+ * odd line count is coprime with the 64 lines of a page, so up to 64 planes
+ * start on distinct sets. */
+#define PB_PLANE_STAGGER 16   /* floats: at most one line added per plane */
+static size_t plane_pitch(size_t stride)
+{
+    size_t lines = stride / PB_PLANE_STAGGER;
+    return (lines | 1) * PB_PLANE_STAGGER;
+}
+
 /* Largest n whose 19 padded planes fit in a size_t byte count. */
-static size_t max_elements(void) { return (SIZE_MAX / sizeof(float) / PB_PLANES) - PB_PAD; }
+static size_t max_elements(void) { return (SIZE_MAX / sizeof(float) / PB_PLANES) - PB_PAD - PB_PLANE_STAGGER; }
 
 /* np planes (PB_PLANES, or PB_STATIC_PLANES: pos, rot, scl) in one allocation. */
 static pb_status alloc_planes(pb_pose *p, size_t n, int np, const char *fn)
@@ -40,15 +53,15 @@ static pb_status alloc_planes(pb_pose *p, size_t n, int np, const char *fn)
     memset(p, 0, sizeof *p);
     if (n == 0) return pb_fail(PB_ERR_EMPTY, "%s: n = 0 (a pose needs at least one element)", fn);
     if (n > max_elements()) return pb_fail(PB_ERR_SIZE, "%s: n = %zu is too large to allocate", fn, n);
-    size_t stride = pb_padded(n);
-    size_t bytes = stride * sizeof(float) * (size_t)np;
+    size_t stride = pb_padded(n), pitch = plane_pitch(stride);
+    size_t bytes = pitch * sizeof(float) * (size_t)np;
     void *mem = aligned_alloc(PB_ALIGN, bytes);
     if (!mem) return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu elements (%zu bytes)", fn, n, bytes);
     p->n = n;
     p->stride = stride;
     p->owned = mem;
     for (int i = 0; i < np; i++) {
-        p->plane[i] = (float *)mem + (size_t)i * stride;
+        p->plane[i] = (float *)mem + (size_t)i * pitch;
         fill_identity_range(p->plane[i], i, 0, stride);
     }
     return PB_OK;
