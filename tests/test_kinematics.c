@@ -9,25 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "pose_check.h"
 #include "validate.h"
 #include "all_variants.h"
 
-static double max_diff(const pb_pose *x, const pb_pose *y)
+/* Rotations after fk/bk: up to 16 levels of composition, each a few float
+ * roundings (~1e-7 rad; measured at most 1.1e-6 rad over every shape and
+ * variant); the old 1 - |dot| < 2e-5 allowed 0.7 degrees. */
+#define ROT_EPS 1e-5
+
+/* x and y agree: rotations within ROT_EPS radians, pos/velocities within lin, scales relatively. */
+static int near(const pb_pose *x, const pb_pose *y, double lin, pose_gap *g)
 {
-    double m = 0;
-    for (int p = 0; p < PB_PLANES; p++)
-        for (size_t i = 0; i < x->n; i++) {
-            double d = fabs((double)x->plane[p][i] - y->plane[p][i]);
-            /* q and -q: compare rotations through |dot| instead */
-            if (p >= PB_ROT_W && p <= PB_ROT_Z) continue;
-            m = dmax(m, d);
-        }
-    for (size_t i = 0; i < x->n; i++) {
-        double dot = 0;
-        for (int p = PB_ROT_W; p <= PB_ROT_Z; p++) dot += (double)x->plane[p][i] * y->plane[p][i];
-        m = dmax(m, 1 - fabs(dot));
-    }
-    return m;
+    *g = pose_gap_of(x, y);
+    if (getenv("PB_TEST_VERBOSE")) printf("gap " POSE_GAP_FMT "\n", POSE_GAP_ARGS(*g));
+    return pose_gap_within(*g, ROT_EPS, lin, lin);
 }
 
 static int same_pose(const pb_pose *x, const pb_pose *y)
@@ -40,28 +36,35 @@ static int same_pose(const pb_pose *x, const pb_pose *y)
 static void round_trip(const pb_variant *v, size_t joints, size_t chars, uint64_t seed)
 {
     int32_t *parents = malloc(joints * sizeof *parents);
+    CHECK(parents != NULL, "out of memory");
+    if (!parents) return;
     pb_gen_parents(parents, joints, 16, seed);
     pb_skeleton sk;
     CHECK(pb_skeleton_init(&sk, parents, joints, chars) == PB_OK, "skeleton: %s", pb_last_error());
     pb_pose local, global, back, dummy;
     size_t n = joints * chars;
-    pb_pose_alloc(&local, n); pb_pose_alloc(&global, n); pb_pose_alloc(&back, n); pb_pose_alloc(&dummy, n);
+    if (!poses_alloc(n, 4, &local, &global, &back, &dummy)) {
+        pb_skeleton_free(&sk);
+        free(parents);
+        return;
+    }
     const pb_op_info *info = pb_op_get(PB_OP_fk);
     pb_gen_case(&local, &dummy, PB_CLASS_RANDOM, seed, info);
     pb_gen_bone_scale(&local);
     pb_call fk = { .a = &local, .out = &global, .skel = &sk }, bk = { .a = &global, .out = &back, .skel = &sk };
     CHECK(pb_run(PB_OP_fk, v, &fk) == PB_OK, "fk: %s", pb_last_error());
     CHECK(pb_run(PB_OP_bk, v, &bk) == PB_OK, "bk: %s", pb_last_error());
-    double d = max_diff(&local, &back);
+    pose_gap g;
     /* globals reach a few metres: a few ulp there, divided back by scales ~1 */
-    CHECK(d < 2e-5, "%s %zu joints x %zu: bk(fk(local)) differs by %.3g", pb_variant_name(v), joints, chars, d);
+    CHECK(near(&local, &back, 2e-5, &g), "%s %zu joints x %zu: bk(fk(local)) differs by " POSE_GAP_FMT,
+          pb_variant_name(v), joints, chars, POSE_GAP_ARGS(g));
     /* in place: fk then bk on one pose */
-    pb_pose_copy(&back, &local);
+    CHECK(pb_pose_copy(&back, &local) == PB_OK, "copy: %s", pb_last_error());
     pb_call fk_in = { .a = &back, .out = &back, .skel = &sk }, bk_in = { .a = &back, .out = &back, .skel = &sk };
     CHECK(pb_run(PB_OP_fk, v, &fk_in) == PB_OK && same_pose(&back, &global), "%s fk in place equals fk",
           pb_variant_name(v));
-    CHECK(pb_run(PB_OP_bk, v, &bk_in) == PB_OK && max_diff(&back, &local) < 2e-5, "%s bk in place",
-          pb_variant_name(v));
+    CHECK(pb_run(PB_OP_bk, v, &bk_in) == PB_OK && near(&back, &local, 2e-5, &g), "%s bk in place: " POSE_GAP_FMT,
+          pb_variant_name(v), POSE_GAP_ARGS(g));
     pb_pose_free(&local); pb_pose_free(&global); pb_pose_free(&back); pb_pose_free(&dummy);
     pb_skeleton_free(&sk);
     free(parents);
@@ -72,13 +75,18 @@ static void round_trip(const pb_variant *v, size_t joints, size_t chars, uint64_
 static void against_reference(const pb_variant *v, const pb_variant *ref, size_t joints, size_t chars, uint64_t seed)
 {
     int32_t *parents = malloc(joints * sizeof *parents);
+    CHECK(parents != NULL, "out of memory");
+    if (!parents) return;
     pb_gen_parents(parents, joints, 16, seed);
     pb_skeleton sk;
     CHECK(pb_skeleton_init(&sk, parents, joints, chars) == PB_OK, "skeleton: %s", pb_last_error());
     size_t n = joints * chars;
     pb_pose in, dummy, want, got, inplace;
-    pb_pose_alloc(&in, n); pb_pose_alloc(&dummy, n); pb_pose_alloc(&want, n); pb_pose_alloc(&got, n);
-    pb_pose_alloc(&inplace, n);
+    if (!poses_alloc(n, 5, &in, &dummy, &want, &got, &inplace)) {
+        pb_skeleton_free(&sk);
+        free(parents);
+        return;
+    }
     static const pb_op ops[] = { PB_OP_fk_static, PB_OP_fk, PB_OP_bk };
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
         pb_gen_case(&in, &dummy, PB_CLASS_RANDOM, seed + o, pb_op_get(ops[o]));
@@ -87,19 +95,19 @@ static void against_reference(const pb_variant *v, const pb_variant *ref, size_t
             pb_call f = { .a = &in, .out = &in, .skel = &sk };
             CHECK(pb_run(PB_OP_fk, ref, &f) == PB_OK, "reference fk");
         }
-        pb_pose_copy(&want, &in);
-        pb_pose_copy(&got, &in);
-        pb_pose_copy(&inplace, &in);
+        CHECK(pb_pose_copy(&want, &in) == PB_OK && pb_pose_copy(&got, &in) == PB_OK &&
+                  pb_pose_copy(&inplace, &in) == PB_OK,
+              "copy: %s", pb_last_error());
         pb_call cr = { .a = &in, .out = &want, .skel = &sk }, cv = { .a = &in, .out = &got, .skel = &sk };
         pb_call ci = { .a = &inplace, .out = &inplace, .skel = &sk };
         CHECK(pb_run(ops[o], ref, &cr) == PB_OK && pb_run(ops[o], v, &cv) == PB_OK && pb_run(ops[o], v, &ci) == PB_OK,
               "%s: %s", pb_op_get(ops[o])->name, pb_last_error());
         if (ops[o] == PB_OP_fk_static)   /* transforms only: the reference zeroes the rates, kernels skip them */
             for (int p = PB_VEL_X; p < PB_PLANES; p++) memcpy(want.plane[p], got.plane[p], n * sizeof(float));
-        double d = max_diff(&want, &got);
+        pose_gap g;
         /* globals reach a few metres through up to 16 levels: a few ulp per level */
-        CHECK(d < 5e-5, "%s %s %zu joints x %zu: differs from the reference by %.3g", pb_variant_name(v),
-              pb_op_get(ops[o])->name, joints, chars, d);
+        CHECK(near(&want, &got, 5e-5, &g), "%s %s %zu joints x %zu: differs from the reference by " POSE_GAP_FMT,
+              pb_variant_name(v), pb_op_get(ops[o])->name, joints, chars, POSE_GAP_ARGS(g));
         CHECK(same_pose(&got, &inplace), "%s %s %zu x %zu: in place differs", pb_variant_name(v),
               pb_op_get(ops[o])->name, joints, chars);
         int pad_ok = 1;
@@ -120,11 +128,19 @@ static void against_reference(const pb_variant *v, const pb_variant *ref, size_t
 static void chain_schedule(size_t joints, size_t chars, uint64_t seed)
 {
     int32_t *parents = malloc(joints * sizeof *parents);
+    CHECK(parents != NULL, "out of memory");
+    if (!parents) return;
     pb_gen_parents(parents, joints, 16, seed);
     pb_skeleton sk;
     CHECK(pb_skeleton_init(&sk, parents, joints, chars) == PB_OK, "skeleton: %s", pb_last_error());
     size_t n = sk.n;
     int32_t *done = malloc(n * sizeof *done);
+    CHECK(done != NULL, "out of memory");
+    if (!done) {
+        pb_skeleton_free(&sk);
+        free(parents);
+        return;
+    }
     for (size_t e = 0; e < n; e++) done[e] = -1;
     int32_t prev[PB_FEW_LANES] = { PB_FEW_ID, PB_FEW_ID, PB_FEW_ID, PB_FEW_ID };
     int ok = sk.few_steps != NULL && sk.few_nsteps <= n;
@@ -154,8 +170,7 @@ int main(void)
     CHECK(pb_skeleton_init(&sk, chain, 3, 1) == PB_OK, "chain");
     CHECK(sk.levels == 3, "levels %zu", sk.levels);
     pb_pose l, g;
-    pb_pose_alloc(&l, 3);
-    pb_pose_alloc(&g, 3);
+    if (!poses_alloc(3, 2, &l, &g)) return check_done();
     for (size_t j = 0; j < 3; j++) {
         l.plane[PB_POS_X][j] = j ? 1.0f : 0.0f;
         l.plane[PB_ROT_W][j] = (float)cos(0.78539816339744831);
@@ -182,7 +197,7 @@ int main(void)
     pb_skeleton_free(&b);
     CHECK(pb_fk(NULL, &l, &g) == PB_ERR_NULL && strstr(pb_last_error(), "skel"), "fk without skeleton");
     pb_pose four;
-    pb_pose_alloc(&four, 4);
+    CHECK(pb_pose_alloc(&four, 4) == PB_OK, "pose of 4: %s", pb_last_error());
     CHECK(pb_fk(&sk, &l, &four) == PB_ERR_SIZE, "fk out size mismatch");
     CHECK(pb_fk(&sk, &four, &four) == PB_ERR_SIZE && strstr(pb_last_error(), "3 joints x 1 characters"),
           "skeleton/pose mismatch: %s", pb_last_error());

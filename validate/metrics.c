@@ -84,6 +84,27 @@ static double rel(double diff, double ref)
     return ref == 0 ? INFINITY : diff / ref;
 }
 
+double pb_rot_angle(const double q[4], const double p[4])
+{
+    /* r = conj(q) * p; its angle 2 atan2(|r.xyz|, |r.w|) is accurate at 0 and
+     * at pi alike (acos of a dot product loses half the digits near 0) */
+    double rw = q[0] * p[0] + q[1] * p[1] + q[2] * p[2] + q[3] * p[3];
+    double rx = q[0] * p[1] - q[1] * p[0] - q[2] * p[3] + q[3] * p[2];
+    double ry = q[0] * p[2] + q[1] * p[3] - q[2] * p[0] - q[3] * p[1];
+    double rz = q[0] * p[3] - q[1] * p[2] + q[2] * p[1] - q[3] * p[0];
+    return 2 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw));
+}
+
+double pb_pose_rot_angle(const pb_pose *x, size_t i, const pb_pose *y, size_t j)
+{
+    double q[4], p[4];
+    for (int c = 0; c < 4; c++) {
+        q[c] = x->plane[PB_ROT_W + c][i];
+        p[c] = y->plane[PB_ROT_W + c][j];
+    }
+    return pb_rot_angle(q, p);
+}
+
 void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, double *err)
 {
     int f = m->group >= 0 ? pb_group_first((pb_group)m->group) : 0;
@@ -91,14 +112,9 @@ void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, do
         double e = 0;
         switch (m->kind) {
         case PB_M_ROT_ANGLE: {
-            double qw = o->plane[f][i], qx = o->plane[f + 1][i], qy = o->plane[f + 2][i], qz = o->plane[f + 3][i];
-            double pw = t->plane[f][i], px = t->plane[f + 1][i], py = t->plane[f + 2][i], pz = t->plane[f + 3][i];
-            /* r = conj(q) * p */
-            double rw = qw * pw + qx * px + qy * py + qz * pz;
-            double rx = qw * px - qx * pw - qy * pz + qz * py;
-            double ry = qw * py + qx * pz - qy * pw - qz * px;
-            double rz = qw * pz - qx * py + qy * px - qz * pw;
-            e = 2 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw));
+            const double q[4] = { o->plane[f][i], o->plane[f + 1][i], o->plane[f + 2][i], o->plane[f + 3][i] };
+            const double p[4] = { t->plane[f][i], t->plane[f + 1][i], t->plane[f + 2][i], t->plane[f + 3][i] };
+            e = pb_rot_angle(q, p);
             break;
         }
         case PB_M_ROT_NORM: {

@@ -114,6 +114,12 @@ void pb_dpose_free(pb_dpose *d);
 void pb_dpose_from_pose(pb_dpose *d, const pb_pose *p);
 void pb_dpose_from_aos(pb_dpose *d, const pb_pose_aos *a);
 
+/* Angle in radians of the rotation between quaternions q and p (w, x, y, z;
+ * unit, or nearly): the rotation error metric, sign-agnostic (q and -q give
+ * 0). pb_pose_rot_angle: between element i of x and element j of y. */
+double pb_rot_angle(const double q[4], const double p[4]);
+double pb_pose_rot_angle(const pb_pose *x, size_t i, const pb_pose *y, size_t j);
+
 /* Per-element error of test against oracle for metric m, into err[0..n). */
 void pb_metric_eval(const pb_metric *m, const pb_dpose *test, const pb_dpose *oracle, double *err);
 /* Count of non-finite test values where the oracle is finite, over the op's outputs. */
