@@ -57,7 +57,7 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
     for (int i = 0; i < nsizes && used < sizeof buf; i++)
         used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%zu", i ? "," : "", sizes[i]);
     pb_bench_add_context("sizes", buf);
-    snprintf(buf, sizeof buf, "%" PRIu64, H.seed);
+    snprintf(buf, sizeof buf, "%" PRIu64, bench_state.seed);
     pb_bench_add_context("seed", buf);
     if (bench_mocap.nclips) {
         const pb_mocap *m = &bench_mocap;
@@ -82,7 +82,7 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
     }
     pb_bench_add_context("quick", o->quick ? "true" : "false");
     pb_bench_add_context("timing", "cpu_time");
-    pb_bench_add_context("call_path", H.via_run == 2 ? "pb_plan_run" : H.via_run ? "pb_run" : "kernel_table");
+    pb_bench_add_context("call_path", bench_state.via_run == 2 ? "pb_plan_run" : bench_state.via_run ? "pb_run" : "kernel_table");
     pb_bench_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
                                           "for the bytes it writes, memcpy of the bytes it reads beyond that into "
                                           "a 16 KiB L1-resident scratch, memset of the bytes it writes beyond that");
@@ -95,10 +95,10 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
 
 static void free_specs(void)
 {
-    for (size_t i = 0; i < H.nspecs; i++) free(H.specs[i].rep);
-    free(H.specs);
-    pool_free(&H.pool);
-    memset(&H, 0, sizeof H);
+    for (size_t i = 0; i < bench_state.nspecs; i++) free(bench_state.specs[i].rep);
+    free(bench_state.specs);
+    pool_free(&bench_state.pool);
+    memset(&bench_state, 0, sizeof bench_state);
 }
 
 
@@ -108,8 +108,8 @@ int bench_run(const bench_opts *opt)
     int nsizes = opt->nsizes, quick = opt->quick, nvars = opt->nvars;
     const pb_variant *const *vars = opt->vars;
     const char *json = opt->json, *csv = opt->csv;
-    memset(&H, 0, sizeof H);
-    H.via_run = opt->via_run;
+    memset(&bench_state, 0, sizeof bench_state);
+    bench_state.via_run = opt->via_run;
     if (nsizes) memcpy(sizes, opt->sizes, sizeof(size_t) * (size_t)nsizes);
     int op_on[PB_OP_COUNT] = { 0 }, any_op = opt->op_on != NULL;
     for (int i = 0; any_op && i < PB_OP_COUNT; i++) op_on[i] = opt->op_on[i];
@@ -151,7 +151,7 @@ int bench_run(const bench_opts *opt)
         clock_gettime(CLOCK_REALTIME, &t);
         seed = ((uint64_t)t.tv_sec * 1000000007ull) ^ (uint64_t)t.tv_nsec ^ ((uint64_t)getpid() << 32);
     }
-    H.seed = seed;
+    bench_state.seed = seed;
 
     /* Google Benchmark's arguments: our defaults first, so the user's flags
      * (later) override them. Repetitions and minimum time go in as global
@@ -202,8 +202,8 @@ int bench_run(const bench_opts *opt)
         }
         nops++;
     }
-    H.specs = calloc(nops * (size_t)nsizes * 2 * (size_t)(nvars + 1), sizeof *H.specs);
-    if (!H.specs) {
+    bench_state.specs = calloc(nops * (size_t)nsizes * 2 * (size_t)(nvars + 1), sizeof *bench_state.specs);
+    if (!bench_state.specs) {
         fprintf(stderr, "posebench bench: out of memory\n");
         goto out;
     }
@@ -212,22 +212,22 @@ int bench_run(const bench_opts *opt)
         const char *opname = pb_op_get((pb_op)o)->name;
         for (int si = 0; si < nsizes; si++)
             for (int cold = 0; cold <= (sizes[si] >= COLD_MIN_N); cold++) {
-                spec *copy = &H.specs[H.nspecs++];
+                spec *copy = &bench_state.specs[bench_state.nspecs++];
                 copy->op = (pb_op)o;
                 copy->n = sizes[si];
                 copy->cold = cold;
                 snprintf(copy->name, sizeof copy->name, "copy/%s/%zu%s", opname, sizes[si], cold ? "/cold" : "");
                 spec *scalar = NULL, *first = copy + 1;
                 for (int vi = 0; vi < nvars; vi++) {
-                    spec *s = &H.specs[H.nspecs++];
+                    spec *s = &bench_state.specs[bench_state.nspecs++];
                     *s = (spec){ .op = (pb_op)o, .v = vars[vi], .n = sizes[si], .cold = cold, .copy = copy };
                     snprintf(s->name, sizeof s->name, "%s/%s/%zu%s", opname, pb_variant_name(vars[vi]), sizes[si],
                              cold ? "/cold" : "");
                     if (!strcmp(pb_variant_name(vars[vi]), "scalar")) scalar = s;
                 }
-                for (spec *s = first; s < &H.specs[H.nspecs]; s++) s->scalar = scalar;
+                for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++) s->scalar = scalar;
                 if (!pb_bench_register(copy->name, run_copy, copy)) goto oom;
-                for (spec *s = first; s < &H.specs[H.nspecs]; s++)
+                for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++)
                     if (!pb_bench_register(s->name, run_op, s)) goto oom;
             }
     }
@@ -240,19 +240,19 @@ int bench_run(const bench_opts *opt)
                                  pb_variant_mode(vars[vi]) == PB_MODE_NATIVE ? "native" : "emulated");
     add_context(opt, vlist, sizes, nsizes);
 
-    H.total = pb_bench_count_selected();
+    bench_state.total = pb_bench_count_selected();
     fprintf(stderr, "posebench bench: %zu benchmarks (variants %s), seed %" PRIu64 " (--seed %" PRIu64
-            " repeats the inputs)\n", H.total, vlist, H.seed, H.seed);
-    clock_gettime(CLOCK_MONOTONIC, &H.t0);
+            " repeats the inputs)\n", bench_state.total, vlist, bench_state.seed, bench_state.seed);
+    clock_gettime(CLOCK_MONOTONIC, &bench_state.t0);
     long ran = pb_bench_run(on_result, NULL);
     if (ran < 0) goto out;
     char e[32];
-    fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur(seconds_since(&H.t0), e, sizeof e));
+    fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur(seconds_since(&bench_state.t0), e, sizeof e));
 
     size_t errors = 0, missing = 0;
-    for (size_t i = 0; i < H.nspecs; i++) {
-        errors += H.specs[i].error;
-        missing += H.specs[i].ratio_missing;
+    for (size_t i = 0; i < bench_state.nspecs; i++) {
+        errors += bench_state.specs[i].error;
+        missing += bench_state.specs[i].ratio_missing;
     }
     if (missing)
         fprintf(stderr, "posebench bench: copy_ratio left out for %zu benchmark(s): their copy/<op>/<n> "

@@ -135,7 +135,7 @@ struct harness {
     struct timespec t0;
     spec *cur;
 };
-extern struct harness H;
+extern struct harness bench_state;
 
 void run_copy(pb_bench_state *st, void *user);
 void run_op(pb_bench_state *st, void *user);

@@ -67,9 +67,9 @@ void on_result(const pb_bench_result *r, void *user)
 {
     (void)user;
     spec *s = NULL;
-    if (H.cur && !strcmp(H.cur->name, r->name)) s = H.cur;
-    for (size_t i = 0; !s && i < H.nspecs; i++)
-        if (!strcmp(H.specs[i].name, r->name)) s = &H.specs[i];
+    if (bench_state.cur && !strcmp(bench_state.cur->name, r->name)) s = bench_state.cur;
+    for (size_t i = 0; !s && i < bench_state.nspecs; i++)
+        if (!strcmp(bench_state.specs[i].name, r->name)) s = &bench_state.specs[i];
     if (!s) return;
     if (r->error) {
         s->error = 1;
@@ -107,8 +107,8 @@ static void csv_num(FILE *f, double v)
 int write_csv(FILE *f)
 {
     fputs("op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache\n", f);
-    for (size_t i = 0; i < H.nspecs; i++) {
-        const spec *s = &H.specs[i];
+    for (size_t i = 0; i < bench_state.nspecs; i++) {
+        const spec *s = &bench_state.specs[i];
         if (!s->v || s->error) continue;
         stats st = spec_stats(s);
         if (!st.ok) continue;   /* not run (filtered out) */

@@ -10,7 +10,7 @@
 
 #include "bench_internal.h"
 
-struct harness H;
+struct harness bench_state;
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
@@ -34,27 +34,27 @@ const char *fmt_dur(double s, char *buf, size_t len)
 /* Progress on stderr: one line as each benchmark starts. */
 static void note_start(spec *s)
 {
-    H.cur = s;
+    bench_state.cur = s;
     if (s->started) return;
     s->started = 1;
-    H.nstarted++;
-    double el = seconds_since(&H.t0);
+    bench_state.nstarted++;
+    double el = seconds_since(&bench_state.t0);
     char e[32], r[32];
-    size_t done = H.nstarted - 1;
-    if (done > 0 && H.total >= H.nstarted)
-        fprintf(stderr, "[%zu/%zu] %s  (elapsed %s, about %s left)\n", H.nstarted, H.total, s->name,
-                fmt_dur(el, e, sizeof e), fmt_dur(el / (double)done * (double)(H.total - done), r, sizeof r));
+    size_t done = bench_state.nstarted - 1;
+    if (done > 0 && bench_state.total >= bench_state.nstarted)
+        fprintf(stderr, "[%zu/%zu] %s  (elapsed %s, about %s left)\n", bench_state.nstarted, bench_state.total, s->name,
+                fmt_dur(el, e, sizeof e), fmt_dur(el / (double)done * (double)(bench_state.total - done), r, sizeof r));
     else
-        fprintf(stderr, "[%zu/%zu] %s  (elapsed %s)\n", H.nstarted, H.total, s->name, fmt_dur(el, e, sizeof e));
+        fprintf(stderr, "[%zu/%zu] %s  (elapsed %s)\n", bench_state.nstarted, bench_state.total, s->name, fmt_dur(el, e, sizeof e));
 }
 
 static int pool_get(const spec *s, char *err, size_t errlen)
 {
-    pool *p = &H.pool;
+    pool *p = &bench_state.pool;
     if (p->valid && p->op == s->op && p->n == s->n && p->cold == s->cold) return 0;
     pool_free(p);
     /* Distinct inputs per op and size, all derived from the run's seed. */
-    uint64_t seed = H.seed ^ ((uint64_t)s->op * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)s->n << 20);
+    uint64_t seed = bench_state.seed ^ ((uint64_t)s->op * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)s->n << 20);
     return pool_build(p, s->op, s->n, s->cold, seed, err, errlen);
 }
 
@@ -85,7 +85,7 @@ void run_copy(pb_bench_state *st, void *user)
         pb_bench_skip_with_error(st, err);
         return;
     }
-    const pool *p = &H.pool;
+    const pool *p = &bench_state.pool;
     const int64_t batch = batch_for(s->n);
     int k = 0;
     while (pb_bench_keep_running_batch(st, batch))
@@ -117,7 +117,7 @@ void run_op(pb_bench_state *st, void *user)
         pb_bench_skip_with_error(st, err);
         return;
     }
-    const pool *p = &H.pool;
+    const pool *p = &bench_state.pool;
     for (int i = 0; i < p->nsets; i++)
         if (pb_run(s->op, s->v, &p->sets[i].call) != PB_OK) {
             snprintf(err, sizeof err, "pb_run refused the call: %s", pb_last_error());
@@ -127,7 +127,7 @@ void run_op(pb_bench_state *st, void *user)
     const pb_kernel_fn fn = s->v->table[s->op];
     const int64_t batch = batch_for(s->n);
     int k = 0, bad = 0;
-    if (H.via_run == 2) {   /* --plan: one plan per buffer set, made outside the timing */
+    if (bench_state.via_run == 2) {   /* --plan: one plan per buffer set, made outside the timing */
         pb_plan *plans[64] = { 0 };
         int np = p->nsets < 64 ? p->nsets : 64;
         for (int i = 0; i < np; i++) bad |= pb_plan_create(&plans[i], s->op, s->v, &p->sets[i].call) != PB_OK;
@@ -137,7 +137,7 @@ void run_op(pb_bench_state *st, void *user)
                 if (++k == np) k = 0;
             }
         for (int i = 0; i < np; i++) pb_plan_destroy(plans[i]);
-    } else if (H.via_run) {
+    } else if (bench_state.via_run) {
         while (pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
                 bad |= pb_run(s->op, s->v, &p->sets[k].call) != PB_OK;
