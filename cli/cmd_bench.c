@@ -110,6 +110,10 @@ static int run(const opt_val *o, int nrest, char **rest)
 #ifdef PB_HAVE_BENCH
     /* the shared context, less what Google Benchmark records itself (date, num_cpus) */
     cJSON *ctx = context_new();
+    if (!ctx) {
+        fprintf(stderr, "posebench bench: out of memory\n");
+        return EXIT_USAGE;
+    }
     const char *keys[32], *vals[32];
     int nctx = 0;
     const cJSON *it;
@@ -118,10 +122,6 @@ static int run(const opt_val *o, int nrest, char **rest)
             continue;
         keys[nctx] = it->string;
         vals[nctx++] = it->valuestring;
-    }
-    if (!ctx) {
-        fprintf(stderr, "posebench bench: out of memory\n");
-        return EXIT_USAGE;
     }
     bench_opts b = {
         .op_on = o[O_OP].count ? op_on : NULL, .vars = vars, .nvars = nvars, .sizes = sizes, .nsizes = nsizes,
@@ -133,8 +133,8 @@ static int run(const opt_val *o, int nrest, char **rest)
     int st = bench_run(&b);
     cJSON_Delete(ctx);
     return st;
-#else
-    (void)nrest, (void)rest;
+#else   /* the options are still checked, so a bad command line says so before the missing framework */
+    (void)nrest, (void)rest, (void)op_on;
     fprintf(stderr, "posebench bench: this build has no Google Benchmark (install libbenchmark-dev and a C++ "
                     "compiler, then reconfigure)\n");
     return EXIT_USAGE;
