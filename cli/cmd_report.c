@@ -82,7 +82,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         struct tm tmv;
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime_r(&now, &tmv));
         char base[1900];
-        snprintf(base, sizeof base, "%s/out", PB_REPORTS_DIR);
+        snprintf(base, sizeof base, "%s/out", CLI_REPORTS_DIR);
         if (mkdir_p(base) != 0) {
             fprintf(stderr, "posebench report: cannot create %s: %s\n", base, strerror(errno));
             free(r);
@@ -107,7 +107,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         free(r);
         return EXIT_USAGE;
     }
-    snprintf(r->scripts, sizeof r->scripts, "%s", PB_REPORTS_DIR);
+    snprintf(r->scripts, sizeof r->scripts, "%s", CLI_REPORTS_DIR);
     {
         char probe[2400];
         snprintf(probe, sizeof probe, "%s/%s", r->scripts, report_probe_script());

@@ -13,23 +13,23 @@
 #include "pick.h"
 
 /* Set per build by cmake/cli.cmake (pb_build_description). */
-#ifndef PB_CLI_C_FLAGS
-#define PB_CLI_C_FLAGS "unknown"
+#ifndef CLI_C_FLAGS
+#define CLI_C_FLAGS "unknown"
 #endif
-#ifndef PB_CLI_KERNEL_FLAGS
-#define PB_CLI_KERNEL_FLAGS "unknown"
+#ifndef CLI_KERNEL_FLAGS
+#define CLI_KERNEL_FLAGS "unknown"
 #endif
-#ifndef PB_CLI_BUILD_TYPE
-#define PB_CLI_BUILD_TYPE "unknown"
+#ifndef CLI_BUILD_TYPE
+#define CLI_BUILD_TYPE "unknown"
 #endif
-#ifndef PB_CLI_COMPILER_ID
-#define PB_CLI_COMPILER_ID "unknown"
+#ifndef CLI_COMPILER_ID
+#define CLI_COMPILER_ID "unknown"
 #endif
 
 /* The last -O flag of the C flags: what the kernels (and every C source) are built with. */
 static void opt_level(char *buf, size_t len)
 {
-    const char *flags = PB_CLI_C_FLAGS, *last = NULL;
+    const char *flags = CLI_C_FLAGS, *last = NULL;
     for (const char *p = flags; (p = strstr(p, "-O")) != NULL; p += 2)
         if (p == flags || p[-1] == ' ') last = p;
     if (!last) {
@@ -56,10 +56,10 @@ cJSON *context_new(void)
     ok &= cJSON_AddStringToObject(c, "dispatch_variant",
                                   pb_variant_active(&active) == PB_OK ? pb_variant_name(active) : "none") != NULL;
     ok &= cJSON_AddStringToObject(c, "forced_variant", pick_forced() ? pick_forced() : "") != NULL;
-    ok &= cJSON_AddStringToObject(c, "compiler", PB_CLI_COMPILER_ID " " __VERSION__) != NULL;
-    ok &= cJSON_AddStringToObject(c, "build_type", PB_CLI_BUILD_TYPE) != NULL;
-    ok &= cJSON_AddStringToObject(c, "c_flags", PB_CLI_C_FLAGS) != NULL;
-    ok &= cJSON_AddStringToObject(c, "kernel_flags", PB_CLI_KERNEL_FLAGS) != NULL;
+    ok &= cJSON_AddStringToObject(c, "compiler", CLI_COMPILER_ID " " __VERSION__) != NULL;
+    ok &= cJSON_AddStringToObject(c, "build_type", CLI_BUILD_TYPE) != NULL;
+    ok &= cJSON_AddStringToObject(c, "c_flags", CLI_C_FLAGS) != NULL;
+    ok &= cJSON_AddStringToObject(c, "kernel_flags", CLI_KERNEL_FLAGS) != NULL;
     opt_level(buf, sizeof buf);
     ok &= cJSON_AddStringToObject(c, "kernel_opt", buf) != NULL;
     time_t now = time(NULL);

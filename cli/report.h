@@ -11,8 +11,8 @@
 #include "context.h"
 #include "posebench/posebench.h"
 
-#ifndef PB_REPORTS_DIR
-#define PB_REPORTS_DIR "reports"
+#ifndef CLI_REPORTS_DIR
+#define CLI_REPORTS_DIR "reports"
 #endif
 
 /* ---- cJSON shorthands: tolerant of missing or mistyped members ---- */

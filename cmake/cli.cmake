@@ -25,11 +25,11 @@ target_link_libraries(posebench_cli PRIVATE pb_cjson)
 # the flags C sources get and each native kernel build's ISA flags.
 pb_build_description(_pb_cli_cflags _pb_cli_kflags)
 set_source_files_properties(${PB_CLI_ROOT}/cli/context.c PROPERTIES COMPILE_DEFINITIONS
-  "PB_CLI_BUILD_TYPE=\"${CMAKE_BUILD_TYPE}\";PB_CLI_COMPILER_ID=\"${CMAKE_C_COMPILER_ID}\";PB_CLI_C_FLAGS=\"${_pb_cli_cflags}\";PB_CLI_KERNEL_FLAGS=\"${_pb_cli_kflags}\"")
+  "CLI_BUILD_TYPE=\"${CMAKE_BUILD_TYPE}\";CLI_COMPILER_ID=\"${CMAKE_C_COMPILER_ID}\";CLI_C_FLAGS=\"${_pb_cli_cflags}\";CLI_KERNEL_FLAGS=\"${_pb_cli_kflags}\"")
 # The report writes into <source>/reports/out/<timestamp>/ and reads the
 # gnuplot scripts from <source>/reports/, wherever it is run from.
 set_source_files_properties(${PB_CLI_ROOT}/cli/cmd_report.c ${PB_CLI_ROOT}/cli/report_plots.c PROPERTIES COMPILE_DEFINITIONS
-  "PB_REPORTS_DIR=\"${PB_CLI_ROOT}/reports\"")
+  "CLI_REPORTS_DIR=\"${PB_CLI_ROOT}/reports\"")
 
 # CLI smoke tests of frame and budget (tiny crowds; shape of the output, not timings).
 if(PB_BUILD_TESTS)
