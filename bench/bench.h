@@ -1,17 +1,45 @@
-/* bench.h — the benchmark harness's entry point (bench/bench.c), called by
- * the CLI's `posebench bench` when the build has Google Benchmark. */
-#ifndef PB_BENCH_H
-#define PB_BENCH_H
+/* bench.h — the benchmark harness behind `posebench bench` (the bench/ sources over
+ * Google Benchmark through shim.cc). The CLI (cli/cmd_bench.c) parses the
+ * options, chooses the variants and the context, and calls bench_run. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "posebench/posebench.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Run `posebench bench` with the arguments that follow "bench" (argv[0] is
- * the first of them, not the program name). Returns the exit status: 0 when
- * every benchmark ran, 1 if one reported an error, 2 for bad options or a
- * setup failure (message on stderr). */
-int pb_bench_main(int argc, char **argv);
+#define BENCH_MAX_SIZES 32
+#define BENCH_MAX_SIZE ((size_t)1 << 26)   /* 64 M joints: 4.9 GB per pose; beyond is a typo */
+
+typedef struct bench_opts {
+    const int *op_on;               /* PB_OP_COUNT flags: ops asked for by name; NULL: every op that runs */
+    const pb_variant *const *vars;  /* the variants to time (checked runnable by the caller) */
+    int nvars;
+    const size_t *sizes;            /* joint counts, distinct, 1..BENCH_MAX_SIZE */
+    int nsizes;                     /* 0: the defaults (64 ... 1048576; --quick 256, 4096, 65536) */
+    int quick;                      /* 3 repetitions, short minimum time */
+    int via_run;                    /* 0 the kernel table, 1 pb_run, 2 pb_plan_run */
+    int mocap;                      /* inputs from the crowd builder playing motion capture */
+    const char *const *bvh;         /* ... these files (NULL: the packaged CMU clips) */
+    int nbvh;
+    const char *json, *csv;         /* outputs (NULL: none) */
+    int have_seed;
+    uint64_t seed;                  /* inputs' seed (have_seed 0: from the clock and pid) */
+    char **gb_args;                 /* Google Benchmark's own flags */
+    int ngb;
+    const char *const *ctx_keys;    /* the run's context (cli/context.h), added to the JSON's */
+    const char *const *ctx_vals;
+    int nctx;
+} bench_opts;
+
+/* Register, run, write the outputs. Returns the exit status: 0 when every
+ * benchmark ran, 1 if one reported an error, 2 for a setup failure (message
+ * on stderr). */
+int bench_run(const bench_opts *o);
 
 #ifdef __cplusplus
 }

@@ -1,213 +1,140 @@
-/* posebench.c — the command-line front end (build/posebench).
- *   posebench variants                 list variants: native / emulated-only / unavailable here
- *   posebench ops                      list registered ops
- *   posebench validate [options]       every op x variant vs reference and oracle
- *   posebench bench [options]          Google Benchmark timings (bench/; needs libbenchmark-dev at build)
- *   posebench frame|budget|report      the frame pipeline, the blend-method budget, the report (cli/commands.h)
- * Global: --variant NAME forces the variant ops run with (like POSEBENCH_VARIANT). */
-#include <errno.h>
+/* posebench.c — the command-line front end (build/posebench): global options,
+ * then one command from the table below (command.h); `posebench help` and
+ * `help CMD` are generated from the same table as each command's --help. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "posebench/posebench.h"
-#include "validate.h"
-#include "all_variants.h"
-#include "commands.h"   /* frame, budget, report (cli/frame.c, cli/budget.c, cli/report.c) */
-#ifdef PB_HAVE_BENCH
-#include "bench.h"
-#endif
+#include "command.h"
+#include "pick.h"
+
+static const command *const commands[] = { &cmd_variants, &cmd_ops, &cmd_validate, &cmd_bench,
+                                           &cmd_frame, &cmd_budget, &cmd_report };
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static const opt_spec global_opts[] = {
+    { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
+      "force the variant every command runs (like POSEBENCH_VARIANT; refused if this CPU cannot run it)" },
+};
+#define NGLOBAL ((int)(sizeof global_opts / sizeof global_opts[0]))
 
 static void usage(FILE *f)
 {
-    fputs("usage: posebench <command> [options]\n"
-          "commands:\n"
-          "  variants                     list variants and whether this CPU runs them\n"
-          "  ops                          list registered ops\n"
-          "  validate [--op NAME] [--variant NAME] [--json FILE] [--seed N] [--quick] [--verbose]\n"
-          "           [--bvh FILE]... [--strict] [--no-mocap]\n"
-          "                               check every op x variant against the float reference\n"
-          "                               and the double oracle, on synthetic classes and real motion\n"
-          "                               capture (--bvh files, else the packaged CMU clips when\n"
-          "                               present); exit status 1 on any failure\n"
-          "  bench [--op NAME]... [--variant NAME]... [--sizes N,N,...] [--quick] [--emulated]\n"
-          "        [--json FILE] [--csv FILE] [--seed N] [--pb-run] [-- <Google Benchmark flags>]\n"
-          "                               time every op x variant x size with a memcpy roofline\n"
-          "                               (posebench bench --help for details)\n"
-          "  frame [--characters N] [--joints N] [--bvh FILE]... [--method M]... [--variant NAME] [--json FILE]\n"
-          "                               a crowd's frame (sample, transition, additive, 2-leg IK, FK) per stage\n"
-          "  budget [--budget-us US] [--characters N] [--joints N] [--variant NAME] [--json FILE]\n"
-          "                               transition methods: cost per frame, fit in a budget, and quality\n"
-          "  report [--quick] [--out DIR]   validate + bench + frame + budget -> plots, index.html, summary.md\n"
-          "                               in a new reports/out/<timestamp>/ (each command: --help)\n"
-          "environment:\n"
-          "  POSEBENCH_VARIANT=NAME       force the variant ops use (refused if the CPU cannot run it)\n"
-          "  POSEBENCH_DISABLE=avx512,... hide CPU features from dispatch\n",
+    fputs("usage: posebench [--variant NAME] <command> [options]\n"
+          "       posebench help [COMMAND]     this help, or a command's (same as posebench COMMAND --help)\n"
+          "commands:\n", f);
+    for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fputs("global options (before the command):\n", f);
+    opts_help(f, global_opts, NGLOBAL);
+    fputs("environment:\n"
+          "  POSEBENCH_VARIANT=NAME          force the variant, as --variant (an unknown or unrunnable name is an error)\n"
+          "  POSEBENCH_DISABLE=avx512,...    hide CPU features from dispatch (unknown feature names are an error)\n"
+          "  Every command runs the variants its own --variant names, else the forced one, else its default.\n",
           f);
+    fputs(EXIT_STATUS_HELP, f);
 }
 
-static int cmd_variants(void)
+void command_help(FILE *f, const command *c)
 {
-    char feats[128];
-    printf("CPU features: %s\n", pb_cpu_feature_names(pb_cpu_features(), feats, sizeof feats));
-    const pb_variant *active = NULL;
-    pb_status as = pb_variant_active(&active);
-    printf("%-12s %-8s %-6s %s\n", "variant", "isa", "lanes", "status");
-    for (size_t i = 0; i < pb_all_variant_count(); i++) {
-        const pb_variant *v = pb_all_variant_at(i);
-        const char *status;
-        if (pb_variant_check(v) == PB_OK)
-            status = pb_variant_mode(v) == PB_MODE_NATIVE ? "native" : "emulated (portable SIMDe, runs anywhere)";
-        else
-            status = pb_all_variant_emulated() ? "unavailable on this CPU/build (validated through its -emu build)"
-                                               : "unavailable on this CPU/build";
-        printf("%-12s %-8s %-6d %s%s\n", pb_variant_name(v), pb_variant_isa(v), pb_variant_lanes(v), status,
-               v == active ? "  [active]" : "");
+    fprintf(f, "usage: posebench %s", c->name);
+    if (c->nopts) {
+        fputc(' ', f);
+        opts_synopsis(f, c->opts, c->nopts, 18 + (int)strlen(c->name), 110);
     }
-    if (as != PB_OK) {
-        fprintf(stderr, "posebench: %s\n", pb_last_error());
-        return 2;
-    }
-    if (!pb_all_variant_emulated())
-        printf("(emulated variants <isa>-emu not built: configure with -DPB_EMULATED=ON)\n");
-    return 0;
+    if (c->rest) fprintf(f, " [-- %s]", c->rest);
+    fprintf(f, "\n  %s\n%s", c->summary, c->about ? c->about : "");
+    if (c->nopts) fputs("options (--opt value or --opt=value):\n", f);
+    opts_help(f, c->opts, c->nopts);
+    fputs(EXIT_STATUS_HELP, f);
 }
 
-static int cmd_ops(void)
+static const command *find(const char *name)
 {
-    for (int i = 0; i < PB_OP_COUNT; i++) {
-        const pb_op_info *o = pb_op_get((pb_op)i);
-        printf("%-28s %s\n", o->name, o->summary);
-    }
-    return 0;
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i]->name, name)) return commands[i];
+    return NULL;
 }
 
-static int cmd_validate(int argc, char **argv)
+static int help(int argc, char **argv)
 {
-    pb_validate_opts o = { .seed = 20231, .table = stdout };
-    const char *json = NULL;
-    const char *bvh[64];
-    size_t nbvh = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "--op") && has) o.op = argv[++i];
-        else if (!strcmp(a, "--variant") && has) o.variant = argv[++i];
-        else if (!strcmp(a, "--json") && has) json = argv[++i];
-        else if (!strcmp(a, "--seed") && has) {
-            char *end;
-            errno = 0;
-            o.seed = strtoull(argv[++i], &end, 10);
-            if (errno || *end) {
-                fprintf(stderr, "posebench validate: --seed expects a non-negative integer, got '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--quick")) o.quick = 1;
-        else if (!strcmp(a, "--verbose")) o.verbose = 1;
-        else if (!strcmp(a, "--bvh") && has) {
-            if (nbvh == sizeof bvh / sizeof bvh[0]) {
-                fprintf(stderr, "posebench validate: at most %zu --bvh files\n", sizeof bvh / sizeof bvh[0]);
-                return 2;
-            }
-            bvh[nbvh++] = argv[++i];
-        } else if (!strcmp(a, "--strict")) o.strict = 1;
-        else if (!strcmp(a, "--no-mocap")) o.no_mocap = 1;
-        else {
-            fprintf(stderr, "posebench validate: unknown or incomplete option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
+    if (argc == 0) {
+        usage(stdout);
+        return EXIT_OK;
     }
-    if (o.op) {
-        pb_op op;
-        if (pb_op_find(o.op, &op) != PB_OK) {
-            fprintf(stderr, "posebench validate: %s\n", pb_last_error());
-            return 2;
-        }
+    const command *c = find(argv[0]);
+    if (!c || argc > 1) {
+        fprintf(stderr, c ? "posebench help: one command at a time, got '%s'\n" : "posebench help: unknown command '%s'\n",
+                c ? argv[1] : argv[0]);
+        usage(stderr);
+        return EXIT_USAGE;
     }
-    if (o.variant) {
-        const pb_variant *v = NULL;
-        int known = 0;
-        for (size_t i = 0; i < pb_all_variant_count(); i++)
-            known |= !strcmp(o.variant, pb_variant_name(pb_all_variant_at(i))) ||
-                     !strcmp(o.variant, pb_variant_isa(pb_all_variant_at(i)));
-        if (!known && pb_all_variant_find(o.variant, &v) != PB_OK) {
-            fprintf(stderr, "posebench validate: %s\n", pb_last_error());
-            return 2;
-        }
+    command_help(stdout, c);
+    return EXIT_OK;
+}
+
+/* Google Benchmark's --benchmark_* flags are also taken before `--` (bench):
+ * they go with the arguments after `--`, in order. */
+#define PASS_PREFIX "--benchmark_"
+
+static int run(const command *c, int argc, char **argv)
+{
+    opt_val vals[32];
+    if (c->nopts > (int)(sizeof vals / sizeof vals[0])) return EXIT_USAGE;   /* a table too long for this parser */
+    char **own = calloc((size_t)argc + 1, sizeof *own), **pass = calloc((size_t)argc + 1, sizeof *pass);
+    if (!own || !pass) {
+        free(own);
+        free(pass);
+        fprintf(stderr, "posebench %s: out of memory\n", c->name);
+        return EXIT_USAGE;
     }
-    if (nbvh) {
-        o.bvh = bvh;
-        o.nbvh = nbvh;
+    int nown = 0, npass = 0, i = 0;
+    for (; i < argc && strcmp(argv[i], "--"); i++) {
+        if (c->rest && i > 0 && !strncmp(argv[i], PASS_PREFIX, strlen(PASS_PREFIX))) pass[npass++] = argv[i];
+        else own[nown++] = argv[i];
     }
-    FILE *jf = NULL;
-    if (json) {
-        jf = fopen(json, "w");
-        if (!jf) {
-            fprintf(stderr, "posebench validate: cannot write %s: %s\n", json, strerror(errno));
-            return 2;
-        }
-        o.json = jf;
+    for (int k = i; k < argc; k++) own[nown++] = argv[k];   /* `--` and what follows, for getopt to see */
+    int rest = nown, status;
+    int st = opts_parse(c->name, c->opts, c->nopts, vals, nown, own, &rest, 0);
+    if (st == OPTS_HELP) {
+        command_help(stdout, c);
+        status = EXIT_OK;
+    } else if (st != OPTS_OK) {
+        status = EXIT_USAGE;
+    } else if (rest < nown && !c->rest) {
+        fprintf(stderr, "posebench %s: takes no arguments after '--', got '%s'\n", c->name, own[rest]);
+        status = EXIT_USAGE;
+    } else {
+        for (int k = rest; k < nown; k++) pass[npass++] = own[k];
+        status = c->run(vals, npass, pass);
     }
-    int fails = pb_validate_report(&o);
-    if (jf && fclose(jf) != 0) {
-        fprintf(stderr, "posebench validate: error writing %s\n", json);
-        return 2;
-    }
-    if (fails < 0) {
-        fprintf(stderr, "posebench validate: %s\n", pb_last_error());
-        return 2;
-    }
-    printf("%s: %d failing row(s)\n", fails ? "FAILED" : "all passed", fails);
-    return fails ? 1 : 0;
+    free(own);
+    free(pass);
+    return status;
 }
 
 int main(int argc, char **argv)
 {
-    /* POSEBENCH_VARIANT naming an emulated build: only the harness has those
-     * rows, so it forces them (other names are the runtime's to resolve). */
-    if (pb_all_variant_env() != PB_OK) {
-        fprintf(stderr, "posebench: %s\n", pb_last_error());
-        return 2;
+    opt_val g[NGLOBAL];
+    int first = argc;
+    int st = opts_parse("", global_opts, NGLOBAL, g, argc, argv, &first, 1);
+    if (st == OPTS_HELP) {
+        usage(stdout);
+        return EXIT_OK;
     }
-    /* Global --variant (before the command) forces the dispatch choice. */
-    int i = 1;
-    while (i < argc && argv[i][0] == '-') {
-        if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
-            if (pb_all_variant_force(argv[i + 1]) != PB_OK) {
-                fprintf(stderr, "posebench: %s\n", pb_last_error());
-                return 2;
-            }
-            i += 2;
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "posebench: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (i >= argc) {
+    if (st != OPTS_OK) return EXIT_USAGE;
+    if (first >= argc) {
+        fputs("posebench: no command given\n", stderr);
         usage(stderr);
-        return 2;
+        return EXIT_USAGE;
     }
-    const char *cmd = argv[i++];
-    if (!strcmp(cmd, "variants")) return cmd_variants();
-    if (!strcmp(cmd, "ops")) return cmd_ops();
-    if (!strcmp(cmd, "validate")) return cmd_validate(argc - i, argv + i);
-    if (!strcmp(cmd, "bench")) {
-#ifdef PB_HAVE_BENCH
-        return pb_bench_main(argc - i, argv + i);
-#else
-        fprintf(stderr, "posebench was built without Google Benchmark (install libbenchmark-dev)\n");
-        return 2;
-#endif
+    const char *name = argv[first];
+    if (!strcmp(name, "help")) return help(argc - first - 1, argv + first + 1);
+    const command *c = find(name);
+    if (!c) {
+        fprintf(stderr, "posebench: unknown command '%s'\n", name);
+        usage(stderr);
+        return EXIT_USAGE;
     }
-    /* commands in their own files (cli/commands.h) */
-    if (!strcmp(cmd, "frame")) return pb_cmd_frame(argc - i, argv + i);
-    if (!strcmp(cmd, "budget")) return pb_cmd_budget(argc - i, argv + i);
-    if (!strcmp(cmd, "report")) return pb_cmd_report(argc - i, argv + i);
-    fprintf(stderr, "posebench: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return 2;
+    /* the environment and the forced variant are checked before any command runs */
+    if (pick_init(g[0].count ? g[0].str : NULL) != 0) return EXIT_USAGE;
+    return run(c, argc - first, argv + first);
 }

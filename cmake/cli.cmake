@@ -1,24 +1,35 @@
-# cli.cmake — the CLI commands beyond posebench.c (cli/frame.c, cli/budget.c,
-# cli/report.c) and the report test. Included at the end of the root
-# CMakeLists.txt (with PB_BUILD_CLI), after the posebench_cli target, tests and
-# (optional) bench exist.
+# cli.cmake — the CLI's command files beyond posebench.c (the dispatcher), the
+# cJSON it reads and writes JSON with, and the report test. Included at the end
+# of the root CMakeLists.txt (with PB_BUILD_CLI), after the posebench_cli
+# target, tests and (optional) bench exist.
 get_filename_component(PB_CLI_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+include(${CMAKE_CURRENT_LIST_DIR}/cjson.cmake)
 
 target_sources(posebench_cli PRIVATE
-  ${PB_CLI_ROOT}/cli/frame.c
-  ${PB_CLI_ROOT}/cli/budget.c
-  ${PB_CLI_ROOT}/cli/report.c)
+  # the command line: option tables, variants, the context and JSON files
+  ${PB_CLI_ROOT}/cli/opts.c ${PB_CLI_ROOT}/cli/pick.c ${PB_CLI_ROOT}/cli/context.c ${PB_CLI_ROOT}/cli/measure.c
+  # one file per command
+  ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
+  ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
+  # the frame pipeline (frame_pipeline.h: scenes, crowds, stages), shared by frame and budget
+  ${PB_CLI_ROOT}/cli/fp_scene.c ${PB_CLI_ROOT}/cli/fp_crowd.c
+  # budget's quality and output
+  ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_out.c
+  # report: reading the steps' JSON, plots, HTML
+  ${PB_CLI_ROOT}/cli/report_util.c ${PB_CLI_ROOT}/cli/report_read.c ${PB_CLI_ROOT}/cli/report_plots.c
+  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_html.c)
 target_include_directories(posebench_cli PRIVATE ${PB_CLI_ROOT}/cli)
+target_link_libraries(posebench_cli PRIVATE pb_cjson)
 
-# Build description recorded in frame/budget JSON (the bench JSON has its
-# own): the flags C sources get and each native kernel build's ISA flags.
+# Build description recorded in every command's JSON context (cli/context.c):
+# the flags C sources get and each native kernel build's ISA flags.
 pb_build_description(_pb_cli_cflags _pb_cli_kflags)
-set_source_files_properties(${PB_CLI_ROOT}/cli/frame.c PROPERTIES COMPILE_DEFINITIONS
-  "PB_CLI_BUILD_TYPE=\"${CMAKE_BUILD_TYPE}\";PB_CLI_COMPILER_ID=\"${CMAKE_C_COMPILER_ID}\";PB_CLI_C_FLAGS=\"${_pb_cli_cflags}\";PB_CLI_KERNEL_FLAGS=\"${_pb_cli_kflags}\"")
+set_source_files_properties(${PB_CLI_ROOT}/cli/context.c PROPERTIES COMPILE_DEFINITIONS
+  "CLI_BUILD_TYPE=\"${CMAKE_BUILD_TYPE}\";CLI_COMPILER_ID=\"${CMAKE_C_COMPILER_ID}\";CLI_C_FLAGS=\"${_pb_cli_cflags}\";CLI_KERNEL_FLAGS=\"${_pb_cli_kflags}\"")
 # The report writes into <source>/reports/out/<timestamp>/ and reads the
 # gnuplot scripts from <source>/reports/, wherever it is run from.
-set_source_files_properties(${PB_CLI_ROOT}/cli/report.c PROPERTIES COMPILE_DEFINITIONS
-  "PB_REPORTS_DIR=\"${PB_CLI_ROOT}/reports\"")
+set_source_files_properties(${PB_CLI_ROOT}/cli/cmd_report.c ${PB_CLI_ROOT}/cli/report_plots.c PROPERTIES COMPILE_DEFINITIONS
+  "CLI_REPORTS_DIR=\"${PB_CLI_ROOT}/reports\"")
 
 # CLI smoke tests of frame and budget (tiny crowds; shape of the output, not timings).
 if(PB_BUILD_TESTS)

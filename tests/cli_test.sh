@@ -25,8 +25,8 @@ check "validate bad json"   2 "cannot write /nonexistent/dir" -- validate --op e
 check "validate one"        0 "all passed"                    -- validate --quick --op quat_mul --variant scalar
 check "validate missing bvh" 2 "nope.bvh"                  -- validate --quick --op quat_mul --variant scalar --bvh /nonexistent/nope.bvh
 check "report missing bvh"   2 "--bvh /nonexistent/nope.bvh: no such file" -- report --bvh /nonexistent/nope.bvh
-check "report bad option"    2 "unknown or incomplete option '--frob'" -- report --frob
-check "frame bad characters" 2 "--characters expects 1..4096"  -- frame --characters 0
+check "report bad option"    2 "unknown option '--frob'"       -- report --frob
+check "frame bad characters" 2 "--characters expects an integer in 1..4096, got '0'" -- frame --characters 0
 check "frame bad scale"      2 "--bvh-scale expects"           -- frame --bvh-scale nan
 check "budget bad budget"    2 "budget"                        -- budget --budget-us -3
 boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
@@ -57,5 +57,58 @@ if grep -q '"op": "eerp"' "$tmp" && grep -q "$want_mode" "$tmp" && grep -q '"max
    && grep -q '"ref_err"' "$tmp" && grep -q '"nan": 0' "$tmp" && grep -q '"pass": true' "$tmp"; then pass=$((pass+1));
 else fail=$((fail+1)); echo "FAIL json shape"; head -c 600 "$tmp"; fi
 rm -f "$tmp"
+# ---- the command table: help, --opt=value, exit codes (issue 14, defect 8) ----
+check "help"                 0 "^commands:"                    -- help
+check "help global"          0 "exit status: 0 success"        -- --help
+check "help frame"           0 "--characters N .*1\.\.4096"   -- help frame
+check "help unknown"         2 "unknown command 'nope'"        -- help nope
+for c in variants ops validate bench frame budget report; do
+  check "$c --help"          0 "usage: posebench $c"           -- $c --help
+  check "help $c"            0 "exit status"                   -- help $c
+done
+check "opt=value"            2 "--characters expects an integer in 1..4096, got '0'" -- frame --characters=0
+check "opt=value runs"       0 "all passed"                    -- validate --quick --op=quat_mul --variant=scalar
+check "flag with value"      2 "option '--quick' takes no value" -- validate --quick=1
+check "missing value"        2 "option '--op' needs a value"   -- validate --op
+check "ops stray argument"   2 "ops: unexpected argument 'bogus'" -- ops bogus
+check "variants stray arg"   2 "variants: unexpected argument 'x'" -- variants x
+check "variants bad option"  2 "variants: unknown option '--frob'" -- variants --frob
+check "ops after --"         2 "takes no arguments after '--'" -- ops -- x
+check "validate seed -1"     2 "--seed expects a non-negative integer.*'-1'" -- validate --seed -1
+check "validate bvh-scale"   2 "--bvh-scale expects a number"  -- validate --bvh-scale 0
+check "validate bvh-scale ok" 0 "all passed"                   -- validate --quick --op quat_mul --variant scalar --bvh-scale=0.02
+check "budget bad sampler"   2 "--sampler expects linear or cubic, got 'x'" -- budget --sampler x
+env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
+  local name=$1 want=$2 re=$3 var=$4; shift 5
+  local out; out=$(env "$var" bash -c 'emu=$1; shift; if [ -n "$emu" ]; then $emu "$@"; else "$@"; fi' _ "$emu" "$bin" "$@" 2>&1)
+  local st=$?
+  if [ "$st" = "$want" ] && grep -Eq -- "$re" <<<"$out"; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "FAIL $name: status $st (want $want), output:"; echo "$out" | head -5; fi
+}
+env_check "env variant bogus"  2 "POSEBENCH_VARIANT=bogus: unknown variant 'bogus' \(known: .*scalar" POSEBENCH_VARIANT=bogus -- ops
+env_check "env disable bogus"  2 "POSEBENCH_DISABLE: unknown CPU feature 'bogus' \(known: " POSEBENCH_DISABLE=bogus -- ops
+env_check "env disable list"   2 "unknown CPU feature 'avx3'"  POSEBENCH_DISABLE=avx2,avx3 -- variants
+if [ "$foreign" = neon ]; then own=sse41; else own=neon; fi
+if run variants 2>/dev/null | grep -Eq "^$own .* native"; then   # a variant this CPU runs: disabling it says so
+  env_check "env disabled variant" 0 "^$own .*disabled by POSEBENCH_DISABLE" POSEBENCH_DISABLE=$own -- variants
+fi
+# frame honours --variant, the global --variant and POSEBENCH_VARIANT alike (defect 4)
+frame_variants() { # the variants of frame's JSON rows, sorted and unique
+  local j; j=$(mktemp); "$@" frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --json "$j" >/dev/null 2>&1
+  grep -Eo '"variant":[[:space:]]*"[^"]*"' "$j" | grep -Eo '"[^"]*"$' | tr -d '"' | sort -u | tr '\n' ' '; rm -f "$j"
+}
+runner() { if [ -n "$emu" ]; then $emu "$bin" "$@"; else "$bin" "$@"; fi; }
+got=$(frame_variants runner --variant scalar)
+[ "$got" = "scalar " ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame global --variant: '$got'"; }
+got=$(POSEBENCH_VARIANT=scalar frame_variants runner)
+[ "$got" = "scalar " ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame POSEBENCH_VARIANT: '$got'"; }
+j=$(mktemp); runner frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --json "$j" >/dev/null 2>&1
+got=$(grep -Eo '"variant":[[:space:]]*"[^"]*"' "$j" | grep -Eo '"[^"]*"$' | tr -d '"' | sort -u | tr '\n' ' '); rm -f "$j"
+[ "$got" = "scalar " ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame --variant: '$got'"; }
+if [ -f "$boxing" ]; then   # a BVH file's warning prints once, not once per load
+  n=$(run frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --bvh "$boxing" 2>&1 | grep -c "warning: .*Boxing_Toes.bvh:128")
+  [ "$n" = 1 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame bvh warning printed $n times"; }
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

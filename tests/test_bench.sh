@@ -25,7 +25,11 @@ check "bad op"        2 "unknown op 'nope'"             -- bench --op nope
 check "bad variant"   2 "unknown variant 'nope'"        -- bench --variant nope
 check "bad sizes"     2 "--sizes expects"               -- bench --sizes 64,0
 check "bad seed"      2 "--seed expects"                -- bench --seed x
-check "bad option"    2 "unknown or incomplete option"  -- bench --frobnicate
+check "bad option"    2 "unknown option '--frobnicate'" -- bench --frobnicate
+check "empty size"    2 "--sizes: empty entry in '64,,128'" -- bench --sizes 64,,128
+check "trailing comma" 2 "--sizes: empty entry"          -- bench --sizes 64,
+check "negative seed" 2 "--seed expects a non-negative"  -- bench --seed -1
+check "seed=value"    2 "--seed expects a non-negative"  -- bench --seed=-5
 check "bad gb flag"   2 "unrecognized"                  -- bench --op quat_mul -- --benchmark_nope=1
 check "bad json path" 2 "cannot write /nonexistent/d/x" -- bench --op quat_mul --json /nonexistent/d/x.json
 [ -n "$foreign" ] && check "foreign variant" 2 "not built for|needs" -- bench --variant "$foreign"

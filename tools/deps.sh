@@ -7,8 +7,9 @@
 # exact command to run and exits non-zero.
 set -euo pipefail
 
-core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev gnuplot-nox)
-test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user assimp-testmodels chromium)
+core=(cmake make gcc g++ pkg-config libsimde-dev libcjson-dev libbenchmark-dev gnuplot-nox)
+test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 qemu-user
+            assimp-testmodels chromium)
 
 case "${1:-core}" in
   core) want=("${core[@]}") ;;
@@ -28,6 +29,10 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+# The cross build links the arm64 cJSON: apt needs the architecture first.
+if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  cmd="dpkg --add-architecture arm64 && $cmd"
+fi
 echo "deps: installing ${missing[*]}"
 if [ "$(id -u)" = 0 ]; then
   sh -c "$cmd"

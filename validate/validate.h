@@ -155,6 +155,7 @@ typedef struct pb_validate_opts {
     int no_mocap;          /* skip the mocap class */
     FILE *table;           /* human table (NULL: none) */
     FILE *json;            /* JSON rows (NULL: none) */
+    double bvh_scale;      /* unit scale of the --bvh files (0: the loader's default, centimetres -> metres) */
 } pb_validate_opts;
 
 /* One judged row: op x variant x metric. max/p99: variant vs oracle; ref:

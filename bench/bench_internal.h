@@ -1,0 +1,145 @@
+/* bench_internal.h — what the benchmark harness's files share: the
+ * registered benchmarks (spec) and their results, the input buffer sets and
+ * pools (pool.c, where the cold-cache set-up lives), the timing loops
+ * (timing.c), the results (results.c) and the run (bench.c). */
+#ifndef BENCH_INTERNAL_H
+#define BENCH_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "bench.h"
+#include "internal.h"
+#include "pb_bench_shim.h"
+#include "validate.h"
+
+#define COLD_MIN_N ((size_t)262144)      /* sizes that also get a cold-cache run */
+#define COLD_MEM_CAP ((size_t)1 << 30)   /* at most 1 GiB of rotated buffers per cold benchmark */
+#define BATCH_JOINTS 16384               /* joints per timing-loop step (see run_op) */
+#define AOS_FLOATS 19                    /* floats per element of a pb_pose_aos: 3 + 4 + 4 x 3 */
+#define SKEL_JOINTS 64                   /* joints per character of skeleton ops' crowds */
+#define SKEL_FLAGS (PB_OPF_SKELETON | PB_OPF_ROOTS)   /* ops that take call.skel */
+#define CLIP_KEYS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))   /* what a clip's keys hold */
+
+/* Scalar parameters for every op (each reads only those its flags name):
+ * mid-transition values in the ranges validation covers; alpha not 0, 1/2
+ * or 1, which could hit special cases. */
+extern const pb_params bench_params;   /* scalar parameters for every op (pool.c) */
+#define SAMPLE_FRAMES 120                /* sampling ops: a 1 s clip at 120 fps ... */
+#define SAMPLE_FPS 120.0f                /* ... of SKEL_JOINTS joints (or n joints) */
+
+/* ---- benchmarks and their results -------------------------------------------------- */
+
+/* One registered benchmark. Results arrive through the reporter hook
+ * (on_result) after all repetitions of the benchmark ran. */
+typedef struct spec {
+    char name[128];
+    pb_op op;
+    const pb_variant *v;    /* NULL: the copy roofline */
+    size_t n;
+    int cold;
+    struct spec *copy;      /* copy roofline of the same op, n and cache state */
+    struct spec *scalar;    /* scalar run of the same op, n and cache state (NULL if not benchmarked) */
+    int started, error, ratio_missing;
+    /* Google Benchmark's aggregates (when there are repetitions) ... */
+    int have_med, have_cv;
+    double med_cpu_s, med_nspj, med_ratio, cv_nspj;
+    /* ... and the single runs (used when there are no aggregates). */
+    double *rep;            /* triples: cpu s/iter, ns_per_joint, copy_ratio (NaN if absent) */
+    int nrep, caprep;
+} spec;
+
+typedef struct stats {
+    int ok;                 /* at least one run measured */
+    double cpu_s, nspj, cv, ratio;   /* medians; cv and ratio NaN when unknown */
+} stats;
+
+/* Medians and CV of a benchmark (results.c). */
+stats spec_stats(const spec *s);
+/* Reporter hook: every run the display reporter sees (results.c). */
+void on_result(const pb_bench_result *r, void *user);
+/* The CSV summary (results.c). 0, or -1 on a write error. */
+int write_csv(FILE *f);
+
+/* ---- buffers (pool.c) ---------------------------------------------------------------------- */
+
+/* One set of buffers for a call: the poses/arrays the op reads and writes,
+ * the call, its kernel arguments, and the same memory as flat spans for the
+ * copy roofline. */
+typedef struct bufset {
+    pb_pose a, b, out;
+    pb_clip clip_a;                     /* PB_OPF_CLIP_IN ops: a clip whose keys are pose a (a view, not a copy) */
+    float *aos_in_mem, *aos_out_mem;
+    pb_pose_aos aos_in, aos_out;
+    pb_call call;
+    pb_kargs k;
+    const float *in[2 * PB_PLANES + 1];
+    float *outp[PB_PLANES + 1];
+    size_t in_len[2 * PB_PLANES + 1], out_len[PB_PLANES + 1];   /* floats */
+    int nin, nout;
+} bufset;
+
+/* The buffers of the benchmarks running now: built by the first benchmark of
+ * an (op, n, cache state) — its copy roofline — and reused by the variants
+ * that follow it, so they all time the same inputs.
+ *
+ * Warm: one set, used by every iteration; the data stays in whatever cache
+ * level it fits in (at n >= 262144 most ops' bytes exceed the LLC anyway).
+ * Cold: distinct sets rotated every iteration, enough of them that the sets
+ * touched since this one's last use exceed twice the whole cache hierarchy
+ * (Google Benchmark's detected L1d + L2 + L3), so each iteration reads and
+ * writes memory no cache holds. Rotation rather than an eviction pass under
+ * PauseTiming/ResumeTiming: those cost microseconds per call and would be
+ * paid at every iteration of a fast op (quat_abs at 262144 joints takes well
+ * under a millisecond), and the eviction buffer's own write-backs would
+ * spill into the timed region. */
+typedef struct pool {
+    int valid;
+    pb_op op;
+    size_t n;
+    int cold;
+    int nsets;
+    bufset *sets;
+    pb_skeleton skel;                   /* SKEL_FLAGS ops (shared by the sets: read only) */
+    pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip (generated) and per-character offsets */
+    const pb_clip *sclip;               /* the clip they sample: &clip, or a --mocap clip (borrowed) */
+    float *offsets;
+    size_t n_work;                      /* elements processed: n, or for chains the largest 3 x k <= n */
+    size_t bytes_read, bytes_written;   /* per call: 4 x floats read / written */
+} pool;
+
+/* --mocap / --bvh: inputs from the crowd builder playing real clips (bench_mocap.nclips > 0). */
+extern pb_mocap bench_mocap;
+/* Ops whose inputs are not poses but values of a kind (unnormalized
+ * quaternions, rotation vectors, scalars): synthetic inputs even with --mocap. */
+#define MOCAP_SKIP (PB_OPF_UNNORM_IN | PB_OPF_SCALAR_IN | PB_OPF_LOG_IN)
+#define MOCAP_GAP_S 0.25f   /* pose b: each character's own motion this much later than pose a */
+
+int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *err, size_t errlen);
+void pool_free(pool *p);
+/* 0 if op runs on a tiny set with the scalar variant, else -1 with why. */
+int probe_op(pb_op op, char *why, size_t len);
+/* The copy roofline's body: exactly the set's bytes moved with memcpy. */
+void copy_set(const bufset *s);
+
+/* ---- the run (bench.c) and its timing loops (timing.c) ------------------------------------ */
+
+struct harness {
+    spec *specs;
+    size_t nspecs;
+    pool pool;
+    uint64_t seed;
+    int via_run;              /* time pb_run (validation included) instead of the kernel table */
+    size_t total, nstarted;   /* benchmarks the filter selects / started so far */
+    struct timespec t0;
+    spec *cur;
+};
+extern struct harness bench_state;
+
+void run_copy(pb_bench_state *st, void *user);
+void run_op(pb_bench_state *st, void *user);
+double seconds_since(const struct timespec *t0);
+const char *fmt_dur(double s, char *buf, size_t len);
+
+#endif

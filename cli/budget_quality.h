@@ -1,0 +1,34 @@
+/* budget_quality.h — the quality half of `posebench budget`: per transition
+ * method, the velocity jump at the transition and the deviation from the
+ * destination over the window, on one character. */
+#ifndef CLI_BUDGET_QUALITY_H
+#define CLI_BUDGET_QUALITY_H
+
+#include "frame_pipeline.h"
+
+typedef struct bq_pair {
+    int from;        /* scene clip played before the transition */
+    float at;        /* its time at the transition (s) */
+    int to;          /* scene clip after */
+    float to_at;
+} bq_pair;
+
+typedef struct bq_quality {
+    double vel_jump, ang_jump;   /* m/s, rad/s: peak over body joints */
+    double dev_cm, dev_deg;      /* mean over the window and body joints */
+} bq_quality;
+
+/* out = in with a new joint 0 (parent of every former root): the first
+ * root's position on the floor (y = 0, y up) turned by its heading (the
+ * yaw of its local +z axis). Former roots become its children.
+ * Errors: PB_ERR_NOMEM, pb_clip_alloc's. */
+pb_status bq_add_trajectory(const fp_scene *in, fp_scene *out);
+
+/* Quality of methods[0..nm) over pairs[0..np) on crowd c (one character):
+ * per_pair[m * np + p] and the mean over the pairs mean[m]; src_vj/src_aj the
+ * source clip alone's change of velocity there (for scale). pb_run's status
+ * (c->failed names the op), or PB_ERR_NOMEM. */
+pb_status bq_measure(fp_crowd *c, const pb_variant *v, const fp_tmethod *methods, int nm, const bq_pair *pairs, int np,
+                     bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj);
+
+#endif

@@ -1,0 +1,156 @@
+/* cmd_bench.c — `posebench bench`: the options of the benchmark harness
+ * (bench/bench.h), the variants (pick.h) and the context (context.h); the
+ * harness registers, runs and writes. Google Benchmark's own flags pass
+ * through after `--` (and --benchmark_* ones anywhere). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "all_variants.h"
+#include "command.h"
+#include "context.h"
+#include "pick.h"
+#ifdef PB_HAVE_BENCH
+#include "bench.h"
+#else
+#define BENCH_MAX_SIZES 32
+#define BENCH_MAX_SIZE ((size_t)1 << 26)
+#endif
+
+#define MAX_VARIANTS 32
+
+enum { O_OP, O_VARIANT, O_SIZES, O_QUICK, O_EMULATED, O_JSON, O_CSV, O_SEED, O_PB_RUN, O_PLAN, O_MOCAP, O_BVH,
+       O_COUNT };
+static const opt_spec opts[O_COUNT] = {
+    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, 64, NULL, "only this op (default: every op)" },
+    [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
+                    "only this variant (default: the forced one, else every native variant this CPU\n"
+                    "runs); with --emulated an ISA name also selects its -emu build" },
+    [O_SIZES] = { "sizes", OPT_STR, "LIST", 0, 0, NULL, 0, "64,256,1000,1024,4096,10000,16384,65536,262144,1048576",
+                  "joint counts, comma-separated, 1..67108864; sizes >= 262144 also get a cold-cache run" },
+    [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "sizes 256,4096,65536, 3 repetitions, short minimum time" },
+    [O_EMULATED] = { "emulated", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                     "also time the emulated (-emu) variants: slow, for completeness, not for speed" },
+    [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                 "Google Benchmark JSON (same as -- --benchmark_out=FILE --benchmark_out_format=json)" },
+    [O_CSV] = { "csv", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                "summary: op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,\n"
+                "speedup_vs_scalar,cache" },
+    [O_SEED] = { "seed", OPT_U64, "N", 0, 0, NULL, 0, "from the clock and pid, printed", "input seed" },
+    [O_PB_RUN] = { "pb-run", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                   "time calls through pb_run (argument validation included), not the kernel table" },
+    [O_PLAN] = { "plan", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "time calls through pb_plan_run (plans made once per buffer set)" },
+    [O_MOCAP] = { "mocap", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                  "inputs from the crowd builder playing real motion capture (the packaged CMU clips,\n"
+                  "/usr/share/assimp/models/BVH): real skeletons for fk/bk, real legs for IK" },
+    [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, 16, NULL, "the same with your own clips (implies --mocap)" },
+};
+
+/* "64,256,1000": every entry a joint count, none empty. 0, or -1 after a message. */
+static int parse_sizes(const char *list, size_t *sizes, int *count)
+{
+    *count = 0;
+    const char *p = list;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char tok[32];
+        if (len == 0) {
+            fprintf(stderr, "posebench bench: --sizes: empty entry in '%s' (a comma-separated list of joint "
+                            "counts 1..%zu)\n", list, BENCH_MAX_SIZE);
+            return -1;
+        }
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), p);
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(tok, &end, 10);
+        if (len >= sizeof tok || tok[0] < '0' || tok[0] > '9' || errno || *end || v == 0 || v > BENCH_MAX_SIZE) {
+            fprintf(stderr, "posebench bench: --sizes expects joint counts 1..%zu, got '%.*s' in '%s'\n",
+                    BENCH_MAX_SIZE, (int)len, p, list);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < *count; i++) dup |= sizes[i] == v;
+        if (!dup) {
+            if (*count == BENCH_MAX_SIZES) {
+                fprintf(stderr, "posebench bench: --sizes: at most %d sizes\n", BENCH_MAX_SIZES);
+                return -1;
+            }
+            sizes[(*count)++] = (size_t)v;
+        }
+        if (!p[len]) return 0;
+        p += len + 1;
+    }
+}
+
+static int run(const opt_val *o, int nrest, char **rest)
+{
+    int op_on[PB_OP_COUNT] = { 0 };
+    for (int i = 0; i < o[O_OP].count; i++) {
+        pb_op op;
+        if (pb_op_find(o[O_OP].all[i], &op) != PB_OK) {
+            fprintf(stderr, "posebench bench: %s\n", pb_last_error());
+            return EXIT_USAGE;
+        }
+        op_on[op] = 1;
+    }
+    size_t sizes[BENCH_MAX_SIZES];
+    int nsizes = 0;
+    if (o[O_SIZES].count && parse_sizes(o[O_SIZES].str, sizes, &nsizes) != 0) return EXIT_USAGE;
+    int emulated = o[O_EMULATED].count > 0;
+    if (emulated && !pb_all_variant_emulated()) {
+        fprintf(stderr, "posebench bench: --emulated: this build has no emulated variants (configure with "
+                        "-DPB_EMULATED=ON)\n");
+        return EXIT_USAGE;
+    }
+    const pb_variant *vars[MAX_VARIANTS];
+    int nvars = pick_variants("bench", o[O_VARIANT].all, o[O_VARIANT].count,
+                              PICK_ALL_NATIVE | (emulated ? PICK_EMULATED : 0), vars, MAX_VARIANTS);
+    if (nvars < 0) return EXIT_USAGE;
+#ifdef PB_HAVE_BENCH
+    /* the shared context, less what Google Benchmark records itself (date, num_cpus) */
+    cJSON *ctx = context_new();
+    if (!ctx) {
+        fprintf(stderr, "posebench bench: out of memory\n");
+        return EXIT_USAGE;
+    }
+    const char *keys[32], *vals[32];
+    int nctx = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, ctx) {
+        if (!cJSON_IsString(it) || !strcmp(it->string, "date") || !strcmp(it->string, "num_cpus") || nctx == 32)
+            continue;
+        keys[nctx] = it->string;
+        vals[nctx++] = it->valuestring;
+    }
+    bench_opts b = {
+        .op_on = o[O_OP].count ? op_on : NULL, .vars = vars, .nvars = nvars, .sizes = sizes, .nsizes = nsizes,
+        .quick = o[O_QUICK].count > 0, .via_run = o[O_PLAN].count ? 2 : o[O_PB_RUN].count ? 1 : 0,
+        .mocap = o[O_MOCAP].count || o[O_BVH].count, .bvh = o[O_BVH].all, .nbvh = o[O_BVH].count,
+        .json = o[O_JSON].str, .csv = o[O_CSV].str, .have_seed = o[O_SEED].count > 0, .seed = o[O_SEED].u,
+        .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
+    };
+    int st = bench_run(&b);
+    cJSON_Delete(ctx);
+    return st;
+#else   /* the options are still checked, so a bad command line says so before the missing framework */
+    (void)nrest, (void)rest, (void)op_on;
+    fprintf(stderr, "posebench bench: this build has no Google Benchmark (install libbenchmark-dev and a C++ "
+                    "compiler, then reconfigure)\n");
+    return EXIT_USAGE;
+#endif
+}
+
+const command cmd_bench = {
+    .name = "bench",
+    .summary = "time every op x variant x size with Google Benchmark, beside a memcpy roofline",
+    .about = "  CPU time, repetitions (median and CV), and in the same run a memcpy of the op's own bytes\n"
+             "  (copy_ratio = op time / copy time); sizes from 262144 also run cold-cache. Google Benchmark's\n"
+             "  flags after --, e.g. --benchmark_filter=REGEX, --benchmark_min_time=SECONDS,\n"
+             "  --benchmark_repetitions=N (--benchmark_* flags are also taken before --). Its line \"Library was\n"
+             "  built as DEBUG\" is about Debian's build of the framework, not the timed code (see README).\n",
+    .opts = opts,
+    .nopts = O_COUNT,
+    .rest = "<Google Benchmark flags>",
+    .run = run,
+};

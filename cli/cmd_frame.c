@@ -1,0 +1,411 @@
+/* cmd_frame.c — `posebench frame`: a crowd running one animation frame
+ * (frame_pipeline.h: sample -> transition -> additive -> legs FK -> 2-leg IK
+ * -> FK with velocities), timed per stage, per variant and per transition
+ * method. Times are CPU time (CLOCK_PROCESS_CPUTIME_ID): each stage is timed
+ * as a block of F frames (one clock read per block, not per call: the
+ * process clock is a system call, ~0.3 us, which per stage would be a few %
+ * of a stage), and the whole frame as its own block; medians over
+ * repetitions. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "context.h"
+#include "frame_pipeline.h"
+#include "measure.h"
+#include "pick.h"
+
+#define MAX_VARIANTS 16
+#define MAX_BVH 64
+
+enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
+       O_QUICK, O_JSON, O_COUNT };
+static const opt_spec opts[O_COUNT] = {
+    [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
+    [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
+    [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, MAX_BVH, NULL,
+                "also run a BVH clip (two consecutive files with the same hierarchy are source and\n"
+                "destination, otherwise a file plays against itself)" },
+    [O_BVH_SCALE] = { "bvh-scale", OPT_DOUBLE, "S", 1e-6, 1e6, NULL, 0, "0.01: centimetres to metres",
+                      "unit scale of the --bvh files" },
+    [O_NO_CMU] = { "no-cmu", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                   "skip the packaged CMU clips (" FP_CMU_DIR "/01_01.bvh, 01_03.bvh)" },
+    [O_METHOD] = { "method", OPT_CHOICE, NULL, 0, 0, "crossfade|inertialize|dead", 3, "all three",
+                   "cross-fade (blend), inertialize, dead (dead_blending)" },
+    [O_FRAMES] = { "frames", OPT_LONG, "N", 1, 1000000, NULL, 0, "200; --quick 20", "timed frames per repetition" },
+    [O_REPS] = { "reps", OPT_LONG, "N", 1, 1000, NULL, 0, "5; --quick 3", "repetitions, median reported" },
+    [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, "linear|cubic", 0, "linear", "sample_linear or sample_cubic" },
+    [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
+                    "only this variant (default: the forced one, else every native variant this CPU runs)" },
+    [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "20 frames x 3 repetitions" },
+    [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write the table as JSON" },
+};
+
+enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_COUNT };
+static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk" };
+static const char *stage_head[ST_COUNT] = { "sample", "transition", "additive", "legs FK", "2-leg IK", "FK+vel" };
+
+typedef struct frame_cfg {
+    size_t characters;
+    int frames, reps;
+    pb_op sampler;
+} frame_cfg;
+
+typedef struct frame_row {
+    const fp_scene *sc;
+    const pb_variant *v;
+    fp_tmethod m;
+    double stage_us[ST_COUNT];   /* NAN: not run (missing op or no legs) */
+    char missing[ST_COUNT][96];  /* why a stage did not run */
+    double total_us, setup_us;
+    double total_spread;         /* (max - min) / median of the total over the repetitions */
+} frame_row;
+
+static pb_status run_stage(fp_crowd *c, const pb_variant *v, fp_tmethod m, int stage, int k)
+{
+    pb_status s = PB_OK;
+    switch (stage) {
+    case ST_SAMPLE:
+        if (fp_tmethod_get(m)->samples == 2) s = fp_stage_sample(c, v, 0, fp_crowd_clip_time(c, 0, k));
+        if (s == PB_OK) s = fp_stage_sample(c, v, 1, fp_crowd_clip_time(c, 1, k));
+        return s;
+    case ST_TRANSITION: return fp_stage_transition(c, v, m, fp_crowd_trans_time(c, k));
+    case ST_ADDITIVE: return fp_stage_additive(c, v);
+    case ST_LEGFK: return fp_stage_leg_fk(c, v);
+    case ST_IK: return fp_stage_ik(c, v);
+    default: return fp_stage_fk(c, v);
+    }
+}
+
+/* Measure one scene x variant x method. Returns 0, or -1 after printing
+ * the failing op's message. A stage whose op this variant cannot run
+ * (PB_ERR_OP / PB_ERR_UNSUPPORTED) is marked missing, not timed. */
+static int measure(fp_crowd *c, const frame_cfg *cfg, frame_row *row)
+{
+    const pb_variant *v = row->v;
+    fp_tmethod m = row->m;
+    int skip[ST_COUNT] = { 0 };
+    for (int s = 0; s < ST_COUNT; s++) row->stage_us[s] = NAN;
+    row->total_us = row->setup_us = NAN;
+    /* the transition: both clips sampled at its instant, the state kept */
+    pb_status st = fp_stage_sample(c, v, 0, 0.0f);
+    if (st == PB_OK) st = fp_stage_sample(c, v, 1, 0.0f);
+    if (st == PB_OK) st = fp_stage_begin(c, v, m);
+    if (st != PB_OK) goto fail;
+    /* one validated frame; find missing stages */
+    for (int s = 0; s < ST_COUNT; s++) {
+        st = run_stage(c, v, m, s, 0);
+        if (st == PB_ERR_OP || st == PB_ERR_UNSUPPORTED) {
+            skip[s] = 1;
+            snprintf(row->missing[s], sizeof row->missing[s], "missing: %s", c->failed);
+        } else if (st != PB_OK) goto fail;
+    }
+    if (c->sc->leg[0][0] < 0) {
+        skip[ST_IK] = 1;
+        snprintf(row->missing[ST_IK], sizeof row->missing[ST_IK], "no legs");
+    }
+    double *tot = calloc((size_t)cfg->reps * (ST_COUNT + 2), sizeof(double));
+    if (!tot) {
+        fprintf(stderr, "posebench frame: out of memory\n");
+        return -1;
+    }
+    double *stg = tot + cfg->reps, *setup = stg + (size_t)cfg->reps * ST_COUNT;
+    for (int r = 0; r < cfg->reps; r++) {
+        double t0 = cpu_seconds();
+        for (int k = 0; k < cfg->frames; k++)
+            for (int s = 0; s < ST_COUNT; s++)
+                if (!skip[s] && (st = run_stage(c, v, m, s, k)) != PB_OK) goto fail_free;
+        tot[r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
+        for (int s = 0; s < ST_COUNT; s++) {
+            if (skip[s]) continue;
+            t0 = cpu_seconds();
+            for (int k = 0; k < cfg->frames; k++)
+                if ((st = run_stage(c, v, m, s, k)) != PB_OK) goto fail_free;
+            stg[(size_t)s * cfg->reps + r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
+        }
+        t0 = cpu_seconds();
+        for (int k = 0; k < cfg->frames; k++)
+            if ((st = fp_stage_begin(c, v, m)) != PB_OK) goto fail_free;
+        setup[r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
+    }
+    row->total_us = median_sort(tot, cfg->reps);   /* sorts: tot[0] is the min, tot[reps - 1] the max */
+    row->total_spread = row->total_us > 0 ? (tot[cfg->reps - 1] - tot[0]) / row->total_us : NAN;
+    for (int s = 0; s < ST_COUNT; s++)
+        if (!skip[s]) row->stage_us[s] = median_sort(stg + (size_t)s * cfg->reps, cfg->reps);
+    if (fp_tmethod_get(m)->once[0]) row->setup_us = median_sort(setup, cfg->reps);
+    free(tot);
+    return 0;
+fail_free:
+    free(tot);
+fail:
+    fprintf(stderr, "posebench frame: %s (%s, %s, %s): %s\n", c->failed ? c->failed : "?", c->sc->name,
+            pb_variant_name(v), fp_tmethod_get(m)->method, pb_last_error());
+    return -1;
+}
+
+static void print_us(double v, int width)
+{
+    if (isnan(v)) printf(" %*s", width, "-");
+    else printf(" %*.1f", width, v);
+}
+
+static void print_row(const frame_row *row, size_t characters, double cpm)
+{
+    printf("%-16s %-8s", fp_tmethod_get(row->m)->method, pb_variant_name(row->v));
+    const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8 };
+    for (int s = 0; s < ST_COUNT; s++) {
+        if (row->missing[s][0]) printf(" %*.*s", w[s], w[s], row->missing[s]);
+        else print_us(row->stage_us[s], w[s]);
+    }
+    print_us(row->total_us, 9);
+    if (isnan(row->total_spread)) printf(" %7s", "-");
+    else printf(" %6.1f%%", 100.0 * row->total_spread);
+    printf(" %9.0f", cpm);
+    print_us(row->setup_us, 10);
+    putchar('\n');
+    fflush(stdout);   /* rows appear as they are measured, between the progress lines */
+    (void)characters;
+}
+
+/* One row of the JSON. 0, or -1 when out of memory. */
+static int json_row(cJSON *rows, const frame_row *row, size_t characters, double cpm)
+{
+    const fp_tmethod_info *in = fp_tmethod_get(row->m);
+    cJSON *o = cJSON_CreateObject(), *su, *miss;
+    if (!o || !cJSON_AddItemToArray(rows, o)) {
+        cJSON_Delete(o);
+        return -1;
+    }
+    int ok = cJSON_AddStringToObject(o, "scene", row->sc->name) && cJSON_AddNumberToObject(o, "joints", (double)row->sc->joints) &&
+             cJSON_AddNumberToObject(o, "characters", (double)characters) &&
+             cJSON_AddStringToObject(o, "variant", pb_variant_name(row->v)) &&
+             cJSON_AddStringToObject(o, "method", in->method) && cJSON_AddStringToObject(o, "method_key", in->key) &&
+             cJSON_AddStringToObject(o, "transition_ops", in->per_frame) &&
+             cJSON_AddNumberToObject(o, "clips_sampled", in->samples) &&
+             (su = cJSON_AddObjectToObject(o, "stage_us")) && (miss = cJSON_AddArrayToObject(o, "missing"));
+    for (int s = 0; ok && s < ST_COUNT; s++) {
+        ok = json_add_num(su, stage_key[s], row->stage_us[s]) != NULL;
+        if (ok && row->missing[s][0]) {
+            cJSON *m = cJSON_CreateObject();
+            ok = m && cJSON_AddItemToArray(miss, m) && cJSON_AddStringToObject(m, "stage", stage_key[s]) &&
+                 cJSON_AddStringToObject(m, "why", row->missing[s]);
+        }
+    }
+    ok = ok && json_add_num(o, "total_us", row->total_us) &&
+         json_add_num(o, "total_spread", isnan(row->total_spread) ? 0.0 : row->total_spread) &&
+         json_add_num(o, "characters_per_ms", cpm) && json_add_num(o, "setup_once_us", row->setup_us) &&
+         cJSON_AddStringToObject(o, "setup_once", in->once);
+    return ok ? 0 : -1;
+}
+
+/* The JSON's head: tool, context, config, stages, scenes. NULL when out of memory. */
+static cJSON *json_head(const frame_cfg *cfg, const fp_scene *scenes, int ns)
+{
+    cJSON *root = cJSON_CreateObject(), *cf, *st, *sa;
+    cJSON *ctx = context_new();
+    int ok = root && ctx && cJSON_AddStringToObject(root, "tool", "posebench frame") &&
+             cJSON_AddItemToObject(root, "context", ctx);
+    if (!ok) cJSON_Delete(ctx);
+    ok = ok && (cf = cJSON_AddObjectToObject(root, "config")) &&
+         cJSON_AddNumberToObject(cf, "characters", (double)cfg->characters) &&
+         cJSON_AddNumberToObject(cf, "frames", cfg->frames) && cJSON_AddNumberToObject(cf, "repetitions", cfg->reps) &&
+         cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&
+         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)FP_FRAME_DT) &&
+         cJSON_AddNumberToObject(cf, "transition_s", (double)FP_TRANSITION_S) &&
+         cJSON_AddNumberToObject(cf, "halflife_s", (double)FP_HALFLIFE_S) &&
+         cJSON_AddNumberToObject(cf, "additive_weight", (double)FP_ADDITIVE_WEIGHT) &&
+         cJSON_AddStringToObject(cf, "timing", "CPU time (CLOCK_PROCESS_CPUTIME_ID), medians over repetitions") &&
+         (st = cJSON_CreateStringArray(stage_key, ST_COUNT)) && cJSON_AddItemToObject(root, "stages", st) &&
+         (sa = cJSON_AddArrayToObject(root, "scenes")) && cJSON_AddArrayToObject(root, "rows");
+    for (int i = 0; ok && i < ns; i++) {
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(sa, o) && cJSON_AddStringToObject(o, "name", scenes[i].name) &&
+             cJSON_AddNumberToObject(o, "joints", (double)scenes[i].joints) &&
+             cJSON_AddStringToObject(o, "source", scenes[i].source) &&
+             cJSON_AddStringToObject(o, "legs", scenes[i].leg_desc);
+    }
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* Scenes: synthetic, CMU when packaged, then the user's files (each loaded
+ * once, so its warnings print once). Returns the count, or -1 after a message. */
+static int load_scenes(fp_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale)
+{
+    int ns = 0;
+    if (fp_scene_synthetic(&scenes[ns], (size_t)joints, 20231) != PB_OK) {
+        fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+        return -1;
+    }
+    ns++;
+    char pa[512], pbp[512];
+    snprintf(pa, sizeof pa, "%s/01_01.bvh", FP_CMU_DIR);
+    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", FP_CMU_DIR);
+    if (!no_cmu && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
+        if (fp_scene_bvh_files(&scenes[ns], NULL, pa, pbp, FP_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
+            snprintf(scenes[ns].name, sizeof scenes[ns].name, "cmu-%zu", scenes[ns].joints);
+            ns++;
+        } else {
+            fprintf(stderr, "posebench frame: the packaged CMU clips did not load (%s); running without them\n",
+                    pb_last_error());
+        }
+    }
+    fp_bvh *files = bvh->count ? calloc((size_t)bvh->count, sizeof *files) : NULL;
+    if (bvh->count && !files) {
+        fprintf(stderr, "posebench frame: out of memory\n");
+        return -1;
+    }
+    int nf = 0, bad = 0;
+    for (; nf < bvh->count; nf++)
+        if (fp_bvh_load(&files[nf], bvh->all[nf], scale, NULL, NULL) != PB_OK) {
+            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+            bad = 1;
+            break;
+        }
+    for (int i = 0; !bad && i < nf && ns < max; i++, ns++) {
+        int pair = i + 1 < nf && fp_bvh_same_skeleton(&files[i], &files[i + 1]);
+        if (fp_scene_bvh(&scenes[ns], NULL, &files[i], &files[pair ? i + 1 : i]) != PB_OK) {
+            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+            bad = 1;
+            break;
+        }
+        i += pair;
+    }
+    for (int i = 0; i < nf; i++) fp_bvh_free(&files[i]);
+    free(files);
+    if (bad) {
+        for (int i = 0; i < ns; i++) fp_scene_free(&scenes[i]);
+        return -1;
+    }
+    return ns;
+}
+
+static void print_legend(const frame_cfg *cfg)
+{
+    printf("\nstages (us per frame for the whole crowd; each stage timed as its own block of frames):\n"
+           "  sample      %s of both clips for a cross-fade, of the destination only for inertialization and\n"
+           "              dead blending (their source is the state kept at the transition); by the crowd builder:\n"
+           "              one run across the characters, each at its own time offset\n"
+           "  transition  cross-fade: blend (slerp, exact velocities; smoothstep weight); inertialization:\n"
+           "              inertialize (setup once per transition: inertialize_offset); dead blending:\n"
+           "              dead_blending (setup once: a copy of the source pose); every frame mid-transition\n"
+           "  additive    additive (local, with velocities) of a fixed delta pose (not sampled) at weight %.1f\n"
+           "  legs FK     fk_static of the whole pose, for the leg roots' globals\n"
+           "  2-leg IK    gather 2 chains per character (C), two_bone_ik, scatter the rotations back (C); the\n"
+           "              solved joints keep their sampled velocities (two_bone_ik_vel would update them)\n"
+           "  FK+vel      fk with velocities\n"
+           "  total       the whole frame timed as one block (stages are timed apart: sums differ slightly);\n"
+           "              spread: (max - min) / median of the total over the repetitions\n"
+           "  chars/ms    characters / total; setup us: once per transition, not per frame\n",
+           pb_op_get(cfg->sampler)->name, (double)FP_ADDITIVE_WEIGHT);
+}
+
+static int run(const opt_val *v, int nrest, char **rest)
+{
+    (void)nrest, (void)rest;
+    int quick = v[O_QUICK].count > 0;
+    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear };
+    if (v[O_CHARACTERS].count) cfg.characters = (size_t)v[O_CHARACTERS].l;
+    if (v[O_FRAMES].count) cfg.frames = (int)v[O_FRAMES].l;
+    if (v[O_REPS].count) cfg.reps = (int)v[O_REPS].l;
+    if (v[O_SAMPLER].count && v[O_SAMPLER].choice == 1) cfg.sampler = PB_OP_sample_cubic;
+    long joints = v[O_JOINTS].count ? v[O_JOINTS].l : 64;
+    float bvh_scale = v[O_BVH_SCALE].count ? (float)v[O_BVH_SCALE].d : 0.01f;
+    int want_m[3] = { 0, 0, 0 };
+    for (int i = 0; i < v[O_METHOD].count; i++) {
+        const char *m = v[O_METHOD].all[i];
+        want_m[!strcmp(m, "crossfade") ? 0 : !strcmp(m, "inertialize") ? 1 : 2] = 1;
+    }
+    if (!v[O_METHOD].count) want_m[0] = want_m[1] = want_m[2] = 1;
+    const fp_tmethod mlist[3] = { FP_TM_CROSSFADE, FP_TM_INERTIALIZE, FP_TM_DEAD };
+
+    const pb_variant *vars[MAX_VARIANTS];
+    int nv = pick_variants("frame", v[O_VARIANT].all, v[O_VARIANT].count, PICK_ALL_NATIVE, vars, MAX_VARIANTS);
+    if (nv < 0) return EXIT_USAGE;
+    const char *json = v[O_JSON].str;
+    if (json) {   /* an unwritable path fails now, not after the measurements */
+        FILE *f = fopen(json, "w");
+        if (!f) {
+            fprintf(stderr, "posebench frame: cannot write %s: %s\n", json, strerror(errno));
+            return EXIT_USAGE;
+        }
+        fclose(f);
+    }
+    fp_scene scenes[2 + MAX_BVH];
+    int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
+    if (ns < 0) return EXIT_USAGE;
+
+    int status = EXIT_OK;
+    cJSON *root = json ? json_head(&cfg, scenes, ns) : NULL;
+    cJSON *jrows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+    if (json && !root) {
+        fprintf(stderr, "posebench frame: out of memory\n");
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK)
+        printf("posebench frame: %zu characters per crowd, %d frames x %d repetitions (median), %s, transition "
+               "window %.2f s, dead-blending half-life %.2f s, CPU time\n",
+               cfg.characters, cfg.frames, cfg.reps, pb_op_get(cfg.sampler)->name, (double)FP_TRANSITION_S,
+               (double)FP_HALFLIFE_S);
+    for (int si = 0; si < ns && status == EXIT_OK; si++) {
+        fp_scene *sc = &scenes[si];
+        fp_crowd crowd;
+        if (fp_crowd_init(&crowd, sc, cfg.characters, cfg.sampler) != PB_OK) {
+            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+            status = EXIT_USAGE;
+            break;
+        }
+        printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s\n  %s\n", sc->name, sc->joints,
+               cfg.characters, crowd.n, sc->leg_desc, sc->source);
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %9s %7s %9s %10s\n", "method", "variant", stage_head[0],
+               stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], "total us", "spread",
+               "chars/ms", "setup us");
+        fflush(stdout);
+        for (int mi = 0; mi < 3 && status == EXIT_OK; mi++) {
+            if (!want_m[mi]) continue;
+            for (int vi = 0; vi < nv; vi++) {
+                frame_row row = { .sc = sc, .v = vars[vi], .m = mlist[mi] };
+                fprintf(stderr, "posebench frame: %s, %s, %s ...\n", sc->name, fp_tmethod_get(row.m)->method,
+                        pb_variant_name(row.v));
+                if (measure(&crowd, &cfg, &row) != 0) {
+                    status = EXIT_CHECK;
+                    break;
+                }
+                double cpm = row.total_us > 0 ? (double)cfg.characters / (row.total_us / 1000.0) : NAN;
+                print_row(&row, cfg.characters, cpm);
+                if (jrows && json_row(jrows, &row, cfg.characters, cpm) != 0) {
+                    fprintf(stderr, "posebench frame: out of memory\n");
+                    status = EXIT_USAGE;
+                    break;
+                }
+            }
+        }
+        fp_crowd_free(&crowd);
+    }
+    if (status == EXIT_OK) print_legend(&cfg);
+    if (root && status == EXIT_OK) {
+        if (json_write_file("frame", json, root) != 0) status = EXIT_USAGE;
+        else fprintf(stderr, "posebench frame: wrote %s\n", json);
+    }
+    cJSON_Delete(root);
+    for (int i = 0; i < ns; i++) fp_scene_free(&scenes[i]);
+    return status;
+}
+
+const command cmd_frame = {
+    .name = "frame",
+    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK), timed per stage",
+    .about = "  A crowd running one animation frame: sample -> transition -> additive layer -> two-bone IK on\n"
+             "  both legs -> FK with velocities; CPU time per stage, per variant and transition method. Scenes:\n"
+             "  a synthetic skeleton (--joints), the packaged CMU clips when installed, and any --bvh files.\n",
+    .opts = opts,
+    .nopts = O_COUNT,
+    .run = run,
+};

@@ -1,0 +1,267 @@
+/* fp_crowd.c — the frame pipeline's crowds and stages (frame_pipeline.h):
+ * one frame, per character, in the crowd layout (element = joint x C + c):
+ *   sample     the crowd builder (sample_linear or sample_cubic) of the clip(s) the method needs
+ *   transition cross-fade (blend_static, blend_static_nlerp, blend), inertialize, dead_blending
+ *   additive   additive (local, with velocities) of a fixed delta pose
+ *   legs FK    fk_static of the whole pose: the leg roots' globals the IK needs
+ *   2-leg IK   gather both legs' chains, two_bone_ik, scatter the rotations back
+ *   FK         fk with velocities: the globals a renderer or physics would read
+ * Every op goes through pb_run, as an engine would call it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame_pipeline.h"
+#include "fp_rng.h"
+#include "internal.h"   /* pb_fail */
+#include "qd.h"
+
+void fp_crowd_free(fp_crowd *c)
+{
+    if (!c) return;
+    pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global,
+                         &c->chain, &c->target, &c->solved };
+    for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
+    pb_skeleton_free(&c->skel);
+    pb_crowd_builder_free(&c->play[0]);
+    pb_crowd_builder_free(&c->play[1]);
+    free(c->lift);
+    memset(c, 0, sizeof *c);
+}
+
+pb_status fp_crowd_init(fp_crowd *c, const fp_scene *sc, size_t characters, pb_op sampler)
+{
+    memset(c, 0, sizeof *c);
+    if (sc->joints * characters > FP_CROWD_MAX_ELEMENTS)
+        return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu joints is %zu elements; at most %zu (11 poses "
+                       "of 76 bytes per element): use fewer characters or joints", characters, sc->joints,
+                       sc->joints * characters, FP_CROWD_MAX_ELEMENTS);
+    c->sc = sc;
+    c->characters = characters;
+    c->n = sc->joints * characters;
+    c->sampler = sampler;
+    c->clip_of[0] = 0;
+    c->clip_of[1] = 1;
+    c->duration = FP_TRANSITION_S;
+    c->halflife = FP_HALFLIFE_S;
+    size_t chains = 3 * 2 * characters;
+    pb_status st = pb_skeleton_init(&c->skel, sc->parents, sc->joints, characters);
+    pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global };
+    for (size_t i = 0; st == PB_OK && i < sizeof poses / sizeof poses[0]; i++) st = pb_pose_alloc(poses[i], c->n);
+    if (st == PB_OK) st = pb_pose_alloc(&c->chain, chains);
+    if (st == PB_OK) st = pb_pose_alloc(&c->target, chains);
+    if (st == PB_OK) st = pb_pose_alloc(&c->solved, chains);
+    float *offset[2] = { malloc(characters * sizeof(float)), malloc(characters * sizeof(float)) };
+    c->lift = malloc(characters * sizeof(float));
+    if (st != PB_OK || !offset[0] || !offset[1] || !c->lift) {
+        free(offset[0]);
+        free(offset[1]);
+        fp_crowd_free(c);
+        return st != PB_OK ? pb_fail(st, "crowd of %zu x %zu: %s", characters, sc->joints, pb_last_error())
+                           : pb_fail(PB_ERR_NOMEM, "crowd of %zu x %zu: out of memory", characters, sc->joints);
+    }
+    /* Characters spread over the first half of each clip (the frame loop adds
+     * up to another half), by golden-ratio steps: deterministic, no two alike. */
+    for (size_t k = 0; k < characters; k++) {
+        double g1 = fmod(0.6180339887 * (double)k, 1.0), g2 = fmod(0.7548776662 * (double)k + 0.5, 1.0);
+        offset[0][k] = (float)g1 * 0.5f * pb_clip_duration(&sc->clip[0]);
+        offset[1][k] = (float)g2 * 0.5f * pb_clip_duration(&sc->clip[1]);
+        c->lift[k] = ((float)fmod(0.3819660113 * (double)k, 1.0) - 0.5f) * 0.06f;   /* +-3 cm: uneven ground */
+    }
+    st = fp_crowd_play(c, 0, 0, offset[0]);
+    if (st == PB_OK) st = fp_crowd_play(c, 1, 1, offset[1]);
+    free(offset[0]);
+    free(offset[1]);
+    if (st != PB_OK) {
+        fp_crowd_free(c);
+        return st;
+    }
+    /* The additive layer's delta: up to ~3 degrees and 1 cm, slowly animating. */
+    uint64_t r = 0xADD171FEull;
+    for (size_t e = 0; e < c->n; e++) {
+        double ax[3];
+        fp_rand_dir(&r, ax);
+        qd_set(&c->delta, e, qd_axis(ax, 0.05 * fp_unit01(&r)));
+        for (int k = 0; k < 3; k++) {
+            c->delta.plane[PB_POS_X + k][e] = 0.01f * (2 * fp_unit01(&r) - 1);
+            c->delta.plane[PB_VEL_X + k][e] = 0.02f * (2 * fp_unit01(&r) - 1);
+            c->delta.plane[PB_ANG_X + k][e] = 0.3f * (2 * fp_unit01(&r) - 1);
+        }
+    }
+    c->mixed = &c->mix;
+    return PB_OK;
+}
+
+/* ---- stages ------------------------------------------------------------------------------------ */
+static pb_status run_op(fp_crowd *c, pb_op op, const pb_variant *v, const pb_call *call)
+{
+    pb_status s = pb_run(op, v, call);
+    if (s != PB_OK) c->failed = pb_op_get(op)->name;
+    return s;
+}
+
+pb_status fp_crowd_play(fp_crowd *c, int role, int clip, const float *offsets)
+{
+    const pb_clip *clips[] = { &c->sc->clip[clip] };
+    pb_crowd_desc d = { .clips = clips, .nclips = 1, .characters = c->characters, .offsets = offsets,
+                        .method = c->sampler == PB_OP_sample_cubic ? PB_SAMPLE_CUBIC : PB_SAMPLE_LINEAR };
+    pb_crowd_builder_free(&c->play[role]);
+    pb_status st = pb_crowd_builder_init(&c->play[role], &d);
+    if (st != PB_OK) return pb_fail(st, "crowd builder for %s: %s", c->sc->clip_name[clip], pb_last_error());
+    c->clip_of[role] = clip;
+    return PB_OK;
+}
+
+/* Sampling is the crowd builder's job (one pb_run of the sampler across the
+ * characters, as a game would do it); the stage only picks the variant. */
+pb_status fp_stage_sample(fp_crowd *c, const pb_variant *v, int role, float time)
+{
+    pb_crowd_builder *b = &c->play[role];
+    pb_status s = pb_crowd_builder_set_variant(b, v);
+    if (s == PB_OK) s = pb_crowd_build(b, time, role ? &c->dst : &c->src);
+    if (s != PB_OK) c->failed = pb_op_get(c->sampler)->name;
+    return s;
+}
+
+pb_status fp_stage_begin(fp_crowd *c, const pb_variant *v, fp_tmethod m)
+{
+    c->mixed = m == FP_TM_CUT ? &c->dst : &c->mix;
+    if (m == FP_TM_INERTIALIZE) {
+        pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->state };
+        return run_op(c, PB_OP_inertialize_offset, v, &call);
+    }
+    if (m == FP_TM_DEAD || m == FP_TM_DEAD_NLERP) {
+        pb_status s = pb_pose_copy(&c->state, &c->src);
+        if (s != PB_OK) c->failed = "pb_pose_copy";
+        return s;
+    }
+    return PB_OK;
+}
+
+static float smoothstep01(float u) { return u * u * (3.0f - 2.0f * u); }
+
+pb_status fp_stage_transition(fp_crowd *c, const pb_variant *v, fp_tmethod m, float t)
+{
+    float T = c->duration, u = T > 0 ? t / T : 1.0f;
+    if (u > 1.0f) u = 1.0f;
+    if (u < 0.0f) u = 0.0f;
+    pb_call call = { .out = &c->mix };
+    /* cross-fades use the same smoothstep weight as dead blending, so the
+     * methods differ in what they blend, not in the weight curve */
+    call.params.alpha = smoothstep01(u);
+    call.params.alpha_vel = T > 0 && u < 1.0f ? 6.0f * u * (1.0f - u) / T : 0.0f;
+    call.params.time = t;
+    call.params.duration = T;
+    call.params.halflife = c->halflife;
+    c->mixed = m == FP_TM_CUT ? &c->dst : &c->mix;
+    switch (m) {
+    case FP_TM_CUT: return PB_OK;
+    case FP_TM_CROSSFADE_STATIC:
+    case FP_TM_CROSSFADE_NLERP:
+    case FP_TM_CROSSFADE:
+        call.a = &c->src;
+        call.b = &c->dst;
+        return run_op(c, m == FP_TM_CROSSFADE_STATIC ? PB_OP_blend_static
+                         : m == FP_TM_CROSSFADE_NLERP ? PB_OP_blend_static_nlerp : PB_OP_blend, v, &call);
+    case FP_TM_INERTIALIZE:
+        call.a = &c->dst;
+        call.b = &c->state;
+        return run_op(c, PB_OP_inertialize, v, &call);
+    case FP_TM_DEAD:
+        call.a = &c->state;
+        call.b = &c->dst;
+        call.skel = &c->skel;
+        return run_op(c, PB_OP_dead_blending, v, &call);
+    case FP_TM_DEAD_NLERP: {
+        pb_call ext = { .a = &c->state, .out = &c->tmp, .skel = &c->skel, .params = call.params };
+        pb_status s = run_op(c, PB_OP_extrapolate_decayed, v, &ext);
+        if (s != PB_OK) return s;
+        call.a = &c->tmp;
+        call.b = &c->dst;
+        if ((s = run_op(c, PB_OP_blend_static_nlerp, v, &call)) != PB_OK) return s;
+        /* as dead_blending: roots take the destination's (the controller drives them) */
+        size_t C = c->characters;
+        for (size_t j = 0; j < c->sc->joints; j++)
+            if (c->sc->parents[j] < 0)
+                for (int p = 0; p < PB_PLANES; p++)
+                    memcpy(c->mix.plane[p] + j * C, c->dst.plane[p] + j * C, C * sizeof(float));
+        return PB_OK;
+    }
+    default: return PB_ERR_PARAM;
+    }
+}
+
+pb_status fp_stage_additive(fp_crowd *c, const pb_variant *v)
+{
+    pb_call call = { .a = c->mixed, .b = &c->delta, .out = &c->local };
+    call.params.alpha = FP_ADDITIVE_WEIGHT;
+    call.params.alpha_vel = 0.0f;
+    return run_op(c, PB_OP_additive, v, &call);
+}
+
+pb_status fp_stage_leg_fk(fp_crowd *c, const pb_variant *v)
+{
+    pb_call call = { .a = &c->local, .out = &c->global, .skel = &c->skel };
+    return run_op(c, PB_OP_fk_static, v, &call);
+}
+
+/* Chains in the PB_OPF_CHAIN layout, chain = leg x C + character: roots'
+ * globals (from legs FK), mids' and ends' locals; targets: the feet where
+ * they are now, raised or lowered by the character's lift (uneven ground).
+ * The solved root rotation is global: its local is inv(parent global) x it. */
+pb_status fp_stage_ik(fp_crowd *c, const pb_variant *v)
+{
+    const fp_scene *sc = c->sc;
+    if (sc->leg[0][0] < 0) return PB_OK;   /* no legs: reported by the caller */
+    size_t C = c->characters, K = 2 * C;
+    for (int l = 0; l < 2; l++) {
+        size_t root = (size_t)sc->leg[l][0], mid = (size_t)sc->leg[l][1], end = (size_t)sc->leg[l][2];
+        for (size_t k = 0; k < C; k++) {
+            size_t ch = (size_t)l * C + k;
+            for (int p = PB_POS_X; p <= PB_SCL_Z; p++) {
+                c->chain.plane[p][ch] = c->global.plane[p][root * C + k];
+                c->chain.plane[p][K + ch] = c->local.plane[p][mid * C + k];
+                c->chain.plane[p][2 * K + ch] = c->local.plane[p][end * C + k];
+            }
+            for (int p = PB_POS_X; p <= PB_POS_Z; p++) c->target.plane[p][2 * K + ch] = c->global.plane[p][end * C + k];
+            c->target.plane[PB_POS_Y][2 * K + ch] += c->lift[k];
+        }
+    }
+    pb_call call = { .a = &c->chain, .b = &c->target, .out = &c->solved };
+    call.params.axis[0] = 1.0f;   /* knee hint, used only for a straight leg */
+    pb_status s = run_op(c, PB_OP_two_bone_ik, v, &call);
+    if (s != PB_OK) return s;
+    for (int l = 0; l < 2; l++) {
+        size_t root = (size_t)sc->leg[l][0], mid = (size_t)sc->leg[l][1];
+        int parent = sc->parents[root];
+        for (size_t k = 0; k < C; k++) {
+            size_t ch = (size_t)l * C + k;
+            qd g = qd_get(&c->solved, ch);
+            qd local = parent < 0 ? g : qd_mul(qd_conj(qd_get(&c->global, (size_t)parent * C + k)), g);
+            qd_set(&c->local, root * C + k, local);
+            qd_set(&c->local, mid * C + k, qd_get(&c->solved, K + ch));
+        }
+    }
+    return PB_OK;
+}
+
+pb_status fp_stage_fk(fp_crowd *c, const pb_variant *v)
+{
+    pb_call call = { .a = &c->local, .out = &c->global, .skel = &c->skel };
+    return run_op(c, PB_OP_fk, v, &call);
+}
+
+
+/* Clip time of frame k: within the first half of the clip, so time + offset
+ * stays inside it (sampling never holds an end key). */
+float fp_crowd_clip_time(const fp_crowd *c, int role, int k)
+{
+    float half = 0.5f * pb_clip_duration(&c->sc->clip[c->clip_of[role]]);
+    return half > 0 ? fmodf((float)k * FP_FRAME_DT, half) : 0.0f;
+}
+/* Time since the transition: cycles through the window, so every timed
+ * frame is mid-transition (every character blending: the worst case). */
+float fp_crowd_trans_time(const fp_crowd *c, int k)
+{
+    return c->duration > 0 ? fmodf((float)k * FP_FRAME_DT, c->duration) : 0.0f;
+}

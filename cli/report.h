@@ -1,0 +1,122 @@
+/* report.h — `posebench report`'s pieces: reading the steps' JSON
+ * (report_read.c), gnuplot data and plots (report_plots.c), the HTML and
+ * Markdown tables (report_sections.c, report_html.c), child processes and
+ * small helpers (report_util.c); the command itself is cmd_report.c. */
+#ifndef CLI_REPORT_H
+#define CLI_REPORT_H
+
+#include <math.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "context.h"
+#include "posebench/posebench.h"
+
+#ifndef CLI_REPORTS_DIR
+#define CLI_REPORTS_DIR "reports"
+#endif
+
+/* ---- cJSON shorthands: tolerant of missing or mistyped members ---- */
+static inline const cJSON *jget(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
+static inline size_t jlen(const cJSON *a) { return cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0; }
+static inline const cJSON *jat(const cJSON *a, size_t i) { return cJSON_GetArrayItem(a, (int)i); }
+static inline const char *jat_str(const cJSON *a, size_t i)
+{
+    const cJSON *v = jat(a, i);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+static inline double jat_num(const cJSON *a, size_t i)
+{
+    const cJSON *v = jat(a, i);
+    return cJSON_IsNumber(v) ? v->valuedouble : (double)NAN;
+}
+
+/* ---- the runs ---- */
+typedef struct step {
+    const char *name;
+    int status;        /* exit status; -1 not run */
+    double seconds;
+} step;
+
+double now_s(void);
+/* Run argv (stdout to out_path when given), wait. Its exit status, 127 if it could not run. */
+int run_child(char *const argv[], const char *out_path, const char *dir, int search_path);
+int mkdir_p(const char *path);
+int file_exists(const char *p);
+void html_esc(FILE *f, const char *s);
+void fmt_num(char *buf, size_t len, double v, int prec);
+
+/* ---- data from the JSON (report_read.c) ---- */
+#define MAXV 16
+#define MAXS 32
+typedef struct bench_data {
+    int ok;
+    char variants[MAXV][32];
+    int nv, scalar;                  /* index of "scalar" or -1 */
+    size_t sizes[MAXS];
+    int ns;
+    int op_on[PB_OP_COUNT];
+    /* medians: [op][variant or MAXV for copy][size][cold] */
+    double nspj[PB_OP_COUNT][MAXV + 1][MAXS][2], ratio[PB_OP_COUNT][MAXV + 1][MAXS][2];
+    double bytes_per_joint[PB_OP_COUNT];
+    double cache[3];                 /* L1d, L2, L3 bytes (0 unknown) */
+    char cpu[256], features[128], compiler[128], c_flags[512], kernel_flags[512], build_type[32], date[64];
+    char quick[8], mhz[32], ncpu[16];
+    char kernel_opt[160], gb_build[32];   /* the timed code's -O level; Google Benchmark's own build type */
+} bench_data;
+
+typedef struct val_cell {
+    int rows, fails;
+    double worst;          /* max over judged metrics of err / bound */
+    char worst_metric[32];
+} val_cell;
+
+typedef struct val_data {
+    int ok, rows, fails;
+    char variants[MAXV][32], modes[MAXV][16];
+    int nv;
+    int op_on[PB_OP_COUNT];
+    val_cell cell[PB_OP_COUNT][MAXV];
+    char fail_list[32][160];
+    int nfail_list;
+} val_data;
+
+/* 0, or -1 with the reason on stderr. */
+int load_bench(const char *path, bench_data *b);
+int load_validate(const char *path, val_data *d);
+/* frame.json / budget.json: the parsed tree if it has "rows", else NULL (reason on stderr). */
+cJSON *load_rows_json(const char *path);
+
+/* ---- the report ---- */
+typedef struct report {
+    char dir[2048], data[2200], scripts[2048];
+    int quick;
+    bench_data *bench;
+    val_data *val;
+    cJSON *frame, *budget;      /* frame.json, budget.json (NULL: not read) */
+    int have_frame, have_budget;
+    step steps[6];
+    int nsteps;
+    int small_i, large_i;   /* size indices of the summary columns */
+    char plots_missing[512];
+} report;
+
+/* ---- data files and plots (report_plots.c) ---- */
+#define NPLOTS 6
+/* Write data/vars.gp and the data files, run gnuplot for each plot whose
+ * input exists (made[i]: png and svg written). 0, 1 a plot failed, 2 the data
+ * folder is unwritable. */
+int report_plots(report *r, int made[NPLOTS]);
+const char *report_probe_script(void);   /* a script the reports folder must hold */
+
+/* ---- HTML and Markdown (report_sections.c, report_html.c) ---- */
+typedef struct out2 {
+    FILE *h, *m;   /* index.html, summary.md */
+} out2;
+void validation_section(report *r, out2 *o, int made);
+void bench_section(report *r, out2 *o, const int *made);
+void frame_section(report *r, out2 *o, int made);
+void budget_section(report *r, out2 *o, int made);
+/* 0, or -1 after a message (index.html or summary.md unwritable). */
+int write_index(report *r, const int made[NPLOTS], double total_s);
+
+#endif

@@ -1,0 +1,358 @@
+/* report_sections.c — the report's sections, each an HTML table with its
+ * plots and the same in Markdown (report.h): validation, benchmarks, the
+ * frame pipeline, the budget. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+
+static void both(out2 *o, const char *html, const char *md)
+{
+    if (html) fputs(html, o->h);
+    if (md) fputs(md, o->m);
+}
+
+/* A table row: cells as strings; the first `left` cells left-aligned. */
+static void trow(out2 *o, int head, int ncell, const char *const *cells, const char *klass)
+{
+    fputs(klass ? "<tr class=\"" : "<tr>", o->h);
+    if (klass) fprintf(o->h, "%s\">", klass);
+    for (int i = 0; i < ncell; i++) {
+        fputs(head ? "<th>" : "<td>", o->h);
+        html_esc(o->h, cells[i]);
+        fputs(head ? "</th>" : "</td>", o->h);
+    }
+    fputs("</tr>\n", o->h);
+    fputs("|", o->m);
+    for (int i = 0; i < ncell; i++) fprintf(o->m, " %s |", cells[i]);
+    fputc('\n', o->m);
+    if (head) {
+        fputs("|", o->m);
+        for (int i = 0; i < ncell; i++) fputs(i ? "---:|" : "---|", o->m);
+        fputc('\n', o->m);
+    }
+}
+
+/* A table whose rows are JSON objects: one column per key, formatted by kind:
+ * 's' string, 'f' number with `prec` decimals, '%' fraction as a percentage,
+ * 'b' boolean as yes/NO, 'g' fmt_num with `prec` significant digits. Rows
+ * where the boolean key `ok_key` is false are marked bad (NULL: none). */
+typedef struct json_col {
+    const char *head, *key;
+    char kind;
+    int prec;
+} json_col;
+
+static void json_table(out2 *o, const cJSON *rows, const json_col *cols, int ncols, const char *ok_key)
+{
+    enum { MAXC = 16 };
+    const char *cells[MAXC];
+    char buf[MAXC][96];
+    if (ncols > MAXC) ncols = MAXC;
+    for (int k = 0; k < ncols; k++) cells[k] = cols[k].head;
+    trow(o, 1, ncols, cells, NULL);
+    for (size_t i = 0; rows && i < jlen(rows); i++) {
+        const cJSON *row = jat(rows, i);
+        for (int k = 0; k < ncols; k++) {
+            const json_col *c = &cols[k];
+            double v = json_num(row, c->key);
+            switch (c->kind) {
+            case 's': snprintf(buf[k], sizeof buf[k], "%s", json_strz(row, c->key)); break;
+            case '%': snprintf(buf[k], sizeof buf[k], "%.*f%%", c->prec, 100.0 * v); break;
+            case 'b': snprintf(buf[k], sizeof buf[k], "%s", json_bool(row, c->key, 0) ? "yes" : "NO"); break;
+            case 'g': fmt_num(buf[k], sizeof buf[k], v, c->prec); break;
+            default: snprintf(buf[k], sizeof buf[k], "%.*f", c->prec, v); break;
+            }
+            cells[k] = buf[k];
+        }
+        trow(o, 0, ncols, cells, ok_key && !json_bool(row, ok_key, 0) ? "bad" : NULL);
+    }
+}
+
+static void figure(out2 *o, const char *file, const char *caption, int made)
+{
+    if (!made) {
+        fprintf(o->h, "<p class=\"missing\">plot %s not produced (see the notes above)</p>\n", file);
+        return;
+    }
+    fprintf(o->h, "<figure><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", file, file);
+    html_esc(o->h, caption);
+    fprintf(o->h, "\"></a><figcaption>");
+    html_esc(o->h, caption);
+    fprintf(o->h, " (<a href=\"%s.svg\">svg</a>)</figcaption></figure>\n", file);
+    fprintf(o->m, "![%s](%s.png)\n\n", caption, file);
+}
+
+void validation_section(report *r, out2 *o, int made)
+{
+    val_data *d = r->val;
+    both(o, "<h2 id=\"validation\">Validation</h2>\n", "## Validation\n\n");
+    if (!d || !d->ok) {
+        both(o, "<p class=\"missing\">validation did not produce its JSON.</p>\n", "Validation did not produce its JSON.\n\n");
+        return;
+    }
+    fprintf(o->h, "<p class=\"%s\">%d rows (op x variant x metric), <b>%d failing</b>. Each variant is compared with "
+                  "the double-precision oracle and the float reference; a row passes when its worst error is within "
+                  "the tolerance table's bound.</p>\n", d->fails ? "bad" : "good", d->rows, d->fails);
+    fprintf(o->m, "%d rows (op x variant x metric), **%d failing**.\n\n", d->rows, d->fails);
+    const char *head[] = { "variant", "mode", "ops", "rows", "failing", "worst err / bound", "at" };
+    both(o, "<table>\n", NULL);
+    trow(o, 1, 7, head, NULL);
+    for (int v = 0; v < d->nv; v++) {
+        int ops = 0, rows = 0, fails = 0, wo = -1;
+        double worst = -1;
+        for (int op = 0; op < PB_OP_COUNT; op++) {
+            const val_cell *c = &d->cell[op][v];
+            if (!c->rows) continue;
+            ops++;
+            rows += c->rows;
+            fails += c->fails;
+            if (c->worst_metric[0] && c->worst > worst) {
+                worst = c->worst;
+                wo = op;
+            }
+        }
+        char a[16], b[16], c[16], w[32], at[96];
+        snprintf(a, sizeof a, "%d", ops);
+        snprintf(b, sizeof b, "%d", rows);
+        snprintf(c, sizeof c, "%d", fails);
+        fmt_num(w, sizeof w, worst >= 0 ? worst : NAN, 3);
+        snprintf(at, sizeof at, "%s %s", wo >= 0 ? pb_op_get((pb_op)wo)->name : "-",
+                 wo >= 0 ? d->cell[wo][v].worst_metric : "");
+        const char *cells[] = { d->variants[v], d->modes[v], a, b, c, w, at };
+        trow(o, 0, 7, cells, fails ? "bad" : NULL);
+    }
+    both(o, "</table>\n", "\n");
+    if (d->nfail_list) {
+        both(o, "<p>Failing rows:</p><ul>\n", "Failing rows:\n\n");
+        for (int i = 0; i < d->nfail_list; i++) {
+            fputs("<li>", o->h);
+            html_esc(o->h, d->fail_list[i]);
+            fputs("</li>\n", o->h);
+            fprintf(o->m, "- %s\n", d->fail_list[i]);
+        }
+        both(o, "</ul>\n", "\n");
+    }
+    figure(o, "4_validation", "validation: worst error / bound per op and variant (green: far within the bound; "
+                              "1 = at the bound)", made);
+}
+
+void bench_section(report *r, out2 *o, const int *made)
+{
+    bench_data *b = r->bench;
+    both(o, "<h2 id=\"bench\">Benchmarks</h2>\n", "## Benchmarks\n\n");
+    if (!b || !b->ok) {
+        both(o, "<p class=\"missing\">no benchmark JSON: this build has no Google Benchmark (install libbenchmark-dev) "
+                "or the bench step failed.</p>\n", "No benchmark results.\n\n");
+        return;
+    }
+    size_t ns = b->sizes[r->small_i], nl = b->sizes[r->large_i];
+    fprintf(o->h, "<p>Google Benchmark, CPU time, median of the repetitions; every op x native variant x size "
+                  "(%d sizes, %zu ... %zu joints), warm cache%s. <i>copy</i> = op time / the time of a memcpy of "
+                  "exactly the op's bytes in the same run (1 = at the memory roofline). The table: ns per joint at "
+                  "%zu (in cache) and %zu joints, speedup over scalar and copy ratio at %zu.</p>\n", b->ns,
+            b->sizes[0], b->sizes[b->ns - 1],
+            b->sizes[b->ns - 1] >= 262144 ? " (the cold-cache runs from 262144 joints are the plot's open points)" : "",
+            ns, nl, ns);
+    fprintf(o->m, "ns per joint (median, CPU time, warm) at %zu and %zu joints; speedup over scalar and copy ratio "
+                  "(op time / memcpy of the same bytes) at %zu.\n\n", ns, nl, ns);
+    /* two header rows in HTML (variant over its columns), one in Markdown */
+    const char *cells[4 + 4 * MAXV];
+    char buf[4 + 4 * MAXV][48];
+    int nc = 0;
+    fputs("<div class=\"wide\"><table class=\"num grouped\">\n<colgroup><col>", o->h);
+    for (int v = 0; v < b->nv; v++) fprintf(o->h, "<col span=\"%d\" class=\"g\">", v != b->scalar ? 4 : 3);
+    fputs("</colgroup>\n<tr><th rowspan=\"2\">op</th>", o->h);
+    for (int v = 0; v < b->nv; v++) {
+        fprintf(o->h, "<th colspan=\"%d\" class=\"grp\">", v != b->scalar ? 4 : 3);
+        html_esc(o->h, b->variants[v]);
+        fputs("</th>", o->h);
+    }
+    fputs("</tr>\n<tr>", o->h);
+    fputs("| op |", o->m);
+    for (int v = 0; v < b->nv; v++) {
+        fprintf(o->h, "<th class=\"grp\">ns @%zu</th><th>ns @%zu</th>%s<th>copy</th>", ns, nl,
+                v != b->scalar ? "<th>x scalar</th>" : "");
+        fprintf(o->m, " %s ns@%zu | ns@%zu |%s copy |", b->variants[v], ns, nl, v != b->scalar ? " x scalar |" : "");
+        nc += v != b->scalar ? 4 : 3;
+    }
+    fputs("</tr>\n", o->h);
+    fputs("\n|---|", o->m);
+    for (int k = 0; k < nc; k++) fputs("---:|", o->m);
+    fputc('\n', o->m);
+    for (int op = 0; op < PB_OP_COUNT; op++) {
+        if (!b->op_on[op]) continue;
+        nc = 0;
+        cells[nc++] = pb_op_get((pb_op)op)->name;
+        for (int v = 0; v < b->nv; v++) {
+            double sc = b->scalar >= 0 ? b->nspj[op][b->scalar][r->small_i][0] : NAN, x = b->nspj[op][v][r->small_i][0];
+            fmt_num(buf[nc], sizeof buf[0], x, 3);
+            cells[nc] = buf[nc];
+            nc++;
+            fmt_num(buf[nc], sizeof buf[0], b->nspj[op][v][r->large_i][0], 3);
+            cells[nc] = buf[nc];
+            nc++;
+            if (v != b->scalar) {
+                fmt_num(buf[nc], sizeof buf[0], sc > 0 && x > 0 ? sc / x : NAN, 3);
+                cells[nc] = buf[nc];
+                nc++;
+            }
+            fmt_num(buf[nc], sizeof buf[0], b->ratio[op][v][r->small_i][0], 3);
+            cells[nc] = buf[nc];
+            nc++;
+        }
+        trow(o, 0, nc, cells, NULL);
+    }
+    both(o, "</table></div>\n", "\n");
+    figure(o, "1_ns_per_joint", "ns per joint vs joints, per op, one line per variant (log-log); dotted: L1, L2, L3 "
+                                "in joints of the op's bytes; open points: cold cache", made[0]);
+    figure(o, "2_speedup", "speedup over scalar per op (warm cache)", made[1]);
+    figure(o, "3_copy_ratio", "op time / copy-roofline time per op (1 = as fast as copying its bytes)", made[2]);
+}
+
+/* Column headings for frame.c's stage keys (unknown keys as they are). */
+static const char *stage_label(const char *key)
+{
+    const char *map[][2] = { { "sample", "sample" }, { "transition", "transition" }, { "additive", "additive" },
+                                    { "legs_fk", "legs FK" }, { "ik", "2-leg IK" }, { "fk", "FK+vel" } };
+    for (size_t i = 0; key && i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(key, map[i][0])) return map[i][1];
+    return key ? key : "?";
+}
+
+void frame_section(report *r, out2 *o, int made)
+{
+    both(o, "<h2 id=\"frame\">Frame pipeline</h2>\n", "## Frame pipeline\n\n");
+    if (!r->have_frame) {
+        both(o, "<p class=\"missing\">the frame step did not produce its JSON.</p>\n", "No frame results.\n\n");
+        return;
+    }
+    const cJSON *cfg = jget(r->frame, "config"), *rows = jget(r->frame, "rows"), *stages = jget(r->frame, "stages");
+    const cJSON *scenes = jget(r->frame, "scenes");
+    fprintf(o->h, "<p>A crowd of %.0f characters running one animation frame: sample (%s; both clips for a "
+                  "cross-fade, the destination for inertialization and dead blending) &rarr; transition (cross-fade: "
+                  "blend; inertialize; dead_blending) &rarr; additive layer &rarr; two-bone IK on both legs (with the "
+                  "fk_static it needs) &rarr; FK with velocities. Microseconds per frame for the whole crowd, CPU time, "
+                  "median of %.0f repetitions of %.0f frames (spread: (max - min) / median of the total); every "
+                  "character mid-transition. Setup: once per transition.</p>\n",
+            json_num(cfg, "characters"), json_str(cfg, "sampler") ? json_str(cfg, "sampler") : "?", json_num(cfg, "repetitions"),
+            json_num(cfg, "frames"));
+    fprintf(o->m, "%.0f characters; us per frame for the whole crowd (CPU time, median of %.0f x %.0f frames); "
+                  "sample -> transition -> additive -> 2-leg IK -> FK with velocities; spread = (max - min) / median "
+                  "of the total.\n\n",
+            json_num(cfg, "characters"), json_num(cfg, "repetitions"), json_num(cfg, "frames"));
+    for (size_t si = 0; scenes && si < jlen(scenes); si++) {
+        const cJSON *sc = jat(scenes, si);
+        const char *name = json_str(sc, "name");
+        fprintf(o->h, "<h3>%s, %.0f joints</h3><p class=\"note\">", name ? name : "?", json_num(sc, "joints"));
+        html_esc(o->h, json_str(sc, "source"));
+        fputs("; legs: ", o->h);
+        html_esc(o->h, json_str(sc, "legs"));
+        fputs("</p>\n<table class=\"num\">\n", o->h);
+        fprintf(o->m, "### %s, %.0f joints\n\n", name ? name : "?", json_num(sc, "joints"));
+        const char *cells[16];
+        char buf[16][32];
+        int nc = 0;
+        cells[nc++] = "method";
+        cells[nc++] = "variant";
+        for (size_t s = 0; stages && s < jlen(stages) && nc < 12; s++) cells[nc++] = stage_label(jat_str(stages, s));
+        cells[nc++] = "total us";
+        cells[nc++] = "spread";
+        cells[nc++] = "chars/ms";
+        cells[nc++] = "setup us";
+        trow(o, 1, nc, cells, NULL);
+        for (size_t q = 0; rows && q < jlen(rows); q++) {
+            const cJSON *row = jat(rows, q);
+            if (!name || !json_str(row, "scene") || strcmp(json_str(row, "scene"), name)) continue;
+            nc = 0;
+            cells[nc++] = json_str(row, "method") ? json_str(row, "method") : "?";
+            cells[nc++] = json_str(row, "variant") ? json_str(row, "variant") : "?";
+            const cJSON *su = jget(row, "stage_us");
+            for (size_t s = 0; stages && s < jlen(stages) && nc < 12; s++) {
+                double v = json_num(su, jat_str(stages, s));
+                if (isfinite(v)) snprintf(buf[nc], sizeof buf[0], "%.1f", v);
+                else snprintf(buf[nc], sizeof buf[0], "missing");
+                cells[nc] = buf[nc];
+                nc++;
+            }
+            snprintf(buf[nc], sizeof buf[0], "%.1f", json_num(row, "total_us"));
+            cells[nc] = buf[nc];
+            nc++;
+            snprintf(buf[nc], sizeof buf[0], "%.1f%%", 100.0 * json_num(row, "total_spread"));
+            cells[nc] = buf[nc];
+            nc++;
+            snprintf(buf[nc], sizeof buf[0], "%.0f", json_num(row, "characters_per_ms"));
+            cells[nc] = buf[nc];
+            nc++;
+            double su1 = json_num(row, "setup_once_us");
+            if (isfinite(su1)) snprintf(buf[nc], sizeof buf[0], "%.1f", su1);
+            else snprintf(buf[nc], sizeof buf[0], "-");
+            cells[nc] = buf[nc];
+            nc++;
+            trow(o, 0, nc, cells, NULL);
+        }
+        both(o, "</table>\n", "\n");
+    }
+    figure(o, "5_frame", "frame pipeline: us per frame per stage (stacked), per variant and transition method", made);
+}
+
+void budget_section(report *r, out2 *o, int made)
+{
+    both(o, "<h2 id=\"budget\">Budget: which transition fits</h2>\n", "## Budget\n\n");
+    if (!r->have_budget) {
+        both(o, "<p class=\"missing\">the budget step did not produce its JSON.</p>\n", "No budget results.\n\n");
+        return;
+    }
+    const cJSON *cfg = jget(r->budget, "config"), *rows = jget(r->budget, "rows"), *rest = jget(r->budget, "rest_of_frame_us");
+    const cJSON *sizes = jget(cfg, "crowd_sizes");
+    double budget = json_num(cfg, "budget_us"), s0 = sizes && jlen(sizes) > 0 ? jat_num(sizes, 0) : NAN;
+    double s1 = sizes && jlen(sizes) > 1 ? jat_num(sizes, 1) : NAN;
+    fprintf(o->h, "<p>Budget %.0f us per frame for %.0f characters x %.0f joints, variant %s, %s, transition window "
+                  "%.2f s, dead-blending half-life %.2f s. Cost: the clips each method samples plus its transition ops, "
+                  "per frame for the crowd (CPU time, median). <i>+rest</i> adds the frame's additive layer, legs FK, "
+                  "2-leg IK and FK (%.1f us). Max crowd: straight line through the costs at %.0f and %.0f characters, "
+                  "<b>extrapolated</b>.</p>\n",
+            budget, json_num(cfg, "characters"), json_num(cfg, "joints"), json_str(cfg, "variant") ? json_str(cfg, "variant") : "?",
+            json_str(cfg, "sampler") ? json_str(cfg, "sampler") : "?", json_num(cfg, "duration_s"), json_num(cfg, "halflife_s"),
+            rest && jlen(rest) ? jat_num(rest, 0) : NAN, s0, s1);
+    fprintf(o->m, "Budget %.0f us for %.0f characters x %.0f joints (variant %s). Max crowd: linear fit through %.0f "
+                  "and %.0f characters, extrapolated.\n\n", budget, json_num(cfg, "characters"), json_num(cfg, "joints"),
+            json_str(cfg, "variant") ? json_str(cfg, "variant") : "?", s0, s1);
+    char fitsh[64];
+    snprintf(fitsh, sizeof fitsh, "fits %.0f us", budget);
+    const json_col cost_cols[] = {
+        { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
+        { "per frame (after sampling)", "ops", 's', 0 }, { "clips sampled", "clips_sampled", 'f', 0 },
+        { "us/frame", "cost_us", 'f', 1 }, { "spread", "cost_spread", '%', 1 }, { fitsh, "fits", 'b', 0 },
+        { "max crowd*", "max_characters", 'f', 0 }, { "+rest us", "frame_us", 'f', 1 },
+        { "fits", "frame_fits", 'b', 0 }, { "max crowd* (+rest)", "frame_max_characters", 'f', 0 },
+        { "setup us (once)", "setup_us", 'g', 3 } };
+    both(o, "<h3>Cost</h3>\n<div class=\"wide\"><table class=\"num budget\">\n", "### Cost\n\n");
+    json_table(o, rows, cost_cols, sizeof cost_cols / sizeof cost_cols[0], "fits");
+    both(o, "</table></div>\n", "\n");
+    fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us: the straight line through the costs measured at "
+                  "%.0f and %.0f characters, extrapolated (not measured at that size).</p>\n", budget, s0, s1);
+    const json_col quality_cols[] = {
+        { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
+        { "velocity jump m/s", "vel_jump_ms", 'f', 3 }, { "angular jump rad/s", "ang_jump_rads", 'f', 2 },
+        { "deviation cm", "dev_cm", 'f', 2 }, { "deviation deg", "dev_deg", 'f', 2 } };
+    both(o, "<h3>Quality</h3>\n<table class=\"num\">\n", "### Quality\n\n");
+    json_table(o, rows, quality_cols, sizeof quality_cols / sizeof quality_cols[0], NULL);
+    both(o, "</table>\n", "\n");
+    const cJSON *sa = jget(r->budget, "source_alone_jump");
+    const char *src = json_str(r->budget, "quality_source");
+    fprintf(o->h, "<p class=\"note\">Quality on %s (%zu transitions, 60 Hz, world space, %.0f body joints). "
+                  "Velocity jump: peak over joints of the change of velocity at the transition frame, from world "
+                  "transforms differenced over one frame (for scale, the source clip alone changes by %.3f m/s and "
+                  "%.2f rad/s there). Deviation: mean distance and angle to the destination animation over the window. "
+                  "blend and blend_static make the same poses, so the same quality.</p>\n",
+            src ? src : "?", jget(r->budget, "pairs") ? jlen(jget(r->budget, "pairs")) : 0,
+            json_num(r->budget, "quality_body_joints"), json_num(sa, "vel_ms"), json_num(sa, "ang_rads"));
+    fprintf(o->m, "Quality on %s; velocity jump at the transition frame (source alone: %.3f m/s), mean deviation from "
+                  "the destination over the window.\n\n", src ? src : "?", json_num(sa, "vel_ms"));
+    figure(o, "6_budget", "cost per frame vs quality per transition method (left: velocity jump, log scale; right: "
+                          "deviation from the destination)", made);
+}
+
