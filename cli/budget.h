@@ -7,7 +7,7 @@
 
 #define BUDGET_NM 7          /* methods: cut, three cross-fades, inertialization, two dead blendings */
 #define BUDGET_MAX_PAIRS 8   /* quality transitions */
-extern const fp_tmethod budget_methods[BUDGET_NM];
+extern const pb_frame_method budget_methods[BUDGET_NM];
 
 typedef struct budget_row {
     double cost[2];          /* us per frame at the two crowd sizes */
@@ -30,7 +30,7 @@ typedef struct budget_res {
     budget_row rows[BUDGET_NM];
     double rest[2];                      /* the rest of the frame at the two sizes, us */
     int real;                            /* quality on CMU mocap (else the synthetic clips) */
-    const fp_scene *qscene;
+    const pb_scene *qscene;
     bq_pair pairs[BUDGET_MAX_PAIRS];
     int np;
     double src_vj, src_aj;               /* the source alone's change of velocity, for scale */

@@ -9,9 +9,9 @@
 #include "context.h"
 
 /* "cross-fade (nlerp)", "inertialization" */
-static const char *method_name(fp_tmethod m, char *buf, size_t len)
+static const char *method_name(pb_frame_method m, char *buf, size_t len)
 {
-    const fp_tmethod_info *in = fp_tmethod_get(m);
+    const pb_frame_method_info *in = pb_frame_method_get(m);
     if (strcmp(in->rot, "n/a")) snprintf(buf, len, "%s (%s)", in->method, in->rot);
     else snprintf(buf, len, "%s", in->method);
     return buf;
@@ -30,7 +30,7 @@ void budget_print(const budget_res *R)
     printf("%-16s %-9s %10s %7s %6s %11s %12s %6s %11s %10s\n", "method", "rotation", "us/frame", "spread", "fits",
            "max crowd*", "+rest us/fr", "fits", "max crowd*", "setup us");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
-        const fp_tmethod_info *in = fp_tmethod_get(budget_methods[mi]);
+        const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         const budget_row *r = &R->rows[mi];
         double full = r->cost_at + R->rest[0];
         printf("%-16s %-9s %10.1f %6.1f%% %6s %11ld %12.1f %6s %11ld", in->method, in->rot, r->cost_at,
@@ -65,7 +65,7 @@ void budget_print(const budget_res *R)
     printf("%-16s %-9s %13s %15s %13s %14s\n", "method", "rotation", "vel jump m/s", "ang jump rad/s", "deviation cm",
            "deviation deg");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
-        const fp_tmethod_info *in = fp_tmethod_get(budget_methods[mi]);
+        const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         printf("%-16s %-9s %13.3f %15.2f %13.2f %14.2f\n", in->method, in->rot, R->rows[mi].q.vel_jump,
                R->rows[mi].q.ang_jump, R->rows[mi].q.dev_cm, R->rows[mi].q.dev_deg);
     }
@@ -110,7 +110,7 @@ static int add_quality(cJSON *o, const bq_quality *q)
 
 static int add_row(cJSON *rows, const budget_res *R, int mi)
 {
-    const fp_tmethod_info *in = fp_tmethod_get(budget_methods[mi]);
+    const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
     const budget_row *r = &R->rows[mi];
     double frame = r->cost_at + R->rest[0];
     double at[2] = { r->cost[0], r->cost[1] };
@@ -156,7 +156,7 @@ int budget_write_json(const budget_res *R, const char *path)
          cJSON_AddNumberToObject(cf, "frames", (double)R->frames) &&
          cJSON_AddNumberToObject(cf, "repetitions", (double)R->reps) &&
          (sizes = cJSON_CreateDoubleArray(sz, 2)) && cJSON_AddItemToObject(cf, "crowd_sizes", sizes) &&
-         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)FP_FRAME_DT) &&
+         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
          (rest = cJSON_CreateDoubleArray(R->rest, 2)) && cJSON_AddItemToObject(root, "rest_of_frame_us", rest) &&
          cJSON_AddStringToObject(root, "extrapolation", "linear through the two crowd sizes") &&
          cJSON_AddStringToObject(root, "quality_source", R->real ? "cmu mocap 01_01/01_03 with a ground trajectory root"

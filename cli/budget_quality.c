@@ -23,7 +23,7 @@
 /* out = in with a new joint 0 (parent of every former root): the first
  * root's position on the floor (y = 0, y up) turned by its heading (the
  * yaw of its local +z axis). Former roots become its children. */
-pb_status bq_add_trajectory(const fp_scene *in, fp_scene *out)
+pb_status bq_add_trajectory(const pb_scene *in, pb_scene *out)
 {
     memset(out, 0, sizeof *out);
     size_t J = in->joints + 1;
@@ -37,7 +37,7 @@ pb_status bq_add_trajectory(const fp_scene *in, fp_scene *out)
         pb_clip *co = &out->clip[k];
         pb_status st = pb_clip_alloc(co, ci->frames, J, ci->fps);
         if (st != PB_OK) {
-            fp_scene_free(out);
+            pb_scene_free(out);
             return st;
         }
         for (size_t f = 0; f < ci->frames; f++) {
@@ -108,7 +108,7 @@ static double angle_between(qd a, qd b)
 }
 
 /* Peak over body joints of the change of velocity at frame 0 (frames -1, 0, 1). */
-static void jumps(const fp_scene *sc, const world w[3], double dt, double *vj, double *aj)
+static void jumps(const pb_scene *sc, const world w[3], double dt, double *vj, double *aj)
 {
     *vj = *aj = 0;
     for (size_t j = 0; j < sc->joints; j++) {
@@ -130,7 +130,7 @@ static void jumps(const fp_scene *sc, const world w[3], double dt, double *vj, d
 }
 
 typedef struct qsim {
-    fp_crowd *c;
+    pb_frame_crowd *c;
     const pb_variant *v;
     world w[3], dst;      /* frames -1, 0, 1 of the output; the destination at the current frame */
     double align_t[3];    /* destination -> source trajectory at the transition */
@@ -148,7 +148,7 @@ static pb_status fk_into(qsim *s, const pb_pose *local, pb_pose *out)
 /* The destination's roots moved by the alignment (positions, rotations and velocities). */
 static void align_dst(qsim *s)
 {
-    fp_crowd *c = s->c;
+    pb_frame_crowd *c = s->c;
     for (size_t j = 0; j < c->sc->joints; j++) {
         if (c->sc->parents[j] >= 0) continue;
         double p[3], r[3];
@@ -167,30 +167,30 @@ static void align_dst(qsim *s)
 }
 
 /* One transition of pair p with method m: frames -1 .. window at 60 Hz. */
-static pb_status simulate(qsim *s, fp_tmethod m, const bq_pair *p, bq_quality *q, double *src_vj, double *src_aj)
+static pb_status simulate(qsim *s, pb_frame_method m, const bq_pair *p, bq_quality *q, double *src_vj, double *src_aj)
 {
-    fp_crowd *c = s->c;
-    const fp_scene *sc = c->sc;
+    pb_frame_crowd *c = s->c;
+    const pb_scene *sc = c->sc;
     size_t J = sc->joints, body = 0;
-    double dt = FP_FRAME_DT;
+    double dt = PB_FRAME_DT;
     int W = (int)ceil(c->duration / dt - 1e-6);
     if (W < 2) W = 2;
     for (size_t j = 0; j < J; j++) body += sc->parents[j] >= 0;
-    pb_status pst = fp_crowd_play(c, 0, p->from, &p->at);
-    if (pst == PB_OK) pst = fp_crowd_play(c, 1, p->to, &p->to_at);
+    pb_status pst = pb_frame_crowd_play(c, 0, p->from, &p->at);
+    if (pst == PB_OK) pst = pb_frame_crowd_play(c, 1, p->to, &p->to_at);
     if (pst != PB_OK) {
         c->failed = "pb_crowd_builder_init";
         return pst;
     }
-    pb_status st = fp_stage_sample(c, s->v, 0, -(float)dt);
+    pb_status st = pb_frame_sample(c, s->v, 0, -(float)dt);
     if (st == PB_OK) st = fk_into(s, &c->src, &c->global);
     if (st != PB_OK) return st;
     world_of(&c->global, J, &s->w[0]);
     double dev_cm = 0, dev_deg = 0;
     for (int k = 0; k < W; k++) {
         float t = (float)k * (float)dt;
-        st = fp_stage_sample(c, s->v, 0, t);
-        if (st == PB_OK) st = fp_stage_sample(c, s->v, 1, t);
+        st = pb_frame_sample(c, s->v, 0, t);
+        if (st == PB_OK) st = pb_frame_sample(c, s->v, 1, t);
         if (st != PB_OK) return st;
         if (k == 0) {   /* align the destination's trajectory (root 0) to the source's */
             double ps[3], pd[3], rp[3];
@@ -201,8 +201,8 @@ static pb_status simulate(qsim *s, fp_tmethod m, const bq_pair *p, bq_quality *q
             for (int i = 0; i < 3; i++) s->align_t[i] = ps[i] - rp[i];
         }
         align_dst(s);
-        if (k == 0 && (st = fp_stage_begin(c, s->v, m)) != PB_OK) return st;
-        if ((st = fp_stage_transition(c, s->v, m, t)) != PB_OK) return st;
+        if (k == 0 && (st = pb_frame_begin(c, s->v, m)) != PB_OK) return st;
+        if ((st = pb_frame_transition(c, s->v, m, t)) != PB_OK) return st;
         if ((st = fk_into(s, c->mixed, &c->global)) != PB_OK) return st;
         if ((st = fk_into(s, &c->dst, &c->local)) != PB_OK) return st;
         world_of(&c->local, J, &s->dst);
@@ -222,7 +222,7 @@ static pb_status simulate(qsim *s, fp_tmethod m, const bq_pair *p, bq_quality *q
     /* the source alone over the same three frames: its own change of velocity */
     if (src_vj) {
         for (int k = 0; k < 2; k++) {
-            if ((st = fp_stage_sample(c, s->v, 0, (float)k * (float)dt)) != PB_OK) return st;
+            if ((st = pb_frame_sample(c, s->v, 0, (float)k * (float)dt)) != PB_OK) return st;
             if ((st = fk_into(s, &c->src, k ? &c->global : &c->local)) != PB_OK) return st;
         }
         world_of(&c->local, J, &s->w[1]);
@@ -232,7 +232,7 @@ static pb_status simulate(qsim *s, fp_tmethod m, const bq_pair *p, bq_quality *q
     return PB_OK;
 }
 
-pb_status bq_measure(fp_crowd *c, const pb_variant *v, const fp_tmethod *methods, int nm, const bq_pair *pairs, int np,
+pb_status bq_measure(pb_frame_crowd *c, const pb_variant *v, const pb_frame_method *methods, int nm, const bq_pair *pairs, int np,
                      bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj)
 {
     size_t J = c->sc->joints;

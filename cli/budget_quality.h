@@ -4,7 +4,7 @@
 #ifndef CLI_BUDGET_QUALITY_H
 #define CLI_BUDGET_QUALITY_H
 
-#include "frame_pipeline.h"
+#include "posebench/frame.h"
 
 typedef struct bq_pair {
     int from;        /* scene clip played before the transition */
@@ -22,13 +22,13 @@ typedef struct bq_quality {
  * root's position on the floor (y = 0, y up) turned by its heading (the
  * yaw of its local +z axis). Former roots become its children.
  * Errors: PB_ERR_NOMEM, pb_clip_alloc's. */
-pb_status bq_add_trajectory(const fp_scene *in, fp_scene *out);
+pb_status bq_add_trajectory(const pb_scene *in, pb_scene *out);
 
 /* Quality of methods[0..nm) over pairs[0..np) on crowd c (one character):
  * per_pair[m * np + p] and the mean over the pairs mean[m]; src_vj/src_aj the
  * source clip alone's change of velocity there (for scale). pb_run's status
  * (c->failed names the op), or PB_ERR_NOMEM. */
-pb_status bq_measure(fp_crowd *c, const pb_variant *v, const fp_tmethod *methods, int nm, const bq_pair *pairs, int np,
+pb_status bq_measure(pb_frame_crowd *c, const pb_variant *v, const pb_frame_method *methods, int nm, const bq_pair *pairs, int np,
                      bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj);
 
 #endif

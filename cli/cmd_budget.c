@@ -5,7 +5,7 @@
  * nlerp and exact velocities, inertialization, dead blending with slerp and
  * nlerp) the per-frame CPU time of what it needs each frame — the clips it
  * samples and its transition ops — for the crowd, through the frame pipeline
- * (frame_pipeline.h). Measured at two crowd sizes; the largest crowd within
+ * (posebench/frame.h). Measured at two crowd sizes; the largest crowd within
  * the budget comes from the straight line through them (cost = fixed + per
  * character x characters), extrapolated, and is labelled as such.
  * Quality, on the same methods and parameters: budget_quality.h.
@@ -22,8 +22,8 @@
 #include "measure.h"
 #include "pick.h"
 
-const fp_tmethod budget_methods[BUDGET_NM] = { FP_TM_CUT, FP_TM_CROSSFADE_STATIC, FP_TM_CROSSFADE_NLERP,
-                                               FP_TM_CROSSFADE, FP_TM_INERTIALIZE, FP_TM_DEAD, FP_TM_DEAD_NLERP };
+const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_STATIC, PB_FM_CROSSFADE_NLERP,
+                                               PB_FM_CROSSFADE, PB_FM_INERTIALIZE, PB_FM_DEAD, PB_FM_DEAD_NLERP };
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
@@ -48,29 +48,29 @@ static const opt_spec opts[O_COUNT] = {
 };
 
 /* Cost of one method's per-frame work (its samples + its transition) for F frames, us per frame. */
-static pb_status cost_block(fp_crowd *c, const pb_variant *v, fp_tmethod m, int F, double *us)
+static pb_status cost_block(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int F, double *us)
 {
     pb_status st = PB_OK;
-    int two = fp_tmethod_get(m)->samples == 2;
+    int two = pb_frame_method_get(m)->samples == 2;
     double t0 = cpu_seconds();
     for (int k = 0; k < F && st == PB_OK; k++) {
-        if (two) st = fp_stage_sample(c, v, 0, fp_crowd_clip_time(c, 0, k));
-        if (st == PB_OK) st = fp_stage_sample(c, v, 1, fp_crowd_clip_time(c, 1, k));
-        if (st == PB_OK) st = fp_stage_transition(c, v, m, fp_crowd_trans_time(c, k));
+        if (two) st = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
+        if (st == PB_OK) st = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
+        if (st == PB_OK) st = pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
     }
     *us = (cpu_seconds() - t0) / F * 1e6;
     return st;
 }
 /* The rest of the frame (same for every method): additive, legs FK, IK, FK with velocities. */
-static pb_status rest_block(fp_crowd *c, const pb_variant *v, int F, double *us)
+static pb_status rest_block(pb_frame_crowd *c, const pb_variant *v, int F, double *us)
 {
     pb_status st = PB_OK;
     double t0 = cpu_seconds();
     for (int k = 0; k < F && st == PB_OK; k++) {
-        st = fp_stage_additive(c, v);
-        if (st == PB_OK) st = fp_stage_leg_fk(c, v);
-        if (st == PB_OK) st = fp_stage_ik(c, v);
-        if (st == PB_OK) st = fp_stage_fk(c, v);
+        st = pb_frame_additive(c, v);
+        if (st == PB_OK) st = pb_frame_leg_fk(c, v);
+        if (st == PB_OK) st = pb_frame_ik(c, v);
+        if (st == PB_OK) st = pb_frame_fk(c, v);
     }
     *us = (cpu_seconds() - t0) / F * 1e6;
     return st;
@@ -84,40 +84,40 @@ static long fit_max(double fixed, double per, double budget)
 }
 
 /* The cost half: R->rows[].cost, spread, setup, fit; R->rest. EXIT_OK, or an exit status after a message. */
-static int measure_cost(budget_res *R, const fp_scene *syn, double *samples)
+static int measure_cost(budget_res *R, const pb_scene *syn, double *samples)
 {
     const pb_variant *v = R->v;
     long reps = R->reps, frames = R->frames;
     for (int si = 0; si < 2; si++) {
-        fp_crowd crowd;
+        pb_frame_crowd crowd;
         fprintf(stderr, "posebench budget: cost at %zu characters x %ld joints (%s) ...\n", R->sizes[si], R->joints,
                 pb_variant_name(v));
-        if (fp_crowd_init(&crowd, syn, R->sizes[si], R->sampler) != PB_OK) {
+        if (pb_frame_crowd_init(&crowd, syn, R->sizes[si], R->sampler) != PB_OK) {
             fprintf(stderr, "posebench budget: %s\n", pb_last_error());
             return EXIT_USAGE;
         }
         crowd.duration = (float)R->duration;
         crowd.halflife = (float)R->halflife;
-        pb_status st = fp_stage_sample(&crowd, v, 0, 0);
-        if (st == PB_OK) st = fp_stage_sample(&crowd, v, 1, 0);
+        pb_status st = pb_frame_sample(&crowd, v, 0, 0);
+        if (st == PB_OK) st = pb_frame_sample(&crowd, v, 1, 0);
         for (int mi = 0; mi < NM && st == PB_OK; mi++) {   /* setup once per transition, validated first calls */
             double t0 = cpu_seconds();
-            for (long k = 0; k < frames && st == PB_OK; k++) st = fp_stage_begin(&crowd, v, budget_methods[mi]);
+            for (long k = 0; k < frames && st == PB_OK; k++) st = pb_frame_begin(&crowd, v, budget_methods[mi]);
             if (si == 0) R->rows[mi].setup_us = (cpu_seconds() - t0) / (double)frames * 1e6;
         }
         /* interleave methods inside each repetition: slow drifts of the machine hit them alike */
         for (long r = 0; r < reps && st == PB_OK; r++) {
             for (int mi = 0; mi < NM && st == PB_OK; mi++) {
-                if ((st = fp_stage_begin(&crowd, v, budget_methods[mi])) != PB_OK) break;
+                if ((st = pb_frame_begin(&crowd, v, budget_methods[mi])) != PB_OK) break;
                 st = cost_block(&crowd, v, budget_methods[mi], (int)frames, &samples[(size_t)mi * reps + r]);
             }
-            if (st == PB_OK) st = fp_stage_begin(&crowd, v, FP_TM_CROSSFADE);
-            if (st == PB_OK) st = fp_stage_transition(&crowd, v, FP_TM_CROSSFADE, 0.1f);
+            if (st == PB_OK) st = pb_frame_begin(&crowd, v, PB_FM_CROSSFADE);
+            if (st == PB_OK) st = pb_frame_transition(&crowd, v, PB_FM_CROSSFADE, 0.1f);
             if (st == PB_OK) st = rest_block(&crowd, v, (int)frames, &samples[(size_t)NM * reps + r]);
         }
         if (st != PB_OK) {
             fprintf(stderr, "posebench budget: %s: %s\n", crowd.failed ? crowd.failed : "?", pb_last_error());
-            fp_crowd_free(&crowd);
+            pb_frame_crowd_free(&crowd);
             return EXIT_CHECK;
         }
         for (int mi = 0; mi < NM; mi++) {
@@ -127,7 +127,7 @@ static int measure_cost(budget_res *R, const fp_scene *syn, double *samples)
             if (si == 0) row->spread = row->cost[0] > 0 ? (sm[reps - 1] - sm[0]) / row->cost[0] : 0;
         }
         R->rest[si] = median_sort(&samples[(size_t)NM * reps], (int)reps);
-        fp_crowd_free(&crowd);
+        pb_frame_crowd_free(&crowd);
     }
     double dn = (double)R->sizes[1] - (double)R->sizes[0];
     double rest_per = (R->rest[1] - R->rest[0]) / dn, rest_fixed = R->rest[0] - rest_per * (double)R->sizes[0];
@@ -144,14 +144,14 @@ static int measure_cost(budget_res *R, const fp_scene *syn, double *samples)
 
 /* The quality half on the CMU clips (with a trajectory root: qs) when
  * packaged, else the synthetic scene. EXIT_OK, or an exit status after a message. */
-static int measure_quality(budget_res *R, const fp_scene *syn, fp_scene *cmu, fp_scene *qs, int no_cmu)
+static int measure_quality(budget_res *R, const pb_scene *syn, pb_scene *cmu, pb_scene *qs, int no_cmu)
 {
     char pa[512], pbp[512];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", FP_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", FP_CMU_DIR);
+    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
+    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
     R->np = 0;
     if (!no_cmu && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0 &&
-        fp_scene_bvh_files(cmu, "cmu", pa, pbp, FP_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
+        pb_scene_bvh_files(cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
         if (bq_add_trajectory(cmu, qs) != PB_OK) {
             fprintf(stderr, "posebench budget: %s\n", pb_last_error());
             return EXIT_USAGE;
@@ -164,7 +164,7 @@ static int measure_quality(budget_res *R, const fp_scene *syn, fp_scene *cmu, fp
     } else {
         if (!no_cmu)
             fprintf(stderr, "posebench budget: no CMU clips at %s (apt-get install assimp-testmodels): quality on "
-                            "the synthetic clips\n", FP_CMU_DIR);
+                            "the synthetic clips\n", PB_CMU_DIR);
         const bq_pair sp[] = { { 0, 0.3f, 1, 0.5f }, { 0, 0.8f, 1, 0.2f }, { 1, 0.4f, 0, 1.0f }, { 1, 1.1f, 0, 0.6f } };
         for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) R->pairs[R->np++] = sp[i];
     }
@@ -173,8 +173,8 @@ static int measure_quality(budget_res *R, const fp_scene *syn, fp_scene *cmu, fp
     for (size_t j = 0; j < R->qscene->joints; j++) R->body += R->qscene->parents[j] >= 0;
     fprintf(stderr, "posebench budget: quality on %d transitions (%s) ...\n", R->np,
             R->real ? "CMU mocap" : "synthetic");
-    fp_crowd crowd;
-    if (fp_crowd_init(&crowd, R->qscene, 1, R->sampler) != PB_OK) {
+    pb_frame_crowd crowd;
+    if (pb_frame_crowd_init(&crowd, R->qscene, 1, R->sampler) != PB_OK) {
         fprintf(stderr, "posebench budget: %s\n", pb_last_error());
         return EXIT_USAGE;
     }
@@ -185,14 +185,14 @@ static int measure_quality(budget_res *R, const fp_scene *syn, fp_scene *cmu, fp
                               &R->src_aj);
     if (st != PB_OK) {
         fprintf(stderr, "posebench budget: quality: %s: %s\n", crowd.failed ? crowd.failed : "?", pb_last_error());
-        fp_crowd_free(&crowd);
+        pb_frame_crowd_free(&crowd);
         return st == PB_ERR_NOMEM ? EXIT_USAGE : EXIT_CHECK;
     }
     for (int mi = 0; mi < NM; mi++) {
         R->rows[mi].q = mean[mi];
         for (int p = 0; p < R->np; p++) R->rows[mi].pq[p] = per_pair[mi * R->np + p];
     }
-    fp_crowd_free(&crowd);
+    pb_frame_crowd_free(&crowd);
     return EXIT_OK;
 }
 
@@ -203,8 +203,8 @@ static int run(const opt_val *o, int nrest, char **rest)
     budget_res R;
     memset(&R, 0, sizeof R);
     R.budget = o[O_BUDGET].count ? o[O_BUDGET].d : 500;
-    R.duration = o[O_DURATION].count ? o[O_DURATION].d : FP_TRANSITION_S;
-    R.halflife = o[O_HALFLIFE].count ? o[O_HALFLIFE].d : FP_HALFLIFE_S;
+    R.duration = o[O_DURATION].count ? o[O_DURATION].d : PB_FRAME_TRANSITION_S;
+    R.halflife = o[O_HALFLIFE].count ? o[O_HALFLIFE].d : PB_FRAME_HALFLIFE_S;
     long characters = o[O_CHARACTERS].count ? o[O_CHARACTERS].l : 200;
     R.joints = o[O_JOINTS].count ? o[O_JOINTS].l : 64;
     R.frames = o[O_FRAMES].count ? o[O_FRAMES].l : quick ? 30 : 100;
@@ -222,19 +222,19 @@ static int run(const opt_val *o, int nrest, char **rest)
         fclose(f);
     }
     /* crowd sizes for the linear fit: the one asked for and twice it (half near the top) */
-    int twice = characters * 2 <= 4096 && (size_t)(characters * 2 * R.joints) <= FP_CROWD_MAX_ELEMENTS;
+    int twice = characters * 2 <= 4096 && (size_t)(characters * 2 * R.joints) <= PB_FRAME_CROWD_MAX_ELEMENTS;
     R.sizes[0] = (size_t)characters;
     R.sizes[1] = twice ? (size_t)characters * 2 : (size_t)characters / 2;
     if (R.sizes[1] == R.sizes[0]) R.sizes[1] = R.sizes[0] + 1;
 
-    fp_scene syn = { 0 }, cmu = { 0 }, qs = { 0 };
+    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 };
     int status = EXIT_OK;
     double *samples = malloc(sizeof(double) * (size_t)R.reps * (NM + 1));
     if (!samples) {
         fprintf(stderr, "posebench budget: out of memory\n");
         return EXIT_USAGE;
     }
-    if (fp_scene_synthetic(&syn, (size_t)R.joints, 20231) != PB_OK) {
+    if (pb_scene_synthetic(&syn, (size_t)R.joints, 20231) != PB_OK) {
         fprintf(stderr, "posebench budget: %s\n", pb_last_error());
         status = EXIT_USAGE;
     }
@@ -250,9 +250,9 @@ static int run(const opt_val *o, int nrest, char **rest)
         else fprintf(stderr, "posebench budget: wrote %s\n", json);
     }
     free(samples);
-    fp_scene_free(&syn);
-    fp_scene_free(&cmu);
-    fp_scene_free(&qs);
+    pb_scene_free(&syn);
+    pb_scene_free(&cmu);
+    pb_scene_free(&qs);
     return status;
 }
 

@@ -1,5 +1,5 @@
 /* cmd_frame.c — `posebench frame`: a crowd running one animation frame
- * (frame_pipeline.h: sample -> transition -> additive -> legs FK -> 2-leg IK
+ * (posebench/frame.h: sample -> transition -> additive -> legs FK -> 2-leg IK
  * -> FK with velocities), timed per stage, per variant and per transition
  * method. Times are CPU time (CLOCK_PROCESS_CPUTIME_ID): each stage is timed
  * as a block of F frames (one clock read per block, not per call: the
@@ -15,7 +15,7 @@
 
 #include "command.h"
 #include "context.h"
-#include "frame_pipeline.h"
+#include "posebench/frame.h"
 #include "measure.h"
 #include "pick.h"
 
@@ -33,7 +33,7 @@ static const opt_spec opts[O_COUNT] = {
     [O_BVH_SCALE] = { "bvh-scale", OPT_DOUBLE, "S", 1e-6, 1e6, NULL, 0, "0.01: centimetres to metres",
                       "unit scale of the --bvh files" },
     [O_NO_CMU] = { "no-cmu", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
-                   "skip the packaged CMU clips (" FP_CMU_DIR "/01_01.bvh, 01_03.bvh)" },
+                   "skip the packaged CMU clips (" PB_CMU_DIR "/01_01.bvh, 01_03.bvh)" },
     [O_METHOD] = { "method", OPT_CHOICE, NULL, 0, 0, "crossfade|inertialize|dead", 3, "all three",
                    "cross-fade (blend), inertialize, dead (dead_blending)" },
     [O_FRAMES] = { "frames", OPT_LONG, "N", 1, 1000000, NULL, 0, "200; --quick 20", "timed frames per repetition" },
@@ -56,45 +56,45 @@ typedef struct frame_cfg {
 } frame_cfg;
 
 typedef struct frame_row {
-    const fp_scene *sc;
+    const pb_scene *sc;
     const pb_variant *v;
-    fp_tmethod m;
+    pb_frame_method m;
     double stage_us[ST_COUNT];   /* NAN: not run (missing op or no legs) */
     char missing[ST_COUNT][96];  /* why a stage did not run */
     double total_us, setup_us;
     double total_spread;         /* (max - min) / median of the total over the repetitions */
 } frame_row;
 
-static pb_status run_stage(fp_crowd *c, const pb_variant *v, fp_tmethod m, int stage, int k)
+static pb_status run_stage(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int stage, int k)
 {
     pb_status s = PB_OK;
     switch (stage) {
     case ST_SAMPLE:
-        if (fp_tmethod_get(m)->samples == 2) s = fp_stage_sample(c, v, 0, fp_crowd_clip_time(c, 0, k));
-        if (s == PB_OK) s = fp_stage_sample(c, v, 1, fp_crowd_clip_time(c, 1, k));
+        if (pb_frame_method_get(m)->samples == 2) s = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
+        if (s == PB_OK) s = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
         return s;
-    case ST_TRANSITION: return fp_stage_transition(c, v, m, fp_crowd_trans_time(c, k));
-    case ST_ADDITIVE: return fp_stage_additive(c, v);
-    case ST_LEGFK: return fp_stage_leg_fk(c, v);
-    case ST_IK: return fp_stage_ik(c, v);
-    default: return fp_stage_fk(c, v);
+    case ST_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
+    case ST_ADDITIVE: return pb_frame_additive(c, v);
+    case ST_LEGFK: return pb_frame_leg_fk(c, v);
+    case ST_IK: return pb_frame_ik(c, v);
+    default: return pb_frame_fk(c, v);
     }
 }
 
 /* Measure one scene x variant x method. Returns 0, or -1 after printing
  * the failing op's message. A stage whose op this variant cannot run
  * (PB_ERR_OP / PB_ERR_UNSUPPORTED) is marked missing, not timed. */
-static int measure(fp_crowd *c, const frame_cfg *cfg, frame_row *row)
+static int measure(pb_frame_crowd *c, const frame_cfg *cfg, frame_row *row)
 {
     const pb_variant *v = row->v;
-    fp_tmethod m = row->m;
+    pb_frame_method m = row->m;
     int skip[ST_COUNT] = { 0 };
     for (int s = 0; s < ST_COUNT; s++) row->stage_us[s] = NAN;
     row->total_us = row->setup_us = NAN;
     /* the transition: both clips sampled at its instant, the state kept */
-    pb_status st = fp_stage_sample(c, v, 0, 0.0f);
-    if (st == PB_OK) st = fp_stage_sample(c, v, 1, 0.0f);
-    if (st == PB_OK) st = fp_stage_begin(c, v, m);
+    pb_status st = pb_frame_sample(c, v, 0, 0.0f);
+    if (st == PB_OK) st = pb_frame_sample(c, v, 1, 0.0f);
+    if (st == PB_OK) st = pb_frame_begin(c, v, m);
     if (st != PB_OK) goto fail;
     /* one validated frame; find missing stages */
     for (int s = 0; s < ST_COUNT; s++) {
@@ -129,21 +129,21 @@ static int measure(fp_crowd *c, const frame_cfg *cfg, frame_row *row)
         }
         t0 = cpu_seconds();
         for (int k = 0; k < cfg->frames; k++)
-            if ((st = fp_stage_begin(c, v, m)) != PB_OK) goto fail_free;
+            if ((st = pb_frame_begin(c, v, m)) != PB_OK) goto fail_free;
         setup[r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
     }
     row->total_us = median_sort(tot, cfg->reps);   /* sorts: tot[0] is the min, tot[reps - 1] the max */
     row->total_spread = row->total_us > 0 ? (tot[cfg->reps - 1] - tot[0]) / row->total_us : NAN;
     for (int s = 0; s < ST_COUNT; s++)
         if (!skip[s]) row->stage_us[s] = median_sort(stg + (size_t)s * cfg->reps, cfg->reps);
-    if (fp_tmethod_get(m)->once[0]) row->setup_us = median_sort(setup, cfg->reps);
+    if (pb_frame_method_get(m)->once[0]) row->setup_us = median_sort(setup, cfg->reps);
     free(tot);
     return 0;
 fail_free:
     free(tot);
 fail:
     fprintf(stderr, "posebench frame: %s (%s, %s, %s): %s\n", c->failed ? c->failed : "?", c->sc->name,
-            pb_variant_name(v), fp_tmethod_get(m)->method, pb_last_error());
+            pb_variant_name(v), pb_frame_method_get(m)->method, pb_last_error());
     return -1;
 }
 
@@ -155,7 +155,7 @@ static void print_us(double v, int width)
 
 static void print_row(const frame_row *row, size_t characters, double cpm)
 {
-    printf("%-16s %-8s", fp_tmethod_get(row->m)->method, pb_variant_name(row->v));
+    printf("%-16s %-8s", pb_frame_method_get(row->m)->method, pb_variant_name(row->v));
     const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8 };
     for (int s = 0; s < ST_COUNT; s++) {
         if (row->missing[s][0]) printf(" %*.*s", w[s], w[s], row->missing[s]);
@@ -174,7 +174,7 @@ static void print_row(const frame_row *row, size_t characters, double cpm)
 /* One row of the JSON. 0, or -1 when out of memory. */
 static int json_row(cJSON *rows, const frame_row *row, size_t characters, double cpm)
 {
-    const fp_tmethod_info *in = fp_tmethod_get(row->m);
+    const pb_frame_method_info *in = pb_frame_method_get(row->m);
     cJSON *o = cJSON_CreateObject(), *su, *miss;
     if (!o || !cJSON_AddItemToArray(rows, o)) {
         cJSON_Delete(o);
@@ -203,7 +203,7 @@ static int json_row(cJSON *rows, const frame_row *row, size_t characters, double
 }
 
 /* The JSON's head: tool, context, config, stages, scenes. NULL when out of memory. */
-static cJSON *json_head(const frame_cfg *cfg, const fp_scene *scenes, int ns)
+static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
 {
     cJSON *root = cJSON_CreateObject(), *cf, *st, *sa;
     cJSON *ctx = context_new();
@@ -214,10 +214,10 @@ static cJSON *json_head(const frame_cfg *cfg, const fp_scene *scenes, int ns)
          cJSON_AddNumberToObject(cf, "characters", (double)cfg->characters) &&
          cJSON_AddNumberToObject(cf, "frames", cfg->frames) && cJSON_AddNumberToObject(cf, "repetitions", cfg->reps) &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&
-         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)FP_FRAME_DT) &&
-         cJSON_AddNumberToObject(cf, "transition_s", (double)FP_TRANSITION_S) &&
-         cJSON_AddNumberToObject(cf, "halflife_s", (double)FP_HALFLIFE_S) &&
-         cJSON_AddNumberToObject(cf, "additive_weight", (double)FP_ADDITIVE_WEIGHT) &&
+         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
+         cJSON_AddNumberToObject(cf, "transition_s", (double)PB_FRAME_TRANSITION_S) &&
+         cJSON_AddNumberToObject(cf, "halflife_s", (double)PB_FRAME_HALFLIFE_S) &&
+         cJSON_AddNumberToObject(cf, "additive_weight", (double)PB_FRAME_ADDITIVE_WEIGHT) &&
          cJSON_AddStringToObject(cf, "timing", "CPU time (CLOCK_PROCESS_CPUTIME_ID), medians over repetitions") &&
          (st = cJSON_CreateStringArray(stage_key, ST_COUNT)) && cJSON_AddItemToObject(root, "stages", st) &&
          (sa = cJSON_AddArrayToObject(root, "scenes")) && cJSON_AddArrayToObject(root, "rows");
@@ -237,19 +237,19 @@ static cJSON *json_head(const frame_cfg *cfg, const fp_scene *scenes, int ns)
 
 /* Scenes: synthetic, CMU when packaged, then the user's files (each loaded
  * once, so its warnings print once). Returns the count, or -1 after a message. */
-static int load_scenes(fp_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale)
+static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale)
 {
     int ns = 0;
-    if (fp_scene_synthetic(&scenes[ns], (size_t)joints, 20231) != PB_OK) {
+    if (pb_scene_synthetic(&scenes[ns], (size_t)joints, 20231) != PB_OK) {
         fprintf(stderr, "posebench frame: %s\n", pb_last_error());
         return -1;
     }
     ns++;
     char pa[512], pbp[512];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", FP_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", FP_CMU_DIR);
+    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
+    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
     if (!no_cmu && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
-        if (fp_scene_bvh_files(&scenes[ns], NULL, pa, pbp, FP_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
+        if (pb_scene_bvh_files(&scenes[ns], NULL, pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
             snprintf(scenes[ns].name, sizeof scenes[ns].name, "cmu-%zu", scenes[ns].joints);
             ns++;
         } else {
@@ -257,31 +257,31 @@ static int load_scenes(fp_scene *scenes, int max, long joints, int no_cmu, const
                     pb_last_error());
         }
     }
-    fp_bvh *files = bvh->count ? calloc((size_t)bvh->count, sizeof *files) : NULL;
+    pb_bvh_file *files = bvh->count ? calloc((size_t)bvh->count, sizeof *files) : NULL;
     if (bvh->count && !files) {
         fprintf(stderr, "posebench frame: out of memory\n");
         return -1;
     }
     int nf = 0, bad = 0;
     for (; nf < bvh->count; nf++)
-        if (fp_bvh_load(&files[nf], bvh->all[nf], scale, NULL, NULL) != PB_OK) {
+        if (pb_bvh_file_load(&files[nf], bvh->all[nf], scale, NULL, NULL) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             bad = 1;
             break;
         }
     for (int i = 0; !bad && i < nf && ns < max; i++, ns++) {
-        int pair = i + 1 < nf && fp_bvh_same_skeleton(&files[i], &files[i + 1]);
-        if (fp_scene_bvh(&scenes[ns], NULL, &files[i], &files[pair ? i + 1 : i]) != PB_OK) {
+        int pair = i + 1 < nf && pb_bvh_file_same_skeleton(&files[i], &files[i + 1]);
+        if (pb_scene_bvh(&scenes[ns], NULL, &files[i], &files[pair ? i + 1 : i]) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             bad = 1;
             break;
         }
         i += pair;
     }
-    for (int i = 0; i < nf; i++) fp_bvh_free(&files[i]);
+    for (int i = 0; i < nf; i++) pb_bvh_file_free(&files[i]);
     free(files);
     if (bad) {
-        for (int i = 0; i < ns; i++) fp_scene_free(&scenes[i]);
+        for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
         return -1;
     }
     return ns;
@@ -304,7 +304,7 @@ static void print_legend(const frame_cfg *cfg)
            "  total       the whole frame timed as one block (stages are timed apart: sums differ slightly);\n"
            "              spread: (max - min) / median of the total over the repetitions\n"
            "  chars/ms    characters / total; setup us: once per transition, not per frame\n",
-           pb_op_get(cfg->sampler)->name, (double)FP_ADDITIVE_WEIGHT);
+           pb_op_get(cfg->sampler)->name, (double)PB_FRAME_ADDITIVE_WEIGHT);
 }
 
 static int run(const opt_val *v, int nrest, char **rest)
@@ -324,7 +324,7 @@ static int run(const opt_val *v, int nrest, char **rest)
         want_m[!strcmp(m, "crossfade") ? 0 : !strcmp(m, "inertialize") ? 1 : 2] = 1;
     }
     if (!v[O_METHOD].count) want_m[0] = want_m[1] = want_m[2] = 1;
-    const fp_tmethod mlist[3] = { FP_TM_CROSSFADE, FP_TM_INERTIALIZE, FP_TM_DEAD };
+    const pb_frame_method mlist[3] = { PB_FM_CROSSFADE, PB_FM_INERTIALIZE, PB_FM_DEAD };
 
     const pb_variant *vars[MAX_VARIANTS];
     int nv = pick_variants("frame", v[O_VARIANT].all, v[O_VARIANT].count, PICK_ALL_NATIVE, vars, MAX_VARIANTS);
@@ -338,7 +338,7 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         fclose(f);
     }
-    fp_scene scenes[2 + MAX_BVH];
+    pb_scene scenes[2 + MAX_BVH];
     int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
     if (ns < 0) return EXIT_USAGE;
 
@@ -352,12 +352,12 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (status == EXIT_OK)
         printf("posebench frame: %zu characters per crowd, %d frames x %d repetitions (median), %s, transition "
                "window %.2f s, dead-blending half-life %.2f s, CPU time\n",
-               cfg.characters, cfg.frames, cfg.reps, pb_op_get(cfg.sampler)->name, (double)FP_TRANSITION_S,
-               (double)FP_HALFLIFE_S);
+               cfg.characters, cfg.frames, cfg.reps, pb_op_get(cfg.sampler)->name, (double)PB_FRAME_TRANSITION_S,
+               (double)PB_FRAME_HALFLIFE_S);
     for (int si = 0; si < ns && status == EXIT_OK; si++) {
-        fp_scene *sc = &scenes[si];
-        fp_crowd crowd;
-        if (fp_crowd_init(&crowd, sc, cfg.characters, cfg.sampler) != PB_OK) {
+        pb_scene *sc = &scenes[si];
+        pb_frame_crowd crowd;
+        if (pb_frame_crowd_init(&crowd, sc, cfg.characters, cfg.sampler) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             status = EXIT_USAGE;
             break;
@@ -372,7 +372,7 @@ static int run(const opt_val *v, int nrest, char **rest)
             if (!want_m[mi]) continue;
             for (int vi = 0; vi < nv; vi++) {
                 frame_row row = { .sc = sc, .v = vars[vi], .m = mlist[mi] };
-                fprintf(stderr, "posebench frame: %s, %s, %s ...\n", sc->name, fp_tmethod_get(row.m)->method,
+                fprintf(stderr, "posebench frame: %s, %s, %s ...\n", sc->name, pb_frame_method_get(row.m)->method,
                         pb_variant_name(row.v));
                 if (measure(&crowd, &cfg, &row) != 0) {
                     status = EXIT_CHECK;
@@ -387,7 +387,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
             }
         }
-        fp_crowd_free(&crowd);
+        pb_frame_crowd_free(&crowd);
     }
     if (status == EXIT_OK) print_legend(&cfg);
     if (root && status == EXIT_OK) {
@@ -395,7 +395,7 @@ static int run(const opt_val *v, int nrest, char **rest)
         else fprintf(stderr, "posebench frame: wrote %s\n", json);
     }
     cJSON_Delete(root);
-    for (int i = 0; i < ns; i++) fp_scene_free(&scenes[i]);
+    for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
     return status;
 }
 

@@ -8,7 +8,7 @@
 get_filename_component(PB_BVH_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 if(PB_BVH)
-  target_sources(posebench PRIVATE ${PB_BVH_ROOT}/src/bvh.c)
+  target_sources(posebench PRIVATE ${PB_BVH_ROOT}/src/bvh.c ${PB_BVH_ROOT}/src/frame_bvh.c)
 endif()
 
 if(PB_BVH AND PB_BUILD_TESTS)

@@ -11,8 +11,6 @@ target_sources(posebench_cli PRIVATE
   # one file per command
   ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
   ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
-  # the frame pipeline (frame_pipeline.h: scenes, crowds, stages), shared by frame and budget
-  ${PB_CLI_ROOT}/cli/fp_scene.c ${PB_CLI_ROOT}/cli/fp_crowd.c
   # budget's quality and output
   ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_out.c
   # report: reading the steps' JSON, plots, HTML

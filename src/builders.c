@@ -13,17 +13,8 @@
 #include <string.h>
 #include "posebench/builders.h"
 #include "internal.h"
+#include "rng.h"
 
-/* splitmix64: a tiny, well-mixed, portable generator (same draws everywhere). */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-/* Uniform in [0, 1): the top 24 bits, exactly representable as a float. */
-static float uniform01(uint64_t *state) { return (float)(splitmix64(state) >> 40) * 0x1p-24f; }
 
 float pb_clip_duration(const pb_clip *clip)
 {
@@ -145,7 +136,7 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
     for (size_t c = 0; c < C; c++) {
         size_t k = desc->clip_of ? desc->clip_of[c] : c % K;
         crowd->clip_of[c] = k;
-        crowd->offsets[c] = desc->offsets ? desc->offsets[c] : uniform01(&rng) * pb_clip_duration(crowd->clips[k]);
+        crowd->offsets[c] = desc->offsets ? desc->offsets[c] : pb_rng_unit01(&rng) * pb_clip_duration(crowd->clips[k]);
     }
 
     /* Group characters by clip, a counting sort (characters ascending within
@@ -466,15 +457,15 @@ pb_status pb_transitions_generate(pb_transition_desc *pairs, size_t npairs, cons
         switch (i % 4) {
         case 0:   /* different motion: the large offsets inertialization is for */
             p.clip_b = next;
-            p.time_a = uniform01(&rng) * da;
-            p.time_b = uniform01(&rng) * pb_clip_duration(next);
+            p.time_a = pb_rng_unit01(&rng) * da;
+            p.time_b = pb_rng_unit01(&rng) * pb_clip_duration(next);
             break;
         case 1:   /* a jump within a clip, as motion matching makes */
-            p.time_a = uniform01(&rng) * da;
-            p.time_b = uniform01(&rng) * da;
+            p.time_a = pb_rng_unit01(&rng) * da;
+            p.time_b = pb_rng_unit01(&rng) * da;
             break;
         case 2:   /* one frame ahead: a tiny offset, where rounding shows */
-            p.time_a = uniform01(&rng) * da;
+            p.time_a = pb_rng_unit01(&rng) * da;
             p.time_b = fminf(p.time_a + 1.0f / a->fps, da);
             break;
         default:  /* a seam: the end of one clip into the start of the next */

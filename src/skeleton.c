@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "rng.h"
 
 /* The few-characters chain schedule (see posebench/skeleton.h) into steps
  * (room for n steps: a step always has a lane at work, as a chain's parent
@@ -169,5 +170,28 @@ pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints
     }
     s->level_start[levels] = k;
     s->scheduled = k;
+    return PB_OK;
+}
+
+pb_status pb_skeleton_random_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed)
+{
+    static const char *fn = "pb_skeleton_random_parents";
+    if (!parents) return pb_fail(PB_ERR_NULL, "%s: parents is NULL", fn);
+    if (joints == 0) return pb_fail(PB_ERR_EMPTY, "%s: joints = 0", fn);
+    if (joints > PB_MAX_JOINTS) return pb_fail(PB_ERR_SIZE, "%s: joints = %zu, at most %u", fn, joints, PB_MAX_JOINTS);
+    if (joints > 1 && max_depth < 2)
+        return pb_fail(PB_ERR_PARAM, "%s: max_depth = %zu leaves no room below the root (at least 2)", fn, max_depth);
+    size_t *depth = malloc(joints * sizeof *depth);
+    if (!depth) return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu joints", fn, joints);
+    uint64_t r = seed * 0xD1B54A32D192ED03ull + 17;
+    parents[0] = -1;
+    depth[0] = 0;
+    for (size_t j = 1; j < joints; j++) {
+        size_t p = (pb_rng_next(&r) % 4) ? j - 1 - pb_rng_next(&r) % (j < 4 ? j : 4) : pb_rng_next(&r) % j;
+        while (depth[p] + 1 >= max_depth) p = parents[p] < 0 ? 0 : (size_t)parents[p];
+        parents[j] = (int32_t)p;
+        depth[j] = depth[p] + 1;
+    }
+    free(depth);
     return PB_OK;
 }

@@ -51,6 +51,7 @@ for kind in static shared; do
     -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" "$@" >"$tmp/ccfg-$kind.log" || { cat "$tmp/ccfg-$kind.log"; die "$kind: consumer configure"; }
   cmake --build "$tmp/consumer-$kind" || die "$kind: consumer build (CMake)"
   "$tmp/consumer-$kind/consumer" || die "$kind: consumer run (CMake)"
+  "$tmp/consumer-$kind/frame_crowd" 16 5 || die "$kind: examples/frame_crowd run (CMake)"
 
   step "$kind: consumer with pkg-config"
   pcflags=(--cflags --libs); [ $kind = static ] && pcflags=(--static --cflags --libs)

@@ -9,4 +9,5 @@
 #include "clip.h"
 #include "bvh.h"
 #include "builders.h"
+#include "frame.h"
 #endif

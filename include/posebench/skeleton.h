@@ -69,6 +69,16 @@ typedef struct pb_skeleton {
 PB_API pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints, size_t characters);
 PB_API void pb_skeleton_free(pb_skeleton *s);
 
+/* A random skeleton of `joints` joints for benchmarks, tests and synthetic
+ * scenes: parents[0] = -1, every other joint's parent an earlier joint, no
+ * joint deeper than max_depth - 1; mostly chains (three joints in four extend
+ * one of the four before them), sometimes a branch from anywhere. The same
+ * seed gives the same skeleton on every platform. Errors: PB_ERR_NULL
+ * (parents), PB_ERR_EMPTY (joints = 0), PB_ERR_PARAM (max_depth < 2 with more
+ * than one joint), PB_ERR_SIZE (joints > PB_MAX_JOINTS), PB_ERR_NOMEM; on
+ * error parents is left as it was. */
+PB_API pb_status pb_skeleton_random_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
+
 #ifdef __cplusplus
 }
 #endif

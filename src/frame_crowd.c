@@ -1,4 +1,4 @@
-/* fp_crowd.c — the frame pipeline's crowds and stages (frame_pipeline.h):
+/* pb_frame_crowd.c — the frame pipeline's crowds and stages (frame_pipeline.h):
  * one frame, per character, in the crowd layout (element = joint x C + c):
  *   sample     the crowd builder (sample_linear or sample_cubic) of the clip(s) the method needs
  *   transition cross-fade (blend_static, blend_static_nlerp, blend), inertialize, dead_blending
@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame_pipeline.h"
-#include "fp_rng.h"
+#include "posebench/frame.h"
+#include "rng.h"
 #include "internal.h"   /* pb_fail */
 #include "qd.h"
 
-void fp_crowd_free(fp_crowd *c)
+void pb_frame_crowd_free(pb_frame_crowd *c)
 {
     if (!c) return;
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global,
@@ -29,21 +29,21 @@ void fp_crowd_free(fp_crowd *c)
     memset(c, 0, sizeof *c);
 }
 
-pb_status fp_crowd_init(fp_crowd *c, const fp_scene *sc, size_t characters, pb_op sampler)
+pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler)
 {
     memset(c, 0, sizeof *c);
-    if (sc->joints * characters > FP_CROWD_MAX_ELEMENTS)
+    if (sc->joints * characters > PB_FRAME_CROWD_MAX_ELEMENTS)
         return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu joints is %zu elements; at most %zu (11 poses "
                        "of 76 bytes per element): use fewer characters or joints", characters, sc->joints,
-                       sc->joints * characters, FP_CROWD_MAX_ELEMENTS);
+                       sc->joints * characters, PB_FRAME_CROWD_MAX_ELEMENTS);
     c->sc = sc;
     c->characters = characters;
     c->n = sc->joints * characters;
     c->sampler = sampler;
     c->clip_of[0] = 0;
     c->clip_of[1] = 1;
-    c->duration = FP_TRANSITION_S;
-    c->halflife = FP_HALFLIFE_S;
+    c->duration = PB_FRAME_TRANSITION_S;
+    c->halflife = PB_FRAME_HALFLIFE_S;
     size_t chains = 3 * 2 * characters;
     pb_status st = pb_skeleton_init(&c->skel, sc->parents, sc->joints, characters);
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global };
@@ -56,7 +56,7 @@ pb_status fp_crowd_init(fp_crowd *c, const fp_scene *sc, size_t characters, pb_o
     if (st != PB_OK || !offset[0] || !offset[1] || !c->lift) {
         free(offset[0]);
         free(offset[1]);
-        fp_crowd_free(c);
+        pb_frame_crowd_free(c);
         return st != PB_OK ? pb_fail(st, "crowd of %zu x %zu: %s", characters, sc->joints, pb_last_error())
                            : pb_fail(PB_ERR_NOMEM, "crowd of %zu x %zu: out of memory", characters, sc->joints);
     }
@@ -68,24 +68,24 @@ pb_status fp_crowd_init(fp_crowd *c, const fp_scene *sc, size_t characters, pb_o
         offset[1][k] = (float)g2 * 0.5f * pb_clip_duration(&sc->clip[1]);
         c->lift[k] = ((float)fmod(0.3819660113 * (double)k, 1.0) - 0.5f) * 0.06f;   /* +-3 cm: uneven ground */
     }
-    st = fp_crowd_play(c, 0, 0, offset[0]);
-    if (st == PB_OK) st = fp_crowd_play(c, 1, 1, offset[1]);
+    st = pb_frame_crowd_play(c, 0, 0, offset[0]);
+    if (st == PB_OK) st = pb_frame_crowd_play(c, 1, 1, offset[1]);
     free(offset[0]);
     free(offset[1]);
     if (st != PB_OK) {
-        fp_crowd_free(c);
+        pb_frame_crowd_free(c);
         return st;
     }
     /* The additive layer's delta: up to ~3 degrees and 1 cm, slowly animating. */
     uint64_t r = 0xADD171FEull;
     for (size_t e = 0; e < c->n; e++) {
         double ax[3];
-        fp_rand_dir(&r, ax);
-        qd_set(&c->delta, e, qd_axis(ax, 0.05 * fp_unit01(&r)));
+        pb_rng_dir(&r, ax);
+        qd_set(&c->delta, e, qd_axis(ax, 0.05 * pb_rng_unit01(&r)));
         for (int k = 0; k < 3; k++) {
-            c->delta.plane[PB_POS_X + k][e] = 0.01f * (2 * fp_unit01(&r) - 1);
-            c->delta.plane[PB_VEL_X + k][e] = 0.02f * (2 * fp_unit01(&r) - 1);
-            c->delta.plane[PB_ANG_X + k][e] = 0.3f * (2 * fp_unit01(&r) - 1);
+            c->delta.plane[PB_POS_X + k][e] = 0.01f * (2 * pb_rng_unit01(&r) - 1);
+            c->delta.plane[PB_VEL_X + k][e] = 0.02f * (2 * pb_rng_unit01(&r) - 1);
+            c->delta.plane[PB_ANG_X + k][e] = 0.3f * (2 * pb_rng_unit01(&r) - 1);
         }
     }
     c->mixed = &c->mix;
@@ -93,14 +93,14 @@ pb_status fp_crowd_init(fp_crowd *c, const fp_scene *sc, size_t characters, pb_o
 }
 
 /* ---- stages ------------------------------------------------------------------------------------ */
-static pb_status run_op(fp_crowd *c, pb_op op, const pb_variant *v, const pb_call *call)
+static pb_status run_op(pb_frame_crowd *c, pb_op op, const pb_variant *v, const pb_call *call)
 {
     pb_status s = pb_run(op, v, call);
     if (s != PB_OK) c->failed = pb_op_get(op)->name;
     return s;
 }
 
-pb_status fp_crowd_play(fp_crowd *c, int role, int clip, const float *offsets)
+pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets)
 {
     const pb_clip *clips[] = { &c->sc->clip[clip] };
     pb_crowd_desc d = { .clips = clips, .nclips = 1, .characters = c->characters, .offsets = offsets,
@@ -114,8 +114,10 @@ pb_status fp_crowd_play(fp_crowd *c, int role, int clip, const float *offsets)
 
 /* Sampling is the crowd builder's job (one pb_run of the sampler across the
  * characters, as a game would do it); the stage only picks the variant. */
-pb_status fp_stage_sample(fp_crowd *c, const pb_variant *v, int role, float time)
+pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time)
 {
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_sample: crowd is NULL or not initialized");
+    if (role != 0 && role != 1) return pb_fail(PB_ERR_PARAM, "pb_frame_sample: role = %d (0 source, 1 destination)", role);
     pb_crowd_builder *b = &c->play[role];
     pb_status s = pb_crowd_builder_set_variant(b, v);
     if (s == PB_OK) s = pb_crowd_build(b, time, role ? &c->dst : &c->src);
@@ -123,14 +125,14 @@ pb_status fp_stage_sample(fp_crowd *c, const pb_variant *v, int role, float time
     return s;
 }
 
-pb_status fp_stage_begin(fp_crowd *c, const pb_variant *v, fp_tmethod m)
+pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m)
 {
-    c->mixed = m == FP_TM_CUT ? &c->dst : &c->mix;
-    if (m == FP_TM_INERTIALIZE) {
+    c->mixed = m == PB_FM_CUT ? &c->dst : &c->mix;
+    if (m == PB_FM_INERTIALIZE) {
         pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->state };
         return run_op(c, PB_OP_inertialize_offset, v, &call);
     }
-    if (m == FP_TM_DEAD || m == FP_TM_DEAD_NLERP) {
+    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP) {
         pb_status s = pb_pose_copy(&c->state, &c->src);
         if (s != PB_OK) c->failed = "pb_pose_copy";
         return s;
@@ -140,7 +142,7 @@ pb_status fp_stage_begin(fp_crowd *c, const pb_variant *v, fp_tmethod m)
 
 static float smoothstep01(float u) { return u * u * (3.0f - 2.0f * u); }
 
-pb_status fp_stage_transition(fp_crowd *c, const pb_variant *v, fp_tmethod m, float t)
+pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t)
 {
     float T = c->duration, u = T > 0 ? t / T : 1.0f;
     if (u > 1.0f) u = 1.0f;
@@ -153,26 +155,26 @@ pb_status fp_stage_transition(fp_crowd *c, const pb_variant *v, fp_tmethod m, fl
     call.params.time = t;
     call.params.duration = T;
     call.params.halflife = c->halflife;
-    c->mixed = m == FP_TM_CUT ? &c->dst : &c->mix;
+    c->mixed = m == PB_FM_CUT ? &c->dst : &c->mix;
     switch (m) {
-    case FP_TM_CUT: return PB_OK;
-    case FP_TM_CROSSFADE_STATIC:
-    case FP_TM_CROSSFADE_NLERP:
-    case FP_TM_CROSSFADE:
+    case PB_FM_CUT: return PB_OK;
+    case PB_FM_CROSSFADE_STATIC:
+    case PB_FM_CROSSFADE_NLERP:
+    case PB_FM_CROSSFADE:
         call.a = &c->src;
         call.b = &c->dst;
-        return run_op(c, m == FP_TM_CROSSFADE_STATIC ? PB_OP_blend_static
-                         : m == FP_TM_CROSSFADE_NLERP ? PB_OP_blend_static_nlerp : PB_OP_blend, v, &call);
-    case FP_TM_INERTIALIZE:
+        return run_op(c, m == PB_FM_CROSSFADE_STATIC ? PB_OP_blend_static
+                         : m == PB_FM_CROSSFADE_NLERP ? PB_OP_blend_static_nlerp : PB_OP_blend, v, &call);
+    case PB_FM_INERTIALIZE:
         call.a = &c->dst;
         call.b = &c->state;
         return run_op(c, PB_OP_inertialize, v, &call);
-    case FP_TM_DEAD:
+    case PB_FM_DEAD:
         call.a = &c->state;
         call.b = &c->dst;
         call.skel = &c->skel;
         return run_op(c, PB_OP_dead_blending, v, &call);
-    case FP_TM_DEAD_NLERP: {
+    case PB_FM_DEAD_NLERP: {
         pb_call ext = { .a = &c->state, .out = &c->tmp, .skel = &c->skel, .params = call.params };
         pb_status s = run_op(c, PB_OP_extrapolate_decayed, v, &ext);
         if (s != PB_OK) return s;
@@ -191,15 +193,15 @@ pb_status fp_stage_transition(fp_crowd *c, const pb_variant *v, fp_tmethod m, fl
     }
 }
 
-pb_status fp_stage_additive(fp_crowd *c, const pb_variant *v)
+pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v)
 {
     pb_call call = { .a = c->mixed, .b = &c->delta, .out = &c->local };
-    call.params.alpha = FP_ADDITIVE_WEIGHT;
+    call.params.alpha = PB_FRAME_ADDITIVE_WEIGHT;
     call.params.alpha_vel = 0.0f;
     return run_op(c, PB_OP_additive, v, &call);
 }
 
-pb_status fp_stage_leg_fk(fp_crowd *c, const pb_variant *v)
+pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v)
 {
     pb_call call = { .a = &c->local, .out = &c->global, .skel = &c->skel };
     return run_op(c, PB_OP_fk_static, v, &call);
@@ -209,9 +211,9 @@ pb_status fp_stage_leg_fk(fp_crowd *c, const pb_variant *v)
  * globals (from legs FK), mids' and ends' locals; targets: the feet where
  * they are now, raised or lowered by the character's lift (uneven ground).
  * The solved root rotation is global: its local is inv(parent global) x it. */
-pb_status fp_stage_ik(fp_crowd *c, const pb_variant *v)
+pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
 {
-    const fp_scene *sc = c->sc;
+    const pb_scene *sc = c->sc;
     if (sc->leg[0][0] < 0) return PB_OK;   /* no legs: reported by the caller */
     size_t C = c->characters, K = 2 * C;
     for (int l = 0; l < 2; l++) {
@@ -245,7 +247,7 @@ pb_status fp_stage_ik(fp_crowd *c, const pb_variant *v)
     return PB_OK;
 }
 
-pb_status fp_stage_fk(fp_crowd *c, const pb_variant *v)
+pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v)
 {
     pb_call call = { .a = &c->local, .out = &c->global, .skel = &c->skel };
     return run_op(c, PB_OP_fk, v, &call);
@@ -254,14 +256,31 @@ pb_status fp_stage_fk(fp_crowd *c, const pb_variant *v)
 
 /* Clip time of frame k: within the first half of the clip, so time + offset
  * stays inside it (sampling never holds an end key). */
-float fp_crowd_clip_time(const fp_crowd *c, int role, int k)
+float pb_frame_crowd_clip_time(const pb_frame_crowd *c, int role, int k)
 {
     float half = 0.5f * pb_clip_duration(&c->sc->clip[c->clip_of[role]]);
-    return half > 0 ? fmodf((float)k * FP_FRAME_DT, half) : 0.0f;
+    return half > 0 ? fmodf((float)k * PB_FRAME_DT, half) : 0.0f;
 }
 /* Time since the transition: cycles through the window, so every timed
  * frame is mid-transition (every character blending: the worst case). */
-float fp_crowd_trans_time(const fp_crowd *c, int k)
+float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k)
 {
-    return c->duration > 0 ? fmodf((float)k * FP_FRAME_DT, c->duration) : 0.0f;
+    return c->duration > 0 ? fmodf((float)k * PB_FRAME_DT, c->duration) : 0.0f;
+}
+
+pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k)
+{
+    const pb_frame_method_info *info = pb_frame_method_get(m);
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_step: crowd is NULL or not initialized");
+    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_step: method %d is not a pb_frame_method", (int)m);
+    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_step: frame k = %d is negative", k);
+    pb_status s = PB_OK;
+    if (info->samples == 2) s = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
+    if (s == PB_OK) s = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
+    if (s == PB_OK) s = pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
+    if (s == PB_OK) s = pb_frame_additive(c, v);
+    if (s == PB_OK) s = pb_frame_leg_fk(c, v);
+    if (s == PB_OK) s = pb_frame_ik(c, v);
+    if (s == PB_OK) s = pb_frame_fk(c, v);
+    return s;
 }

@@ -1,0 +1,169 @@
+/* frame.h — a whole animation frame for a crowd, the way an engine would
+ * run it: sample (clip sampling per character) -> transition (cross-fade,
+ * inertialization or dead blending) -> additive layer -> leg FK -> two-leg IK
+ * -> FK with velocities. What `posebench frame` times and `posebench budget`
+ * measures, and what examples/frame_crowd.c shows step by step.
+ *
+ *   pb_scene        a skeleton with a source and a destination clip (synthetic,
+ *                   or two BVH files of one rig), and the two legs the IK solves
+ *   pb_frame_crowd  the buffers of C characters playing a scene (crowd layout,
+ *                   element = joint x C + character), allocated once
+ *   pb_frame_*      the stages, each one or more pb_run calls on the crowd
+ *
+ * Plain structs in and out; every call returns a pb_status with the message
+ * in pb_last_error(); nothing is printed. Stages allocate nothing. A crowd is
+ * used by one thread at a time; crowds of one scene may run on many threads. */
+#ifndef POSEBENCH_FRAME_H
+#define POSEBENCH_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "export.h"
+#include "status.h"
+#include "pose.h"
+#include "ops.h"
+#include "skeleton.h"
+#include "clip.h"
+#include "bvh.h"
+#include "builders.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CMU mocap as packaged by Debian (assimp-testmodels), and its unit: the
+ * cgspeed conversion keeps the ASF's "length 0.45", one unit = 1/0.45 inch
+ * (thighs come out 0.40 m; 0.01 would make them 7 cm). */
+#define PB_CMU_DIR "/usr/share/assimp/models/BVH"
+#define PB_CMU_UNIT_SCALE 0.056444f
+
+typedef struct pb_scene {
+    char name[64];            /* "synthetic-64", "cmu-31", "bvh:walk-24" */
+    char source[512];         /* the files or the generator it came from */
+    size_t joints;
+    int32_t *parents;         /* joints entries, parents first */
+    pb_clip clip[2];          /* source (0) and destination (1) clips, same skeleton */
+    char clip_name[2][64];
+    int leg[2][3];            /* two-bone chains (root, mid, end joints); leg[0][0] < 0: none */
+    char leg_desc[256];       /* how the legs were chosen, for the output */
+} pb_scene;
+
+/* A deterministic synthetic character: random parents (pb_skeleton_random_parents, depth < 16),
+ * bones 5-17 cm, joint 0 a ground trajectory (y = 0, yaw only), the others
+ * swinging smoothly (0.5-2 Hz); two 2 s clips at 60 fps from different seeds.
+ * Errors: PB_ERR_NOMEM, the clip allocation's. */
+PB_API pb_status pb_scene_synthetic(pb_scene *s, size_t joints, uint64_t seed);
+
+/* ---- BVH scenes (in builds with the BVH loader: PB_HAVE_BVH in posebench/version.h) ----
+ * A BVH file loaded once (its warnings reported once, through warn). */
+typedef struct pb_bvh_file {
+    char path[512];
+    float unit_scale;
+    pb_bvh_skeleton skel;
+    pb_clip clip;
+} pb_bvh_file;
+/* Load path at unit_scale; warn/user as pb_bvh_options (NULL: stderr). Errors: pb_bvh_load's. */
+PB_API pb_status pb_bvh_file_load(pb_bvh_file *b, const char *path, float unit_scale, pb_bvh_warn_fn warn, void *user);
+PB_API void pb_bvh_file_free(pb_bvh_file *b);
+/* 1 if a and b have the same hierarchy (joint names and parents). */
+PB_API int pb_bvh_file_same_skeleton(const pb_bvh_file *a, const pb_bvh_file *b);
+/* A scene of a (source) and b (destination; may be a itself), clips copied.
+ * name NULL: "bvh:<file>-<joints>". Legs: the LeftUpLeg/LeftLeg/LeftFoot and
+ * RightUpLeg/RightLeg/RightFoot joints when present, else two independent
+ * joint chains. Errors: PB_ERR_PARAM (hierarchies differ), PB_ERR_NOMEM. */
+PB_API pb_status pb_scene_bvh(pb_scene *s, const char *name, const pb_bvh_file *a, const pb_bvh_file *b);
+/* Both files loaded, then pb_scene_bvh (the packaged CMU pair). */
+PB_API pb_status pb_scene_bvh_files(pb_scene *s, const char *name, const char *path_a, const char *path_b,
+                             float unit_scale, pb_bvh_warn_fn warn, void *user);
+PB_API void pb_scene_free(pb_scene *s);
+
+/* ---- transition methods ---------------------------------------------------------------------
+ * Every method runs over the same window with the same weight curve
+ * (smoothstep of t / window for cross-fades and dead blending). */
+#define PB_FRAME_DT (1.0f / 60.0f)   /* the game's frame step */
+#define PB_FRAME_TRANSITION_S 0.3f         /* default transition window */
+#define PB_FRAME_HALFLIFE_S 0.1f           /* default dead-blending extrapolation half-life */
+#define PB_FRAME_ADDITIVE_WEIGHT 0.5f      /* the additive layer's weight */
+
+typedef enum pb_frame_method {
+    PB_FM_CUT,               /* destination at once (reference: no blend) */
+    PB_FM_CROSSFADE_STATIC,  /* blend_static: slerp, velocities lerped */
+    PB_FM_CROSSFADE_NLERP,   /* blend_static_nlerp */
+    PB_FM_CROSSFADE,         /* blend: slerp with exact velocities */
+    PB_FM_INERTIALIZE,       /* inertialize_offset at the transition, inertialize per frame */
+    PB_FM_DEAD,              /* dead_blending (slerp inside) */
+    PB_FM_DEAD_NLERP,        /* extrapolate_decayed + blend_static_nlerp + roots from the destination */
+    PB_FM_COUNT
+} pb_frame_method;
+
+typedef struct pb_frame_method_info {
+    const char *key;         /* "crossfade_nlerp" */
+    const char *method;      /* "cross-fade" */
+    const char *rot;         /* "slerp", "nlerp", "n/a" */
+    const char *per_frame;   /* the ops each frame runs after sampling */
+    const char *once;        /* what runs once at the transition ("" if nothing) */
+    int samples;             /* clips sampled per frame: 2 (both) or 1 (destination) */
+} pb_frame_method_info;
+PB_API const pb_frame_method_info *pb_frame_method_get(pb_frame_method m);   /* NULL if m is out of range */
+
+/* ---- crowds and stages ------------------------------------------------------------------------ */
+typedef struct pb_frame_crowd {
+    const pb_scene *sc;
+    size_t characters, n;     /* n = joints x characters (crowd layout) */
+    pb_skeleton skel;
+    pb_op sampler;            /* PB_OP_sample_linear or PB_OP_sample_cubic */
+    int clip_of[2];           /* scene clip played as the source (role 0) and the destination (role 1) */
+    pb_crowd_builder play[2]; /* the crowd builders sampling them, each character at its own time offset */
+    float duration, halflife; /* transition window and dead blending's extrapolation half-life (s) */
+    pb_pose src, dst;         /* clip 0 and clip 1 sampled (locals) */
+    pb_pose state;            /* the source at the transition (dead blending) or the offset (inertialization) */
+    pb_pose tmp;              /* dead blending with nlerp: the extrapolated source */
+    pb_pose mix;              /* the transition's output */
+    pb_pose delta;            /* the additive layer: a fixed delta pose (not sampled) */
+    pb_pose local;            /* after the additive layer and the IK */
+    pb_pose global;           /* fk_static for the legs, then fk with velocities */
+    pb_pose chain, target, solved;   /* IK: n = 3 x 2 legs x characters */
+    float *lift;              /* per-character IK target height change (m) */
+    const pb_pose *mixed;     /* what the additive layer reads: &mix, or &dst for a cut */
+    const char *failed;       /* the op that failed last (for messages) */
+} pb_frame_crowd;
+
+/* A crowd holds 11 poses of 76 bytes per element: joints x characters is
+ * capped so that stays within ~3.5 GB (4096 characters x 1024 joints). */
+#define PB_FRAME_CROWD_MAX_ELEMENTS ((size_t)1 << 22)
+
+/* Allocate the buffers for `characters` characters of scene sc. Offsets are
+ * spread over the clips deterministically. Errors: PB_ERR_SIZE (above
+ * PB_FRAME_CROWD_MAX_ELEMENTS), PB_ERR_NOMEM, the crowd builder's. */
+PB_API pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler);
+/* What role (0 source, 1 destination) plays: scene clip `clip`, character k
+ * at offsets[k] s (c->characters of them) plus the stage's time. */
+PB_API pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets);
+PB_API void pb_frame_crowd_free(pb_frame_crowd *c);
+
+/* Stages. role: 0 samples the source clip into src, 1 the destination into
+ * dst; time: seconds added to every character's offset; t: seconds since the
+ * transition. Each returns pb_run's status (c->failed names the op). */
+PB_API pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time);
+PB_API pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m);      /* once, from src and dst */
+PB_API pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t);
+PB_API pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v);
+PB_API pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v);
+PB_API pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v);
+PB_API pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v);
+/* Times of timed frame k: each role's clip time (cycling within the first half
+ * of the clip) and the time since the transition (cycling within the window,
+ * so every timed frame is mid-transition: every character blending). */
+PB_API float pb_frame_crowd_clip_time(const pb_frame_crowd *c, int role, int k);
+PB_API float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k);
+/* Timed frame k (k >= 0) whole: the samples the method needs at
+ * pb_frame_crowd_clip_time, the transition at pb_frame_crowd_trans_time, the
+ * additive layer, leg FK, the IK and FK; the globals are then in c->global.
+ * pb_frame_begin must have run for m. Errors: PB_ERR_NULL, PB_ERR_PARAM
+ * (m or k), then the first failing stage's (c->failed names its op). */
+PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

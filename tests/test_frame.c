@@ -1,0 +1,161 @@
+/* test_frame.c — the frame pipeline as a library (posebench/frame.h): legs
+ * found by name on the rigs the name table covers and by topology on a rig
+ * with meaningless names; random skeletons are valid and deterministic; a
+ * frame step runs and its globals are finite; bad arguments get errors. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "posebench/posebench.h"
+
+/* A biped: hips, a short pelvis bone per side, thigh, shin, foot, toe; spine,
+ * chest, and two arms (shoulder, arm, forearm, hand) under the chest. */
+#define BJ 20
+static const int bparent[BJ] = { -1, 0, 1, 2, 3, 4, 0, 6, 7, 8, 9, 0, 11, 12, 13, 14, 12, 16, 17, 18 };
+static const float boff[BJ][3] = {
+    { 0, 1, 0 }, { 0.08f, 0, 0 }, { 0.02f, -0.05f, 0 }, { 0, -0.45f, 0 }, { 0, -0.42f, 0 }, { 0, -0.05f, 0.15f },
+    { -0.08f, 0, 0 }, { -0.02f, -0.05f, 0 }, { 0, -0.45f, 0 }, { 0, -0.42f, 0 }, { 0, -0.05f, 0.15f },
+    { 0, 0.2f, 0 }, { 0, 0.25f, 0 }, { 0.1f, 0.1f, 0 }, { 0.15f, 0, 0 }, { 0.3f, 0, 0 }, { -0.1f, 0.1f, 0 },
+    { -0.15f, 0, 0 }, { -0.3f, 0, 0 }, { -0.25f, 0, 0 },
+};
+/* arm order differs on the right (16..19: shoulder, arm, forearm, hand) */
+static const char *const cmu[BJ] = { "Hips", "LHipJoint", "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase",
+                                     "RHipJoint", "RightUpLeg", "RightLeg", "RightFoot", "RightToeBase", "Spine",
+                                     "Chest", "LeftShoulder", "LeftArm", "LeftForeArm", "RightShoulder",
+                                     "RightArm", "RightForeArm", "RightHand" };
+
+/* Writes the biped as a BVH file with joint names name(j) into path. */
+static int write_bvh(const char *path, const char *const names[BJ], const char *prefix)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 0;
+    fprintf(f, "HIERARCHY\n");
+    int depth = 0, stack[BJ], top = 0, nch = 0;
+    for (int j = 0; j < BJ; j++) {
+        while (top > 0 && stack[top - 1] != bparent[j]) {   /* close joints that are not j's parent */
+            int leaf = 1;
+            for (int k = stack[top - 1] + 1; k < BJ; k++) leaf &= bparent[k] != stack[top - 1];
+            if (leaf) fprintf(f, "%*sEnd Site\n%*s{\n%*sOFFSET 0 0.05 0\n%*s}\n", depth * 2, "", depth * 2, "", depth * 2 + 2, "", depth * 2, "");
+            top--, depth--;
+            fprintf(f, "%*s}\n", depth * 2, "");
+        }
+        fprintf(f, "%*s%s %s%s\n%*s{\n", depth * 2, "", j ? "JOINT" : "ROOT", prefix, names[j], depth * 2, "");
+        fprintf(f, "%*sOFFSET %g %g %g\n", depth * 2 + 2, "", boff[j][0], boff[j][1], boff[j][2]);
+        fprintf(f, "%*sCHANNELS %s\n", depth * 2 + 2, "", j ? "3 Zrotation Xrotation Yrotation"
+                                                             : "6 Xposition Yposition Zposition Zrotation Xrotation Yrotation");
+        nch += j ? 3 : 6;
+        stack[top++] = j, depth++;
+    }
+    while (top > 0) {
+        int leaf = 1;
+        for (int k = stack[top - 1] + 1; k < BJ; k++) leaf &= bparent[k] != stack[top - 1];
+        if (leaf) fprintf(f, "%*sEnd Site\n%*s{\n%*sOFFSET 0 0.05 0\n%*s}\n", depth * 2, "", depth * 2, "", depth * 2 + 2, "", depth * 2, "");
+        top--, depth--;
+        fprintf(f, "%*s}\n", depth * 2, "");
+    }
+    fprintf(f, "MOTION\nFrames: 3\nFrame Time: 0.0333333\n");
+    for (int fr = 0; fr < 3; fr++) {
+        for (int c = 0; c < nch; c++) fprintf(f, "%g ", c == 1 ? 1.0 : (c >= 3 ? 2.0 * fr + c % 5 : 0.0));
+        fprintf(f, "\n");
+    }
+    return fclose(f) == 0;
+}
+
+/* Loads the biped written with names/prefix and checks the legs chosen. */
+static void legs_of(const char *dir, const char *rig, const char *const names[BJ], const char *prefix,
+                    const char *rule)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.bvh", dir, rig);
+    CHECK(write_bvh(path, names, prefix), "%s: writing %s", rig, path);
+    pb_scene s;
+    pb_status st = pb_scene_bvh_files(&s, rig, path, path, 1.0f, NULL, NULL);
+    CHECK(st == PB_OK, "%s: scene: %s", rig, pb_last_error());
+    if (st != PB_OK) return;
+    /* thigh-shin-foot: joints 2-3-4 and 7-8-9 whichever rule found them */
+    int want[2][3] = { { 2, 3, 4 }, { 7, 8, 9 } };
+    CHECK(!memcmp(s.leg, want, sizeof want), "%s: legs %d-%d-%d and %d-%d-%d (%s)", rig, s.leg[0][0], s.leg[0][1],
+          s.leg[0][2], s.leg[1][0], s.leg[1][1], s.leg[1][2], s.leg_desc);
+    CHECK(strstr(s.leg_desc, rule) != NULL, "%s: chosen %s, expected %s", rig, s.leg_desc, rule);
+    pb_scene_free(&s);
+    remove(path);
+}
+
+static void random_parents(void)
+{
+    int32_t a[300], b[300];
+    for (size_t depth = 2; depth <= 16; depth += 7) {
+        CHECK(pb_skeleton_random_parents(a, 300, depth, 9) == PB_OK, "random parents: %s", pb_last_error());
+        CHECK(pb_skeleton_random_parents(b, 300, depth, 9) == PB_OK, "random parents again");
+        CHECK(!memcmp(a, b, sizeof a), "same seed, same skeleton");
+        int ok = a[0] == -1;
+        size_t d[300] = { 0 };
+        for (size_t j = 1; j < 300; j++) {
+            ok &= a[j] >= 0 && (size_t)a[j] < j;
+            if (ok) d[j] = d[a[j]] + 1, ok &= d[j] < depth;
+        }
+        CHECK(ok, "parents earlier than children, depth < %zu", depth);
+        pb_skeleton sk;
+        CHECK(pb_skeleton_init(&sk, a, 300, 1) == PB_OK, "the skeleton initializes: %s", pb_last_error());
+        pb_skeleton_free(&sk);
+    }
+    CHECK(pb_skeleton_random_parents(NULL, 3, 4, 1) == PB_ERR_NULL, "NULL parents");
+    CHECK(pb_skeleton_random_parents(a, 0, 4, 1) == PB_ERR_EMPTY, "0 joints");
+    CHECK(pb_skeleton_random_parents(a, 3, 1, 1) == PB_ERR_PARAM && strstr(pb_last_error(), "max_depth"), "depth 1: %s",
+          pb_last_error());
+    CHECK(pb_skeleton_random_parents(a, 1, 1, 1) == PB_OK && a[0] == -1, "one joint, any depth");
+}
+
+static void frame_step(void)
+{
+    pb_scene s;
+    CHECK(pb_scene_synthetic(&s, 40, 7) == PB_OK, "synthetic scene: %s", pb_last_error());
+    pb_frame_crowd c;
+    CHECK(pb_frame_crowd_init(&c, &s, 9, PB_OP_sample_linear) == PB_OK, "crowd: %s", pb_last_error());
+    for (int m = 0; m < PB_FM_COUNT; m++) {
+        pb_status st = pb_frame_sample(&c, NULL, 0, 0.0f);
+        if (st == PB_OK) st = pb_frame_sample(&c, NULL, 1, 0.0f);
+        if (st == PB_OK) st = pb_frame_begin(&c, NULL, (pb_frame_method)m);
+        for (int k = 0; st == PB_OK && k < 5; k++) st = pb_frame_step(&c, NULL, (pb_frame_method)m, k);
+        CHECK(st == PB_OK, "%s: %s", pb_frame_method_get((pb_frame_method)m)->key, pb_last_error());
+        int finite = 1;
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t i = 0; i < c.n; i++) finite &= isfinite(c.global.plane[p][i]);
+        CHECK(finite, "%s: globals finite", pb_frame_method_get((pb_frame_method)m)->key);
+    }
+    CHECK(pb_frame_step(NULL, NULL, PB_FM_DEAD, 0) == PB_ERR_NULL, "NULL crowd");
+    CHECK(pb_frame_step(&c, NULL, PB_FM_COUNT, 0) == PB_ERR_PARAM && strstr(pb_last_error(), "method"), "bad method");
+    CHECK(pb_frame_step(&c, NULL, PB_FM_DEAD, -1) == PB_ERR_PARAM && strstr(pb_last_error(), "k = -1"), "k < 0");
+    CHECK(pb_frame_sample(&c, NULL, 2, 0.0f) == PB_ERR_PARAM && strstr(pb_last_error(), "role"), "role 2");
+    CHECK(pb_frame_method_get(PB_FM_COUNT) == NULL, "no method past the table");
+    pb_frame_crowd_free(&c);
+    pb_frame_crowd big;
+    CHECK(pb_frame_crowd_init(&big, &s, PB_FRAME_CROWD_MAX_ELEMENTS, PB_OP_sample_linear) == PB_ERR_SIZE,
+          "a crowd above the cap is refused: %s", pb_last_error());
+    pb_frame_crowd_free(&big);
+    pb_scene_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    legs_of(dir, "cmu", cmu, "", "by name: CMU");
+    legs_of(dir, "mixamo", cmu, "mixamorig:", "by name: CMU/BVH, Mixamo");
+    static const char *const ue[BJ] = { "pelvis", "hip_l", "thigh_l", "calf_l", "foot_l", "ball_l", "hip_r",
+                                        "thigh_r", "calf_r", "foot_r", "ball_r", "spine_01", "spine_02",
+                                        "clavicle_l", "upperarm_l", "lowerarm_l", "clavicle_r", "upperarm_r",
+                                        "lowerarm_r", "hand_r" };
+    legs_of(dir, "unreal", ue, "", "by name: Unreal");
+    static const char *const bandai[BJ] = { "Hips", "Pelvis_L", "UpperLeg_L", "LowerLeg_L", "Foot_L", "Toes_L",
+                                            "Pelvis_R", "UpperLeg_R", "LowerLeg_R", "Foot_R", "Toes_R", "Spine",
+                                            "Chest", "Shoulder_L", "UpperArm_L", "LowerArm_L", "Shoulder_R",
+                                            "UpperArm_R", "LowerArm_R", "Hand_R" };
+    legs_of(dir, "bandai", bandai, "", "by name: Bandai");
+    static const char *const plain[BJ] = { "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9",
+                                           "j10", "j11", "j12", "j13", "j14", "j15", "j16", "j17", "j18", "j19" };
+    legs_of(dir, "plain", plain, "", "by topology");
+    random_parents();
+    frame_step();
+    return check_done();
+}
