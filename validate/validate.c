@@ -722,14 +722,14 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
             pb_status s = run_variant((pb_op)op, info, stat, scalar, &b, &cs->p, &b.ref);
             for (int mi = 0; mi < nm && s == PB_OK; mi++) {
                 pb_metric_eval(&m[mi], &b.ref, &b.oracle, err);
-                acc_push(&ref[mi], err, cs->n, cs->cls);
+                acc_push(&ref[mi], err, n_out, cs->cls);
                 if (method_of >= 0) {
                     /* Method error in absolute terms for scalar approximations:
                      * fast_negexp's relative error where exp(-x) ~ 1e-7 says nothing useful. */
                     pb_metric mm = m[mi];
                     if (mm.kind == PB_M_SCL_REL) mm.kind = PB_M_SCL_ABS;
                     pb_metric_eval(&mm, &b.oracle, &b.method, err);
-                    for (size_t i = 0; i < cs->n; i++) method_max[mi] = fmax(method_max[mi], err[i]);
+                    for (size_t i = 0; i < n_out; i++) method_max[mi] = fmax(method_max[mi], err[i]);
                 }
             }
             for (size_t vi = 0; vi < nv && s == PB_OK; vi++) {
@@ -739,9 +739,9 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
                 nan[vi] += pb_count_nan(info, &b.test, &b.oracle);
                 for (int mi = 0; mi < nm; mi++) {
                     pb_metric_eval(&m[mi], &b.test, &b.oracle, err);
-                    if (acc_push(&accs[vi][mi], err, cs->n, cs->cls)) s = PB_ERR_NOMEM;
+                    if (acc_push(&accs[vi][mi], err, n_out, cs->cls)) s = PB_ERR_NOMEM;
                     pb_metric_eval(&m[mi], &b.test, &b.ref, err);
-                    for (size_t i = 0; i < cs->n; i++) accs[vi][mi].vs_ref = fmax(accs[vi][mi].vs_ref, err[i]);
+                    for (size_t i = 0; i < n_out; i++) accs[vi][mi].vs_ref = fmax(accs[vi][mi].vs_ref, err[i]);
                 }
             }
             bufs_free(&b);
