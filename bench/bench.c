@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cold.h"
 #include "internal.h"
 #include "all_variants.h"
 #include "pb_bench_shim.h"
@@ -64,7 +65,6 @@
 #define MAX_SIZES 32
 #define MAX_SIZE ((size_t)1 << 26)       /* 64 M joints: 4.9 GB per pose; beyond is a typo */
 #define COLD_MIN_N ((size_t)262144)      /* sizes that also get a cold-cache run */
-#define COLD_MEM_CAP ((size_t)1 << 30)   /* at most 1 GiB of rotated buffers per cold benchmark */
 #define BATCH_JOINTS 16384               /* joints per timing-loop step (see run_op) */
 #define AOS_FLOATS 19                    /* floats per element of a pb_pose_aos: 3 + 4 + 4 x 3 */
 #define SKEL_JOINTS 64                   /* joints per character of skeleton ops' crowds */
@@ -95,7 +95,7 @@ typedef struct spec {
     int cold;
     struct spec *copy;      /* copy roofline of the same op, n and cache state */
     struct spec *scalar;    /* scalar run of the same op, n and cache state (NULL if not benchmarked) */
-    int started, error, ratio_missing;
+    int started, error, skipped, ratio_missing;
     /* Google Benchmark's aggregates (when there are repetitions) ... */
     int have_med, have_cv;
     double med_cpu_s, med_nspj, med_ratio, cv_nspj;
@@ -180,14 +180,9 @@ typedef struct bufset {
  *
  * Warm: one set, used by every iteration; the data stays in whatever cache
  * level it fits in (at n >= 262144 most ops' bytes exceed the LLC anyway).
- * Cold: distinct sets rotated every iteration, enough of them that the sets
- * touched since this one's last use exceed twice the whole cache hierarchy
- * (Google Benchmark's detected L1d + L2 + L3), so each iteration reads and
- * writes memory no cache holds. Rotation rather than an eviction pass under
- * PauseTiming/ResumeTiming: those cost microseconds per call and would be
- * paid at every iteration of a fast op (quat_abs at 262144 joints takes well
- * under a millisecond), and the eviction buffer's own write-backs would
- * spill into the timed region. */
+ * Cold (cold.h): the set's own arrays flushed from every cache level before
+ * each iteration, the timer paused (x86, aarch64); elsewhere distinct sets
+ * rotated every iteration where they fit; else the benchmark is skipped. */
 /* --mocap / --bvh: inputs from the crowd builder playing real clips (bench_mocap.nclips > 0). */
 static pb_mocap bench_mocap;
 /* Ops whose inputs are not poses but values of a kind (unnormalized
@@ -227,6 +222,7 @@ typedef struct pool {
     size_t n;
     int cold;
     int nsets;
+    int flush;                          /* cold: flush the set before each iteration (cold.h) */
     bufset *sets;
     pb_skeleton skel;                   /* SKEL_FLAGS ops (shared by the sets: read only) */
     pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip (generated) and per-character offsets */
@@ -317,17 +313,16 @@ static int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, 
 
     int nsets = 1;
     if (cold) {
-        size_t touched = p->bytes_read + p->bytes_written, caches = pb_bench_cache_total_bytes();
-        if (caches == 0) caches = (size_t)64 << 20;   /* unknown hierarchy: assume a large one */
-        size_t need = 1 + (2 * caches + touched - 1) / touched;
-        if (need < 2) need = 2;
-        size_t per = set_alloc_bytes(info, n);
-        if (need * per > COLD_MEM_CAP) {
-            snprintf(err, errlen, "cold cache: %zu buffer sets of %zu MiB needed to exceed 2 x %zu MiB of cache "
-                     "(cap %zu MiB)", need, per >> 20, caches >> 20, COLD_MEM_CAP >> 20);
+        char why[160];
+        size_t caches = pb_cold_cache_bytes(pb_bench_cache_total_bytes(), pb_bench_llc_bytes(), why, sizeof why);
+        pb_cold_plan cp = pb_cold_choose(p->bytes_read + p->bytes_written, set_alloc_bytes(info, n), caches);
+        if (why[0]) snprintf(cp.why, sizeof cp.why, PB_COLD_SKIP_PREFIX "cold cache: %s", why);
+        if (why[0] || cp.method == PB_COLD_SKIP) {
+            snprintf(err, errlen, "%s", cp.why);
             return -1;
         }
-        nsets = (int)need;
+        nsets = cp.nsets;
+        p->flush = cp.method == PB_COLD_FLUSH;
     }
     p->sets = calloc((size_t)nsets, sizeof *p->sets);
     if (!p->sets) {
@@ -517,6 +512,16 @@ static void copy_set(const bufset *s)
     for (; o < s->nout; o++, ooff = 0) memset(s->outp[o] + ooff, 0, (s->out_len[o] - ooff) * sizeof(float));
 }
 
+/* Cold runs that flush: the set's arrays out of every cache, the timer paused. */
+static void cold_flush(pb_bench_state *st, const pool *p, const bufset *s)
+{
+    if (!p->flush) return;
+    pb_bench_pause_timing(st);
+    pb_cold_flush(s->in, s->in_len, s->nin);
+    pb_cold_flush((const float *const *)s->outp, s->out_len, s->nout);
+    pb_bench_resume_timing(st);
+}
+
 /* ---- the run ------------------------------------------------------------------------------ */
 
 static struct harness {
@@ -605,6 +610,7 @@ static void run_copy(pb_bench_state *st, void *user)
     int k = 0;
     while (pb_bench_keep_running_batch(st, batch))
         for (int64_t i = 0; i < batch; i++) {
+            cold_flush(st, p, &p->sets[k]);
             copy_set(&p->sets[k]);
             if (++k == p->nsets) k = 0;
         }
@@ -648,6 +654,7 @@ static void run_op(pb_bench_state *st, void *user)
         for (int i = 0; i < np; i++) bad |= pb_plan_create(&plans[i], s->op, s->v, &p->sets[i].call) != PB_OK;
         while (!bad && pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
+                cold_flush(st, p, &p->sets[k]);
                 bad |= pb_plan_run(plans[k]) != PB_OK;
                 if (++k == np) k = 0;
             }
@@ -655,12 +662,14 @@ static void run_op(pb_bench_state *st, void *user)
     } else if (H.via_run) {
         while (pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
+                cold_flush(st, p, &p->sets[k]);
                 bad |= pb_run(s->op, s->v, &p->sets[k].call) != PB_OK;
                 if (++k == p->nsets) k = 0;
             }
     } else {
         while (pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
+                cold_flush(st, p, &p->sets[k]);
                 fn(&p->sets[k].k);
                 if (++k == p->nsets) k = 0;
             }
@@ -702,7 +711,8 @@ static void on_result(const pb_bench_result *r, void *user)
         if (!strcmp(H.specs[i].name, r->name)) s = &H.specs[i];
     if (!s) return;
     if (r->error) {
-        s->error = 1;
+        if (pb_cold_is_skip(r->label)) s->skipped = 1;   /* a cold run this host cannot make: not a failure */
+        else s->error = 1;
         return;
     }
     if (!r->aggregate[0]) {
@@ -829,9 +839,7 @@ static void add_context(const char *variants, const size_t *sizes, int nsizes, i
     pb_bench_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
                                           "for the bytes it writes, memcpy of the bytes it reads beyond that into "
                                           "a 16 KiB L1-resident scratch, memset of the bytes it writes beyond that");
-    snprintf(buf, sizeof buf, "n >= %zu also run cold (name suffix /cold): buffer sets rotated per iteration, "
-             "more than 2 x %zu bytes of cache touched between uses of a set", COLD_MIN_N,
-             pb_bench_cache_total_bytes());
+    pb_cold_describe(buf, sizeof buf, COLD_MIN_N, pb_bench_cache_total_bytes(), pb_bench_llc_bytes());
     pb_bench_add_context("cold_cache", buf);
 }
 
@@ -1104,14 +1112,16 @@ int pb_bench_main(int argc, char **argv)
     char e[32];
     fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur(seconds_since(&H.t0), e, sizeof e));
 
-    size_t errors = 0, missing = 0;
+    size_t errors = 0, missing = 0, skipped = 0;
     for (size_t i = 0; i < H.nspecs; i++) {
         errors += H.specs[i].error;
+        skipped += H.specs[i].skipped;
         missing += H.specs[i].ratio_missing;
     }
     if (missing)
         fprintf(stderr, "posebench bench: copy_ratio left out for %zu benchmark(s): their copy/<op>/<n> "
                         "benchmark did not run before them\n", missing);
+    if (skipped) fprintf(stderr, "posebench bench: %zu cold-cache benchmark(s) skipped (reason in the output)\n", skipped);
     if (errors) fprintf(stderr, "posebench bench: %zu benchmark(s) reported an error\n", errors);
     status = errors ? 1 : 0;
     if (csvf) {
