@@ -86,9 +86,7 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
     pb_bench_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
                                           "for the bytes it writes, memcpy of the bytes it reads beyond that into "
                                           "a 16 KiB L1-resident scratch, memset of the bytes it writes beyond that");
-    snprintf(buf, sizeof buf, "n >= %zu also run cold (name suffix /cold): buffer sets rotated per iteration, "
-             "more than 2 x %zu bytes of cache touched between uses of a set", COLD_MIN_N,
-             pb_bench_cache_total_bytes());
+    pb_cold_describe(buf, sizeof buf, COLD_MIN_N, pb_bench_cache_total_bytes(), pb_bench_llc_bytes());
     pb_bench_add_context("cold_cache", buf);
 }
 
@@ -249,14 +247,16 @@ int bench_run(const bench_opts *opt)
     char e[32];
     fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur(seconds_since(&bench_state.t0), e, sizeof e));
 
-    size_t errors = 0, missing = 0;
+    size_t errors = 0, missing = 0, skipped = 0;
     for (size_t i = 0; i < bench_state.nspecs; i++) {
         errors += bench_state.specs[i].error;
+        skipped += bench_state.specs[i].skipped;
         missing += bench_state.specs[i].ratio_missing;
     }
     if (missing)
         fprintf(stderr, "posebench bench: copy_ratio left out for %zu benchmark(s): their copy/<op>/<n> "
                         "benchmark did not run before them\n", missing);
+    if (skipped) fprintf(stderr, "posebench bench: %zu cold-cache benchmark(s) skipped (reason in the output)\n", skipped);
     if (errors) fprintf(stderr, "posebench bench: %zu benchmark(s) reported an error\n", errors);
     status = errors ? 1 : 0;
     if (csvf) {

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "cold.h"
 #include "bench.h"
 #include "internal.h"
 #include "pb_bench_shim.h"
 #include "validate.h"
 
 #define COLD_MIN_N ((size_t)262144)      /* sizes that also get a cold-cache run */
-#define COLD_MEM_CAP ((size_t)1 << 30)   /* at most 1 GiB of rotated buffers per cold benchmark */
 #define BATCH_JOINTS 16384               /* joints per timing-loop step (see run_op) */
 #define AOS_FLOATS 19                    /* floats per element of a pb_pose_aos: 3 + 4 + 4 x 3 */
 #define SKEL_JOINTS 64                   /* joints per character of skeleton ops' crowds */
@@ -41,7 +41,7 @@ typedef struct spec {
     int cold;
     struct spec *copy;      /* copy roofline of the same op, n and cache state */
     struct spec *scalar;    /* scalar run of the same op, n and cache state (NULL if not benchmarked) */
-    int started, error, ratio_missing;
+    int started, error, skipped, ratio_missing;
     /* Google Benchmark's aggregates (when there are repetitions) ... */
     int have_med, have_cv;
     double med_cpu_s, med_nspj, med_ratio, cv_nspj;
@@ -100,6 +100,7 @@ typedef struct pool {
     size_t n;
     int cold;
     int nsets;
+    int flush;                          /* cold: flush the set before each iteration (cold.h) */
     bufset *sets;
     pb_skeleton skel;                   /* SKEL_FLAGS ops (shared by the sets: read only) */
     pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip (generated) and per-character offsets */

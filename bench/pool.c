@@ -132,17 +132,16 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
 
     int nsets = 1;
     if (cold) {
-        size_t touched = p->bytes_read + p->bytes_written, caches = pb_bench_cache_total_bytes();
-        if (caches == 0) caches = (size_t)64 << 20;   /* unknown hierarchy: assume a large one */
-        size_t need = 1 + (2 * caches + touched - 1) / touched;
-        if (need < 2) need = 2;
-        size_t per = set_alloc_bytes(info, n);
-        if (need * per > COLD_MEM_CAP) {
-            snprintf(err, errlen, "cold cache: %zu buffer sets of %zu MiB needed to exceed 2 x %zu MiB of cache "
-                     "(cap %zu MiB)", need, per >> 20, caches >> 20, COLD_MEM_CAP >> 20);
+        char why[160];
+        size_t caches = pb_cold_cache_bytes(pb_bench_cache_total_bytes(), pb_bench_llc_bytes(), why, sizeof why);
+        pb_cold_plan cp = pb_cold_choose(p->bytes_read + p->bytes_written, set_alloc_bytes(info, n), caches);
+        if (why[0]) snprintf(cp.why, sizeof cp.why, PB_COLD_SKIP_PREFIX "cold cache: %s", why);
+        if (why[0] || cp.method == PB_COLD_SKIP) {
+            snprintf(err, errlen, "%s", cp.why);
             return -1;
         }
-        nsets = (int)need;
+        nsets = cp.nsets;
+        p->flush = cp.method == PB_COLD_FLUSH;
     }
     p->sets = calloc((size_t)nsets, sizeof *p->sets);
     if (!p->sets) {

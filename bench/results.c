@@ -72,7 +72,8 @@ void on_result(const pb_bench_result *r, void *user)
         if (!strcmp(bench_state.specs[i].name, r->name)) s = &bench_state.specs[i];
     if (!s) return;
     if (r->error) {
-        s->error = 1;
+        if (pb_cold_is_skip(r->label)) s->skipped = 1;   /* a cold run this host cannot make: not a failure */
+        else s->error = 1;
         return;
     }
     if (!r->aggregate[0]) {

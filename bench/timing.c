@@ -58,6 +58,16 @@ static int pool_get(const spec *s, char *err, size_t errlen)
     return pool_build(p, s->op, s->n, s->cold, seed, err, errlen);
 }
 
+/* Cold runs that flush: the set's arrays out of every cache, the timer paused. */
+static void cold_flush(pb_bench_state *st, const pool *p, const bufset *s)
+{
+    if (!p->flush) return;
+    pb_bench_pause_timing(st);
+    pb_cold_flush(s->in, s->in_len, s->nin);
+    pb_cold_flush((const float *const *)s->outp, s->out_len, s->nout);
+    pb_bench_resume_timing(st);
+}
+
 /* Iterations per timing-loop step: enough calls that the loop's own cost
  * (a call into the shim per step) is negligible next to the work. */
 static int64_t batch_for(size_t n) { return n >= BATCH_JOINTS ? 1 : (int64_t)(BATCH_JOINTS / n); }
@@ -90,6 +100,7 @@ void run_copy(pb_bench_state *st, void *user)
     int k = 0;
     while (pb_bench_keep_running_batch(st, batch))
         for (int64_t i = 0; i < batch; i++) {
+            cold_flush(st, p, &p->sets[k]);
             copy_set(&p->sets[k]);
             if (++k == p->nsets) k = 0;
         }
@@ -133,6 +144,7 @@ void run_op(pb_bench_state *st, void *user)
         for (int i = 0; i < np; i++) bad |= pb_plan_create(&plans[i], s->op, s->v, &p->sets[i].call) != PB_OK;
         while (!bad && pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
+                cold_flush(st, p, &p->sets[k]);
                 bad |= pb_plan_run(plans[k]) != PB_OK;
                 if (++k == np) k = 0;
             }
@@ -140,12 +152,14 @@ void run_op(pb_bench_state *st, void *user)
     } else if (bench_state.via_run) {
         while (pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
+                cold_flush(st, p, &p->sets[k]);
                 bad |= pb_run(s->op, s->v, &p->sets[k].call) != PB_OK;
                 if (++k == p->nsets) k = 0;
             }
     } else {
         while (pb_bench_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
+                cold_flush(st, p, &p->sets[k]);
                 fn(&p->sets[k].k);
                 if (++k == p->nsets) k = 0;
             }

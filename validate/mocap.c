@@ -41,6 +41,12 @@ void pb_mocap_free(pb_mocap *m)
 
 pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, int strict, FILE *log)
 {
+    return pb_mocap_load_scaled(m, files, nfiles, 0, strict, log);
+}
+
+pb_status pb_mocap_load_scaled(pb_mocap *m, const char *const *files, size_t nfiles, double scale, int strict,
+                               FILE *log)
+{
     memset(m, 0, sizeof *m);
     int defaults = files == NULL;
     if (defaults) {
@@ -58,12 +64,19 @@ pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, in
         if (!probe && defaults) continue;   /* the packaged files are optional */
         if (probe) fclose(probe);
         pb_bvh_options opt = pb_bvh_default_options();
-        opt.unit_scale = 0.01f;   /* centimetres -> metres */
+        opt.unit_scale = defaults || scale == 0 ? 0.01f : (float)scale;   /* default: centimetres -> metres */
         opt.strict = strict;
+        opt.max_elements = PB_MOCAP_MAX_KEYS;
         opt.warn = log_warning;
         opt.user = log;
         pb_status s = pb_bvh_load(files[i], &opt, &m->skels[m->nclips], &m->clips[m->nclips]);
         if (s != PB_OK) {
+            if (s == PB_ERR_PARSE && strstr(pb_last_error(), "max_elements")) {   /* say whose limit it is */
+                char why[512];
+                snprintf(why, sizeof why, "%s", pb_last_error());
+                pb_fail(s, "%s (motion capture for validation and benchmarks: at most %zu keys, frames x joints, "
+                        "per file)", why, PB_MOCAP_MAX_KEYS);
+            }
             pb_mocap_free(m);
             return s;
         }

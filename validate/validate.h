@@ -58,14 +58,23 @@ void pb_gen_halflife_axes(float *hl, size_t joints, uint64_t seed);
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 
 /* ---- real motion capture (mocap.c) --------------------------------------------------------- */
+/* The most keys (frames x joints) a file may hold: the loader keeps the whole
+ * clip (19 floats a key) and its text while parsing, and validation adds a
+ * window of the clip (engine.h), so any file within the bound validates in
+ * well under 512 MB. Larger files are refused, naming the file and the bound. */
+#define PB_MOCAP_MAX_KEYS ((size_t)2097152)
 typedef struct pb_mocap {
     size_t nclips;
     pb_clip *clips;             /* unit scale 0.01: centimetres -> metres */
     pb_bvh_skeleton *skels;
 } pb_mocap;
 /* Load BVH files (files NULL: the packaged CMU/assimp ones, those present;
- * then none loaded is not an error). Warnings go to log as comments. */
+ * then none loaded is not an error). Warnings go to log as comments.
+ * Units: centimetres -> metres (unit scale 0.01). */
 pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, int strict, FILE *log);
+/* Same, files (when given) loaded with unit scale `scale` (0: 0.01). */
+pb_status pb_mocap_load_scaled(pb_mocap *m, const char *const *files, size_t nfiles, double scale, int strict,
+                               FILE *log);
 void pb_mocap_free(pb_mocap *m);
 const pb_clip *pb_mocap_clip(const pb_mocap *m, size_t i);
 const pb_bvh_skeleton *pb_mocap_skeleton(const pb_mocap *m, size_t i);
@@ -142,7 +151,7 @@ typedef struct pb_tolerance {
 const pb_tolerance *pb_tolerance_for(const char *op);
 double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind);
 
-/* ---- the engine (validate.c) --------------------------------------------------------------- */
+/* ---- the engine (validate.c, runner.c, cases.c, velcheck.c; table.c: the front end) --------------------------------------------------------------- */
 typedef struct pb_validate_opts {
     const char *op;        /* only this op (NULL: all) */
     const char *variant;   /* only this variant; an ISA name selects its native and emulated builds (NULL: all) */
@@ -154,8 +163,9 @@ typedef struct pb_validate_opts {
     int strict;            /* BVH warnings are errors */
     int no_mocap;          /* skip the mocap class */
     FILE *table;           /* human table (NULL: none) */
-    FILE *json;            /* JSON rows (NULL: none) */
-    double bvh_scale;      /* unit scale of the --bvh files (0: the loader's default, centimetres -> metres) */
+    FILE *json;            /* JSON rows (NULL: none); if the run cannot start, an error record
+                              {"error": message, ...} instead of the rows */
+    double bvh_scale;      /* unit scale of the bvh files (0: 0.01, centimetres -> metres) */
 } pb_validate_opts;
 
 /* One judged row: op x variant x metric. max/p99: variant vs oracle; ref:

@@ -1,0 +1,102 @@
+/* engine.h — internal to the validation harness (validate/), not for the CLI:
+ * the input cases and one case's buffers (cases.c), the velocity check
+ * (velcheck.c), one op in one form over every case and variant (runner.c),
+ * the entry point that loops over ops (validate.c) and the table/JSON front
+ * end (table.c). validate.h is the harness's public face. */
+#ifndef PB_VALIDATE_ENGINE_H
+#define PB_VALIDATE_ENGINE_H
+
+#include "validate.h"
+
+#define PB_VAL_MAXV 16        /* variants validated at once */
+#define PB_VAL_FAMILY 64      /* cases per synthetic family */
+#define PB_VAL_OP_CASES 96    /* an op's cases: its family's and its real-data ones */
+/* Real-data cases that take a clip (sampling, unroll) use a window of it of
+ * at most this many keys (frames x joints): the buffers of a case cost about
+ * 2 KB per key (float poses, AoS copies, six double views), so a whole 56k-frame
+ * clip would need gigabytes. */
+#define PB_VAL_CLIP_WINDOW_KEYS ((size_t)65536)
+
+/* One input case. Clip cases: frames x joints keys from frame frame0 of clip
+ * `clip` (real data) or generated; n = joints x characters outputs. */
+typedef struct pb_vcase {
+    pb_class cls;
+    size_t n;
+    pb_params p;
+    size_t joints, characters, frames;
+    float fps;
+    size_t clip, frame0;
+} pb_vcase;
+
+/* The synthetic case families, made once per run. */
+typedef struct pb_val_cases {
+    pb_vcase plain[PB_VAL_FAMILY], skel[PB_VAL_FAMILY], chain[PB_VAL_FAMILY], sample[PB_VAL_FAMILY];
+    size_t nplain, nskel, nchain, nsample;
+} pb_val_cases;
+
+void pb_val_cases_make(pb_val_cases *c, int quick);
+/* An op's cases into out (PB_VAL_OP_CASES): its family's, then the real-data
+ * ones drawn from m (may be empty). Returns the count. */
+size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_mocap *m, uint64_t seed, pb_vcase *out);
+
+/* Forms an op is validated in besides the full one: static poses for the ops
+ * that need no velocities, the other scale mode, per-character parameters,
+ * per-axis half-lives. */
+enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORMS };
+
+/* Buffers of one case, and what it owns (skeleton, offsets, per arrays). */
+typedef struct pb_val_bufs {
+    pb_pose a, b, out;
+    pb_pose_aos aos_in, aos_out;
+    float *aos_mem[2];
+    pb_dpose da, db, oracle, method, ref, test;
+    const pb_skeleton *skel;   /* &sk, or NULL */
+    pb_skeleton sk;
+    /* sampling ops: the clip is pose a (frames x joints keys), outputs joints x characters */
+    float *offsets;
+    size_t frames, joints;
+    float fps;
+    pb_param_arrays per;       /* the "per" form's arrays (in per_mem), else none */
+    float *per_mem;
+    double *err;               /* one metric's per-element errors: out.n of them */
+} pb_val_bufs;
+
+/* Inputs of n_in elements, outputs of n_out (equal but for clip ops); 0 or -1. */
+int pb_val_bufs_alloc(pb_val_bufs *b, size_t n_in, size_t n_out);
+void pb_val_bufs_free(pb_val_bufs *b);
+/* Allocate and fill case cs (the ci-th of the op; seed: the run's) of op
+ * (info: the form's view) for form: inputs, skeleton, clip and offsets,
+ * parameter arrays, the double views of the inputs. On failure everything is
+ * freed and the status says why (pb_last_error()). */
+pb_status pb_val_case_build(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info *info, int form, const pb_mocap *m,
+                            uint64_t seed, size_t ci);
+
+/* Run the double oracle of op on inputs (da, db; AoS in da) into d, with
+ * the skeleton, clip, offsets and arrays of ctx. */
+void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p, const pb_val_bufs *ctx,
+                   pb_dpose *d);
+
+/* Velocity consistency (velcheck.c): worst |fd - v| / max(1, |v|) of the
+ * oracle's propagated velocities against central differences of its own
+ * outputs; *ok 0 if it could not run (out of memory). */
+#define PB_VAL_VEL_H (1.0 / 131072.0)
+double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, const pb_params *p, int *ok);
+
+/* A run: what every op shares. */
+typedef struct pb_val_run {
+    const pb_validate_opts *o;
+    const pb_variant *vars[PB_VAL_MAXV];
+    size_t nv;
+    const pb_variant *scalar;
+    pb_val_cases cases;
+    pb_mocap mocap;
+    pb_row_fn row_fn;
+    void *user;
+} pb_val_run;
+
+int pb_val_form_applies(const pb_op_info *info, int form);
+/* Validate op in form: every case, every variant; rows through run->row_fn.
+ * Returns the failing rows, or -1 on a setup error (pb_last_error()). */
+int pb_val_op(const pb_val_run *run, pb_op op, int form);
+
+#endif

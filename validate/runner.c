@@ -1,0 +1,331 @@
+/* runner.c — one op in one form: every case through the double oracle, the
+ * float reference and every variant; errors accumulated per variant and
+ * metric; the n = 0 check; the rows judged against the tolerance table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+/* Growing per-(variant, metric) error sample, for max and percentile. */
+typedef struct {
+    double *err;
+    size_t n, cap;
+    double max, vs_ref, class_max[PB_CLASSES];
+} acc;
+
+static int acc_push(acc *a, const double *e, size_t n, pb_class cls)
+{
+    if (a->n + n > a->cap) {
+        size_t cap = (a->cap + n) * 2;
+        double *p = realloc(a->err, cap * sizeof *p);
+        if (!p) return -1;
+        a->err = p;
+        a->cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        a->err[a->n++] = e[i];
+        if (e[i] > a->max) a->max = e[i];
+        if (e[i] > a->class_max[cls]) a->class_max[cls] = e[i];
+    }
+    return 0;
+}
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+static double percentile99(acc *a)
+{
+    if (a->n == 0) return 0;
+    qsort(a->err, a->n, sizeof *a->err, cmp_double);
+    return a->err[(size_t)floor(0.99 * (double)(a->n - 1))];
+}
+
+/* Run the double oracle of op on inputs (da, db, AoS in da) into d. */
+void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p, const pb_val_bufs *ctx,
+                   pb_dpose *d)
+{
+    pb_kargs_f64 k;
+    memset(&k, 0, sizeof k);
+    k.n = d->n;
+    k.n_padded = d->n_padded;
+    for (int i = 0; i < PB_PLANES; i++) {
+        k.a[i] = da->plane[i];
+        k.b[i] = db->plane[i];
+        k.out[i] = d->plane[i];
+    }
+    for (int a = 0; a < PB_AOS_ARRAYS; a++) {
+        k.aos_in[a] = da->aos[a];
+        k.aos_out[a] = d->aos[a];
+    }
+    /* Outputs start at identity so planes an op does not write compare equal. */
+    for (int i = 0; i < PB_PLANES; i++)
+        for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = pb_plane_identity(i);
+    k.p = *p;
+    pb_params_resolve_scale(pb_op_get(op), &k.p);   /* as pb_run does for the variants */
+    k.skel = ctx->skel;
+    k.offsets = ctx->offsets;
+    k.per = ctx->per;
+    k.frames = ctx->frames;
+    k.joints = ctx->joints;
+    k.fps = ctx->fps;
+    pb_ref_f64_table[op](&k);
+}
+
+/* Run variant v through the public entry point (so argument checks and
+ * padding restoration are exercised too) into d. Outputs are pre-filled with
+ * NaN so a lane a kernel forgets to write is caught. */
+static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const pb_variant *v, pb_val_bufs *b,
+                             const pb_params *p, pb_dpose *d)
+{
+    size_t n = b->out.n;
+    for (int i = 0; i < PB_PLANES; i++)
+        for (size_t j = 0; j < n; j++) b->out.plane[i][j] = NAN;
+    float *aos_out[PB_AOS_ARRAYS] = { &b->aos_out.pos->x, &b->aos_out.rot->w, &b->aos_out.scl->x,
+                                       &b->aos_out.vel->x, &b->aos_out.ang->x, &b->aos_out.svl->x };
+    for (int a = 0; a < PB_AOS_ARRAYS; a++)
+        for (size_t j = 0; j < b->aos_out.n * (size_t)pb_aos_width[a]; j++) aos_out[a][j] = NAN;
+    /* planes the op does not write: identity, to match the oracle */
+    for (int g = 0; g < PB_GROUPS; g++)
+        if (!(info->out & (1u << g)))
+            for (int p = pb_group_first((pb_group)g); p < pb_group_first((pb_group)g) + pb_group_size((pb_group)g); p++)
+                for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
+    pb_clip clip = { b->frames, b->joints, b->fps > 0 ? 1 / b->fps : 0, b->fps, 0, b->a };
+    /* the static form: the same planes seen as static poses (no velocity planes or arrays) */
+    pb_pose sa = b->a, sb = b->b, so = b->out;
+    pb_pose_aos ai = b->aos_in, ao = b->aos_out;
+    if (stat) {
+        for (int i = PB_STATIC_PLANES; i < PB_PLANES; i++) sa.plane[i] = sb.plane[i] = so.plane[i] = NULL;
+        ai.vel = ai.ang = ai.svl = ao.vel = ao.ang = ao.svl = NULL;
+        clip.pose = sa;
+    }
+    pb_call c = { .a = &sa, .b = &sb, .out = &so, .aos_in = &ai, .aos_out = &ao,
+                  .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
+                  .offsets = b->offsets,
+                  .params = *p, .per = b->per };
+    pb_status s = pb_run(op, v, &c);
+    if (s != PB_OK) return s;
+    pb_dpose_from_pose(d, &b->out);   /* the full pose: planes a static run leaves alone are not compared */
+    /* AoS outputs only exist for AoS ops (whose n is the inputs'; sampling outputs are larger) */
+    if (info->flags & PB_OPF_AOS_OUT) pb_dpose_from_aos(d, &b->aos_out);
+    return PB_OK;
+}
+
+/* Which forms apply: static poses for the ops that need no velocities (those
+ * with optional velocity groups, and those reading and writing whole
+ * transforms only), the other scale mode for the ops that read params.scale,
+ * per-character parameters for the ops with parameters, per-axis half-lives
+ * for the ops with a half-life. */
+#define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
+#define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN)
+#define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
+#define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
+int pb_val_form_applies(const pb_op_info *info, int form)
+{
+    switch (form) {
+    case PB_FORM_FULL: return 1;
+    case PB_FORM_STATIC:
+        return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
+    case PB_FORM_SCALE_ALT: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
+    case PB_FORM_AXES: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
+    default: return (info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS);
+    }
+}
+/* The op as a form sees it: full poses write the optional groups too. */
+static pb_op_info form_info(const pb_op_info *info, int form)
+{
+    pb_op_info e = *info;
+    if (form == PB_FORM_STATIC) e.opt = 0;
+    else e.out |= e.opt;
+    return e;
+}
+static pb_scale_mode alt_scale(const pb_op_info *info)
+{
+    return (info->flags & PB_OPF_SCALE_LIN) ? PB_SCALE_EXP : PB_SCALE_LINEAR;
+}
+static const char *form_name(const pb_op_info *info, int form)
+{
+    if (form == PB_FORM_STATIC) return "static";
+    if (form == PB_FORM_SCALE_ALT) return alt_scale(info) == PB_SCALE_EXP ? "scale=exp" : "scale=linear";
+    if (form == PB_FORM_PER) return "per";
+    if (form == PB_FORM_AXES) return "halflife_axis";
+    return "full";
+}
+
+/* The per-op state: errors per variant and metric, and the reference's. */
+typedef struct {
+    pb_metric m[PB_MAX_METRICS];
+    int nm;
+    acc accs[PB_VAL_MAXV][PB_MAX_METRICS], ref[PB_MAX_METRICS];
+    double method_max[PB_MAX_METRICS];
+    size_t nan[PB_VAL_MAXV], pad_bad[PB_VAL_MAXV];
+    int rejects_empty[PB_VAL_MAXV];
+    double vel_worst;
+} op_state;
+
+static void op_state_free(op_state *st)
+{
+    for (size_t vi = 0; vi < PB_VAL_MAXV; vi++)
+        for (int mi = 0; mi < PB_MAX_METRICS; mi++) free(st->accs[vi][mi].err);
+    for (int mi = 0; mi < PB_MAX_METRICS; mi++) free(st->ref[mi].err);
+}
+
+/* Where the velocity check has nothing to say (see the comments inside). */
+static int velcheck_applies(const pb_op_info *info, int form, const pb_vcase *cs)
+{
+    if (!(info->flags & PB_OPF_VELCHECK) || form == PB_FORM_PER || cs->n > 4096) return 0;
+    /* Not on degenerate parameters, and not on near-180-degree pairs: there
+     * the shorter arc can switch within the step and has no derivative. */
+    if (cs->cls == PB_CLASS_DEGENERATE || cs->cls == PB_CLASS_NEAR_PI || cs->cls == PB_CLASS_MIXED) return 0;
+    /* Nor where time sits on the end of a blend: the cubic decay and smoothstep are C1
+     * there, and a central difference straddling the kink in the second derivative errs
+     * by ~h |x''| / 2 (measured 1.4e-4), which says nothing about the formulas. */
+    if ((info->flags & PB_OPF_DURATION) && fabs((double)cs->p.time - cs->p.duration) < 4 * PB_VAL_VEL_H) return 0;
+    /* Straight chains and zero-length bones have no bend plane of their own: moved
+     * by their velocities they bend one way at t - h and the other at t + h, and the
+     * solution jumps between the two (the fallback axis is only for standing still). */
+    if ((info->flags & PB_OPF_CHAIN) && (cs->cls == PB_CLASS_IDENTITY || cs->cls == PB_CLASS_ANTIPODAL)) return 0;
+    /* Sampling: times on keys sit on velocity discontinuities; and only power-of-two
+     * rates map a 2^-17 s step to an exact frame-position step in float. */
+    if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) {
+        int e2;
+        if (cs->cls == PB_CLASS_NEAR_IDENTICAL || frexpf(cs->fps, &e2) != 0.5f) return 0;
+    }
+    /* (the per form moves uniform parameters only: its velocities are checked in the full form) */
+    return 1;
+}
+
+/* One case: oracle, method oracle, velocity check, reference, every variant.
+ * Errors are taken over the outputs the case has (b->out.n: for clip ops
+ * frames x joints keys, not the case's n). */
+static pb_status run_case(const pb_val_run *run, pb_op op, int form, const pb_op_info *info, const pb_vcase *cs,
+                          size_t ci, op_state *st)
+{
+    const int method_of = pb_op_row_get(op)->method_of, stat = form == PB_FORM_STATIC;
+    pb_val_bufs b;
+    pb_status s = pb_val_case_build(&b, cs, info, form, &run->mocap, run->o->seed, ci);
+    if (s != PB_OK) return s;
+    const size_t n = b.out.n;
+    double *err = b.err;
+    pb_val_oracle(op, &b.da, &b.db, &cs->p, &b, &b.oracle);
+    if (method_of >= 0) pb_val_oracle((pb_op)method_of, &b.da, &b.db, &cs->p, &b, &b.method);
+    if (velcheck_applies(info, form, cs)) {
+        int ok;
+        double e = pb_val_vel_consistency(op, info, &b, &cs->p, &ok);
+        if (!ok) s = pb_fail(PB_ERR_NOMEM, "validate: out of memory (velocity check)");
+        else if (!(e <= st->vel_worst)) st->vel_worst = e;
+    }
+    if (s == PB_OK) s = run_variant(op, info, stat, run->scalar, &b, &cs->p, &b.ref);
+    for (int mi = 0; mi < st->nm && s == PB_OK; mi++) {
+        pb_metric_eval(&st->m[mi], &b.ref, &b.oracle, err);
+        if (acc_push(&st->ref[mi], err, n, cs->cls)) s = pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+        if (method_of >= 0) {
+            /* Method error in absolute terms for scalar approximations:
+             * fast_negexp's relative error where exp(-x) ~ 1e-7 says nothing useful. */
+            pb_metric mm = st->m[mi];
+            if (mm.kind == PB_M_SCL_REL) mm.kind = PB_M_SCL_ABS;
+            pb_metric_eval(&mm, &b.oracle, &b.method, err);
+            for (size_t i = 0; i < n; i++) st->method_max[mi] = fmax(st->method_max[mi], err[i]);
+        }
+    }
+    for (size_t vi = 0; vi < run->nv && s == PB_OK; vi++) {
+        s = run_variant(op, info, stat, run->vars[vi], &b, &cs->p, &b.test);
+        if (s != PB_OK) break;
+        if (pb_pose_check(&b.out, "out") != PB_OK) st->pad_bad[vi]++;
+        st->nan[vi] += pb_count_nan(info, &b.test, &b.oracle);
+        for (int mi = 0; mi < st->nm && s == PB_OK; mi++) {
+            acc *a = &st->accs[vi][mi];
+            pb_metric_eval(&st->m[mi], &b.test, &b.oracle, err);
+            if (acc_push(a, err, n, cs->cls)) s = pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+            pb_metric_eval(&st->m[mi], &b.test, &b.ref, err);
+            for (size_t i = 0; i < n; i++) a->vs_ref = fmax(a->vs_ref, err[i]);
+        }
+    }
+    pb_val_bufs_free(&b);
+    if (s != PB_OK)
+        pb_fail(s, "validate: %s, case %s n=%zu: %s", info->name, pb_class_name(cs->cls), cs->n, pb_last_error());
+    return s;
+}
+
+/* n = 0 must be rejected cleanly by every variant, with nothing written. */
+static int rejects_empty(pb_op op, const pb_op_info *info, const pb_variant *v)
+{
+    pb_val_bufs z;
+    if (pb_val_bufs_alloc(&z, 1, 1) != 0) return 0;
+    /* sampling: a valid one-key clip, an empty output */
+    float zero_offset = 0;
+    pb_clip zclip = { 1, 1, 1, 1, 0, z.a };
+    if (!(info->flags & PB_OPF_SAMPLE)) z.a.n = 0;
+    if (info->flags & PB_OPF_CLIP_IN) zclip.frames = 0;   /* an empty clip */
+    z.b.n = z.out.n = 0;
+    z.aos_in.n = z.aos_out.n = 0;
+    pb_call c = { .a = &z.a, .b = &z.b, .out = &z.out, .aos_in = &z.aos_in, .aos_out = &z.aos_out,
+                  .clip = &zclip, .offsets = &zero_offset, .params = { .axis = { 1, 0, 0 } } };
+    int ok = pb_run(op, v, &c) == PB_ERR_EMPTY && z.out.plane[PB_ROT_W][0] == 1.0f && z.out.plane[PB_POS_X][0] == 0.0f;
+    pb_val_bufs_free(&z);
+    return ok;
+}
+
+int pb_val_op(const pb_val_run *run, pb_op op, int form)
+{
+    const pb_op_info form_view = form_info(pb_op_get(op), form);
+    const pb_op_info *info = &form_view;
+    const int method_of = pb_op_row_get(op)->method_of;
+    const pb_tolerance *tol = pb_tolerance_for(info->name);
+    if (!tol) {
+        pb_fail(PB_ERR_OP, "op '%s' has no row in the tolerance table", info->name);
+        return -1;
+    }
+    op_state *st = calloc(1, sizeof *st);
+    pb_vcase *cases = malloc(PB_VAL_OP_CASES * sizeof *cases);
+    if (!st || !cases) {
+        free(st);
+        free(cases);
+        pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+        return -1;
+    }
+    st->nm = pb_metrics_for(info, st->m);
+    int failures = 0;
+    size_t ncases = pb_val_op_cases(&run->cases, info, &run->mocap, run->o->seed, cases);
+    for (size_t ci = 0; ci < ncases && failures == 0; ci++) {
+        pb_vcase cs = cases[ci];
+        if (form == PB_FORM_SCALE_ALT) cs.p.scale = alt_scale(info);
+        if (run_case(run, op, form, info, &cs, ci, st) != PB_OK) failures = -1;
+    }
+    for (size_t vi = 0; vi < run->nv && failures == 0; vi++) st->rejects_empty[vi] = rejects_empty(op, info, run->vars[vi]);
+    for (size_t vi = 0; vi < run->nv && failures >= 0; vi++)
+        for (int mi = 0; mi < st->nm; mi++) {
+            const acc *a = &st->accs[vi][mi];
+            pb_val_row r;
+            memset(&r, 0, sizeof r);
+            r.op = info->name;
+            r.form = form_name(info, form);
+            r.variant = pb_variant_name(run->vars[vi]);
+            r.mode = pb_variant_mode(run->vars[vi]) == PB_MODE_NATIVE ? "native" : "emulated";
+            r.metric = st->m[mi];
+            r.max_err = a->max;
+            r.p99_err = percentile99(&st->accs[vi][mi]);
+            r.ref_err = st->ref[mi].max;
+            r.var_vs_ref = a->vs_ref;
+            memcpy(r.class_max, a->class_max, sizeof r.class_max);
+            double floor_ = pb_tolerance_floor(tol, st->m[mi].kind);
+            r.bound = floor_ < 0 ? -1 : fmax(tol->k * r.ref_err, floor_);
+            r.method_err = method_of >= 0 ? st->method_max[mi] : -1;
+            r.method_bound = (info->flags & PB_OPF_EST) ? tol->method_bound : -1;
+            r.nan = st->nan[vi];
+            r.pad_bad = st->pad_bad[vi];
+            r.rejects_empty = st->rejects_empty[vi];
+            int velcheck = (info->flags & PB_OPF_VELCHECK) && form != PB_FORM_PER;
+            r.vel_consistency = velcheck ? st->vel_worst : -1;
+            r.vel_bound = velcheck ? tol->vel_bound : -1;
+            r.pass = r.nan == 0 && r.pad_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
+                     (r.vel_bound < 0 || r.vel_consistency <= r.vel_bound) &&
+                     (r.method_bound < 0 || r.method_err <= r.method_bound);
+            if (!r.pass) failures++;
+            if (run->row_fn) run->row_fn(&r, run->user);
+        }
+    op_state_free(st);
+    free(st);
+    free(cases);
+    return failures;
+}

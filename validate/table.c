@@ -1,0 +1,170 @@
+/* table.c — the validation's front end: one table line per op x form x
+ * variant (its worst metric; --verbose: every metric) and the JSON rows,
+ * written with Debian's cJSON. When the run cannot start (a BVH that does
+ * not load, an unknown op or variant) the JSON is an error record, not an
+ * empty list, so a reader can tell "nothing failed" from "nothing ran". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "validate.h"
+
+typedef struct {
+    const pb_validate_opts *o;
+    pb_val_row worst;
+    int have, any_fail, oom;
+    double worst_ratio;
+    cJSON *rows;   /* the JSON rows (o->json) */
+} report;
+
+static double ratio(const pb_val_row *r)
+{
+    if (!r->pass) return INFINITY;
+    if (r->bound < 0) return -1;
+    return r->bound > 0 ? r->max_err / r->bound : (r->max_err > 0 ? INFINITY : 0);
+}
+
+static void print_row(FILE *f, const pb_val_row *r, int fail)
+{
+    char method[16] = "-";
+    if (r->method_err >= 0) snprintf(method, sizeof method, "%.2e", r->method_err);
+    char bound[16] = "report";
+    if (r->bound >= 0) snprintf(bound, sizeof bound, "%.2e", r->bound);
+    char vel[16] = "-";
+    if (r->vel_consistency >= 0) snprintf(vel, sizeof vel, "%.2e", r->vel_consistency);
+    char opf[64];
+    if (strcmp(r->form, "full") == 0) snprintf(opf, sizeof opf, "%s", r->op);
+    else snprintf(opf, sizeof opf, "%s[%s]", r->op, r->form);
+    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", opf, r->variant, r->mode,
+            r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, vel, r->nan,
+            fail ? (r->rejects_empty ? "FAIL" : "FAIL (n = 0 not rejected)") : "pass");
+}
+
+static void flush_worst(report *rp)
+{
+    if (rp->have && !rp->o->verbose && rp->o->table) print_row(rp->o->table, &rp->worst, rp->any_fail);
+    rp->have = 0;
+    rp->any_fail = 0;
+}
+
+/* A number, or null where there is none (negative: "not applicable"; non-finite). */
+static int add_num(cJSON *obj, const char *key, double v, int negative_is_null)
+{
+    cJSON *item = (!isfinite(v) || (negative_is_null && v < 0)) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+    return item && cJSON_AddItemToObject(obj, key, item) ? 0 : -1;
+}
+
+static cJSON *row_json(const pb_val_row *r)
+{
+    cJSON *o = cJSON_CreateObject(), *classes = cJSON_CreateObject();
+    int bad = !o || !classes;
+    bad |= !cJSON_AddStringToObject(o, "op", r->op) || !cJSON_AddStringToObject(o, "form", r->form) ||
+           !cJSON_AddStringToObject(o, "variant", r->variant) || !cJSON_AddStringToObject(o, "mode", r->mode) ||
+           !cJSON_AddStringToObject(o, "metric", r->metric.name) || !cJSON_AddStringToObject(o, "unit", r->metric.unit) ||
+           !cJSON_AddBoolToObject(o, "pass", r->pass);
+    bad |= add_num(o, "max_err", r->max_err, 0) | add_num(o, "p99_err", r->p99_err, 0) |
+           add_num(o, "ref_err", r->ref_err, 0) | add_num(o, "var_vs_ref", r->var_vs_ref, 0) |
+           add_num(o, "bound", r->bound, 1) | add_num(o, "method_err", r->method_err, 1) |
+           add_num(o, "method_bound", r->method_bound, 1) | add_num(o, "vel_consistency", r->vel_consistency, 1) |
+           add_num(o, "vel_bound", r->vel_bound, 1) | add_num(o, "nan", (double)r->nan, 0) |
+           add_num(o, "padding_bad", (double)r->pad_bad, 0);
+    bad |= !cJSON_AddBoolToObject(o, "rejects_n0", r->rejects_empty);
+    for (int c = 0; c < PB_CLASSES && !bad; c++) bad |= add_num(classes, pb_class_name((pb_class)c), r->class_max[c], 0);
+    if (!bad && cJSON_AddItemToObject(o, "classes", classes)) return o;
+    cJSON_Delete(classes);   /* not attached to o */
+    cJSON_Delete(o);
+    return NULL;
+}
+
+static void on_row(const pb_val_row *r, void *user)
+{
+    report *rp = user;
+    const pb_validate_opts *o = rp->o;
+    if (rp->have && (strcmp(rp->worst.op, r->op) || strcmp(rp->worst.form, r->form) ||
+                     strcmp(rp->worst.variant, r->variant)))
+        flush_worst(rp);
+    if (!rp->have || ratio(r) > rp->worst_ratio) {
+        rp->worst = *r;
+        rp->worst_ratio = ratio(r);
+    }
+    rp->have = 1;
+    rp->any_fail |= !r->pass;
+    if (o->verbose && o->table) print_row(o->table, r, !r->pass);
+    if (rp->rows && !rp->oom) {
+        cJSON *row = row_json(r);
+        if (!row || !cJSON_AddItemToArray(rp->rows, row)) {
+            cJSON_Delete(row);
+            rp->oom = 1;
+        }
+    }
+}
+
+/* The rows, one object per line; 0 or -1 (out of memory, write error). */
+static int write_rows(FILE *f, const cJSON *rows)
+{
+    int bad = fputs("[", f) < 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        char *s = cJSON_PrintUnformatted(row);
+        if (!s) return -1;
+        bad |= fprintf(f, "%s\n  %s", row == rows->child ? "" : ",", s) < 0;
+        cJSON_free(s);
+    }
+    bad |= fputs("\n]\n", f) < 0;
+    return bad ? -1 : 0;
+}
+
+/* {"error": message, "op": ..., "variant": ...}: why there are no rows. */
+static int write_error(FILE *f, const pb_validate_opts *o, const char *msg)
+{
+    cJSON *e = cJSON_CreateObject();
+    int bad = !e || !cJSON_AddStringToObject(e, "error", msg);
+    if (!bad && o->op) bad = !cJSON_AddStringToObject(e, "op", o->op);
+    if (!bad && o->variant) bad = !cJSON_AddStringToObject(e, "variant", o->variant);
+    for (size_t i = 0; !bad && o->bvh && i < o->nbvh; i++) {
+        cJSON *files = cJSON_GetObjectItemCaseSensitive(e, "bvh");
+        if (!files) bad = !(files = cJSON_AddArrayToObject(e, "bvh"));
+        cJSON *s = bad ? NULL : cJSON_CreateString(o->bvh[i]);
+        if (!s || !cJSON_AddItemToArray(files, s)) {
+            cJSON_Delete(s);
+            bad = 1;
+        }
+    }
+    char *s = bad ? NULL : cJSON_Print(e);
+    cJSON_Delete(e);
+    if (!s) return -1;
+    bad = fprintf(f, "%s\n", s) < 0;
+    cJSON_free(s);
+    return bad ? -1 : 0;
+}
+
+int pb_validate_report(const pb_validate_opts *o)
+{
+    report rp;
+    memset(&rp, 0, sizeof rp);
+    rp.o = o;
+    if (o->json && !(rp.rows = cJSON_CreateArray())) {
+        pb_fail(PB_ERR_NOMEM, "validate: out of memory for the JSON rows");
+        return -1;
+    }
+    if (o->table)
+        fprintf(o->table, "%-28s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
+                o->verbose ? "metric" : "worst", "max", "p99", "ref", "vs_ref", "bound", "method", "velchk", "nan",
+                "verdict");
+    int fails = pb_validate(o, on_row, &rp);
+    flush_worst(&rp);
+    if (o->json) {
+        int bad;
+        if (fails < 0) {
+            bad = write_error(o->json, o, pb_last_error());
+        } else {
+            bad = rp.oom || write_rows(o->json, rp.rows);
+        }
+        cJSON_Delete(rp.rows);
+        if (bad && fails >= 0) {
+            pb_fail(PB_ERR_NOMEM, "validate: cannot write the JSON rows (out of memory or write error)");
+            fails = -1;
+        }
+    }
+    return fails;
+}

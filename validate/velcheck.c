@@ -1,0 +1,166 @@
+/* velcheck.c — the check that does not come from the reference: every
+ * velocity an op propagates must be the time derivative of the pose it
+ * outputs. The double oracle is run on inputs moved along their own
+ * velocities and its outputs are differenced. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+/* ---- velocity consistency ---------------------------------------------------------------
+ * Move every input by its own velocities for a time h (and alpha by
+ * alpha_vel, time by h), run the oracle at t - h and t + h, and compare the
+ * central differences of the outputs' pos/rot/scl with the velocities the op
+ * propagated at t. In double with h = 1e-5 the difference itself is good to
+ * ~1e-9, so disagreement means the velocity formulas are wrong (or, where a
+ * row says so, knowingly approximate). */
+/* h = 2^-17 s (7.6e-6): truncation ~h^2 |w|^3 |p| / 6 ~ 1e-7 for the generated
+ * 10 rad/s and metres, and, being a power of two, time +- h and alpha +-
+ * alpha_vel h stay exact in the float parameters (a step like 1e-5 rounds
+ * there by ~1e-3 of itself and reads as a velocity error of that size). */
+#define VEL_H PB_VAL_VEL_H
+
+static void advance(pb_dpose *dst, const pb_dpose *src, double h)
+{
+    for (size_t i = 0; i < src->n_padded; i++) {
+        for (int p = 0; p < PB_PLANES; p++) dst->plane[p][i] = src->plane[p][i];
+        for (int c = 0; c < 3; c++) {
+            dst->plane[PB_POS_X + c][i] += h * src->plane[PB_VEL_X + c][i];
+            dst->plane[PB_SCL_X + c][i] *= exp(h * src->plane[PB_SVL_X + c][i]);
+        }
+        /* rot <- exp(ang h / 2) rot */
+        double wx = src->plane[PB_ANG_X][i] * h / 2, wy = src->plane[PB_ANG_Y][i] * h / 2,
+               wz = src->plane[PB_ANG_Z][i] * h / 2;
+        double th = sqrt(wx * wx + wy * wy + wz * wz), sc = th > 0 ? sin(th) / th : 1;
+        double ew = cos(th), ex = sc * wx, ey = sc * wy, ez = sc * wz;
+        double qw = src->plane[PB_ROT_W][i], qx = src->plane[PB_ROT_X][i], qy = src->plane[PB_ROT_Y][i],
+               qz = src->plane[PB_ROT_Z][i];
+        dst->plane[PB_ROT_W][i] = ew * qw - ex * qx - ey * qy - ez * qz;
+        dst->plane[PB_ROT_X][i] = ew * qx + ex * qw + ey * qz - ez * qy;
+        dst->plane[PB_ROT_Y][i] = ew * qy - ex * qz + ey * qw + ez * qx;
+        dst->plane[PB_ROT_Z][i] = ew * qz + ex * qy - ey * qx + ez * qw;
+    }
+}
+
+static pb_params advance_params(const pb_op_info *info, pb_params p, double h)
+{
+    if (info->flags & PB_OPF_ALPHA_VEL) p.alpha += (float)(p.alpha_vel * h);
+    if (info->flags & PB_OPF_TIME) p.time += (float)h;
+    return p;
+}
+
+/* Two-bone chains away from their singularities, where a velocity exists and
+ * sampled estimates mean something: target at least 5 cm inside both reach
+ * limits, swing below 150 deg (AC not nearly opposite AT: its axis flips
+ * there), knee bent at least 0.1 rad. Computed from the inputs in double. */
+static int chain_regular(const pb_dpose *a, const pb_dpose *t, size_t C, size_t c)
+{
+    double P[3][3];
+    double q[4] = { a->plane[PB_ROT_W][c], a->plane[PB_ROT_X][c], a->plane[PB_ROT_Y][c], a->plane[PB_ROT_Z][c] };
+    /* positions of root, mid, end (unit scales in the generated chains) */
+    double acc[4] = { q[0], q[1], q[2], q[3] };
+    for (int j = 0; j < 3; j++) P[0][j] = a->plane[PB_POS_X + j][c];
+    for (int e = 1; e < 3; e++) {
+        size_t el = e * C + c;
+        double v[3] = { a->plane[PB_POS_X][el], a->plane[PB_POS_Y][el], a->plane[PB_POS_Z][el] };
+        double tx = 2 * (acc[2] * v[2] - acc[3] * v[1]), ty = 2 * (acc[3] * v[0] - acc[1] * v[2]),
+               tz = 2 * (acc[1] * v[1] - acc[2] * v[0]);
+        P[e][0] = P[e - 1][0] + v[0] + acc[0] * tx + (acc[2] * tz - acc[3] * ty);
+        P[e][1] = P[e - 1][1] + v[1] + acc[0] * ty + (acc[3] * tx - acc[1] * tz);
+        P[e][2] = P[e - 1][2] + v[2] + acc[0] * tz + (acc[1] * ty - acc[2] * tx);
+        double m[4] = { a->plane[PB_ROT_W][el], a->plane[PB_ROT_X][el], a->plane[PB_ROT_Y][el], a->plane[PB_ROT_Z][el] };
+        double r[4] = { acc[0] * m[0] - acc[1] * m[1] - acc[2] * m[2] - acc[3] * m[3],
+                        acc[0] * m[1] + acc[1] * m[0] + acc[2] * m[3] - acc[3] * m[2],
+                        acc[0] * m[2] - acc[1] * m[3] + acc[2] * m[0] + acc[3] * m[1],
+                        acc[0] * m[3] + acc[1] * m[2] - acc[2] * m[1] + acc[3] * m[0] };
+        memcpy(acc, r, sizeof acc);
+    }
+    double ab[3], cb[3], ac[3], at[3], lab = 0, lcb = 0, lac = 0, lat = 0, dot = 0, knee = 0;
+    for (int j = 0; j < 3; j++) {
+        ab[j] = P[1][j] - P[0][j]; cb[j] = P[2][j] - P[1][j]; ac[j] = P[2][j] - P[0][j];
+        at[j] = t->plane[PB_POS_X + j][2 * C + c] - P[0][j];
+        lab += ab[j] * ab[j]; lcb += cb[j] * cb[j]; lac += ac[j] * ac[j]; lat += at[j] * at[j];
+        dot += ac[j] * at[j]; knee -= ab[j] * cb[j];
+    }
+    lab = sqrt(lab); lcb = sqrt(lcb); lac = sqrt(lac); lat = sqrt(lat);
+    if (lab < 1e-3 || lcb < 1e-3 || lat < 1e-3) return 0;
+    double knee_angle = acos(fmax(-1, fmin(1, knee / (lab * lcb))));   /* interior; pi = straight */
+    return lat > fabs(lab - lcb) + 0.05 && lat < lab + lcb - 0.05 && dot / (lac * lat) > cos(150 * 3.14159265358979 / 180) &&
+           knee_angle < 3.14159265358979 - 0.1;
+}
+
+/* Worst relative disagreement |fd - v| / max(1, |v|) over the op's velocity outputs. */
+double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, const pb_params *p, int *ok)
+{
+    size_t n = b->oracle.n;
+    pb_dpose a[2], bb[2], o[2];
+    double worst = 0;
+    memset(a, 0, sizeof a);
+    memset(bb, 0, sizeof bb);
+    memset(o, 0, sizeof o);
+    *ok = 0;
+    for (int k = 0; k < 2; k++)
+        if (pb_dpose_alloc(&a[k], b->da.n) || pb_dpose_alloc(&bb[k], b->da.n) || pb_dpose_alloc(&o[k], n)) goto out;
+    /* Parameters move with exactly the same float steps in both directions
+     * only approximately (alpha is a float); use h in double for inputs and
+     * the param change actually applied for the division. */
+    for (int k = 0; k < 2; k++) {
+        double h = k ? VEL_H : -VEL_H;
+        /* inputs that are states at a fixed instant (a transition snapshot) stay put */
+        advance(&a[k], &b->da, (info->flags & PB_OPF_A_FIXED) ? 0 : h);
+        advance(&bb[k], &b->db, (info->flags & PB_OPF_B_FIXED) ? 0 : h);
+        pb_params q = advance_params(info, *p, h);
+        if (info->flags & PB_OPF_DT) q.dt = 1e-3f;
+        pb_val_oracle(op, &a[k], &bb[k], &q, b, &o[k]);
+    }
+    *ok = 1;
+    /* Ops that estimate velocities from their own samples dt apart (PB_OPF_DT with
+     * PB_OPF_VELCHECK: two_bone_ik_vel) are checked with dt = 1 ms: this verifies the
+     * machinery; their truncation at a frame-sized dt is a property of the method. */
+    const pb_dpose *c = &b->oracle;
+    pb_dpose center;
+    memset(&center, 0, sizeof center);
+    if ((info->flags & PB_OPF_DT) && pb_dpose_alloc(&center, n) == 0) {
+        pb_params q = *p;
+        q.dt = 1e-3f;
+        pb_val_oracle(op, &b->da, &b->db, &q, b, &center);
+        c = &center;
+    }
+    size_t C = n / 3;
+    for (size_t i = 0; i < n; i++) {
+        double fd[3][3], v[3][3];
+        if ((info->flags & PB_OPF_CHAIN) && !chain_regular(&b->da, &b->db, C, i % C)) continue;
+        int have[3] = { (info->out >> PB_G_VEL) & 1, (info->out >> PB_G_ANG) & 1, (info->out >> PB_G_SVL) & 1 };
+        for (int j = 0; j < 3; j++) {
+            fd[0][j] = (o[1].plane[PB_POS_X + j][i] - o[0].plane[PB_POS_X + j][i]) / (2 * VEL_H);
+            fd[2][j] = log(o[1].plane[PB_SCL_X + j][i] / o[0].plane[PB_SCL_X + j][i]) / (2 * VEL_H);
+            v[0][j] = c->plane[PB_VEL_X + j][i];
+            v[1][j] = c->plane[PB_ANG_X + j][i];
+            v[2][j] = c->plane[PB_SVL_X + j][i];
+        }
+        /* ang: 2 log(r(t+h) conj(r(t-h))) / 2h, shorter arc */
+        double pw = o[1].plane[PB_ROT_W][i], px = o[1].plane[PB_ROT_X][i], py = o[1].plane[PB_ROT_Y][i],
+               pz = o[1].plane[PB_ROT_Z][i];
+        double qw = o[0].plane[PB_ROT_W][i], qx = -o[0].plane[PB_ROT_X][i], qy = -o[0].plane[PB_ROT_Y][i],
+               qz = -o[0].plane[PB_ROT_Z][i];
+        double rw = pw * qw - px * qx - py * qy - pz * qz, rx = pw * qx + px * qw + py * qz - pz * qy,
+               ry = pw * qy - px * qz + py * qw + pz * qx, rz = pw * qz + px * qy - py * qx + pz * qw;
+        if (rw < 0) { rw = -rw; rx = -rx; ry = -ry; rz = -rz; }
+        double sv = sqrt(rx * rx + ry * ry + rz * rz), f = sv > 0 ? 2 * atan2(sv, rw) / sv : 2;
+        fd[1][0] = f * rx / (2 * VEL_H); fd[1][1] = f * ry / (2 * VEL_H); fd[1][2] = f * rz / (2 * VEL_H);
+        for (int g = 0; g < 3; g++) {
+            if (!have[g]) continue;
+            double d2 = 0, v2 = 0;
+            for (int j = 0; j < 3; j++) {
+                d2 += (fd[g][j] - v[g][j]) * (fd[g][j] - v[g][j]);
+                v2 += v[g][j] * v[g][j];
+            }
+            double e = sqrt(d2) / fmax(1.0, sqrt(v2));
+            if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
+        }
+    }
+    pb_dpose_free(&center);
+out:
+    for (int k = 0; k < 2; k++) { pb_dpose_free(&a[k]); pb_dpose_free(&bb[k]); pb_dpose_free(&o[k]); }
+    return worst;
+}
