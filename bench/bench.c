@@ -1,6 +1,6 @@
 /* bench.c — `posebench bench`'s run (bench.h): registers every op x variant
  * x size of the op registry with Google Benchmark (through the C shim,
- * pb_bench_shim.h), next to a memory-copy roofline of the same bytes, runs
+ * gb_shim.h), next to a memory-copy roofline of the same bytes, runs
  * them, and writes Google Benchmark's JSON (--json) and a one-line-per-
  * benchmark CSV summary (--csv).
  *
@@ -50,15 +50,15 @@ static const size_t quick_sizes[] = { 256, 4096, 65536 };
 static void add_context(const bench_opts *o, const char *variants, const size_t *sizes, int nsizes)
 {
     char buf[1024];
-    for (int i = 0; i < o->nctx; i++) pb_bench_add_context(o->ctx_keys[i], o->ctx_vals[i]);
-    pb_bench_add_context("variants", variants);
+    for (int i = 0; i < o->nctx; i++) gb_add_context(o->ctx_keys[i], o->ctx_vals[i]);
+    gb_add_context("variants", variants);
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < nsizes && used < sizeof buf; i++)
         used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%zu", i ? "," : "", sizes[i]);
-    pb_bench_add_context("sizes", buf);
+    gb_add_context("sizes", buf);
     snprintf(buf, sizeof buf, "%" PRIu64, bench_state.seed);
-    pb_bench_add_context("seed", buf);
+    gb_add_context("seed", buf);
     if (bench_mocap.nclips) {
         const pb_mocap *m = &bench_mocap;
         size_t used2 = (size_t)snprintf(buf, sizeof buf, "mocap crowd: the crowd builder playing %zu clip(s) of "
@@ -70,24 +70,24 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
             snprintf(buf + used2, sizeof buf - used2, "), ceil(n / joints) characters at seeded offsets: a at a "
                      "clock, b %g s later; ops taking unnormalized, log or scalar inputs keep the mixed class",
                      (double)MOCAP_GAP_S);
-        pb_bench_add_context("input_class", buf);
-        pb_bench_add_context("skeleton", "skeleton and sampling ops: whole characters of the mocap skeleton "
+        gb_add_context("input_class", buf);
+        gb_add_context("skeleton", "skeleton and sampling ops: whole characters of the mocap skeleton "
                                          "(n rounded down to a multiple of its joints; ns_per_joint counts those); "
                                          "chains: the clips' legs; skeleton arrays not counted in bytes");
     } else {
-        pb_bench_add_context("input_class", "mixed");
-        pb_bench_add_context("skeleton", "skeleton ops: 64-joint characters (random parents, depth <= 16) x n/64 "
+        gb_add_context("input_class", "mixed");
+        gb_add_context("skeleton", "skeleton ops: 64-joint characters (random parents, depth <= 16) x n/64 "
                                          "when 64 divides n, else one n-joint skeleton (depth <= 24); skeleton "
                                          "arrays not counted in bytes");
     }
-    pb_bench_add_context("quick", o->quick ? "true" : "false");
-    pb_bench_add_context("timing", "cpu_time");
-    pb_bench_add_context("call_path", bench_state.via_run == 2 ? "pb_plan_run" : bench_state.via_run ? "pb_run" : "kernel_table");
-    pb_bench_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
+    gb_add_context("quick", o->quick ? "true" : "false");
+    gb_add_context("timing", "cpu_time");
+    gb_add_context("call_path", bench_state.via_run == 2 ? "pb_plan_run" : bench_state.via_run ? "pb_run" : "kernel_table");
+    gb_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
                                           "for the bytes it writes, memcpy of the bytes it reads beyond that into "
                                           "a 16 KiB L1-resident scratch, memset of the bytes it writes beyond that");
-    pb_cold_describe(buf, sizeof buf, COLD_MIN_N, pb_bench_cache_total_bytes(), pb_bench_llc_bytes());
-    pb_bench_add_context("cold_cache", buf);
+    cold_describe(buf, sizeof buf, COLD_MIN_N, gb_cache_total_bytes(), gb_llc_bytes());
+    gb_add_context("cold_cache", buf);
 }
 
 
@@ -180,7 +180,7 @@ int bench_run(const bench_opts *opt)
     for (int i = 0; i < opt->ngb; i++) gbv[gbc++] = opt->gb_args[i];
     gbv[gbc] = NULL;
     int status = 2;
-    if (pb_bench_init(&gbc, gbv) != 0) {
+    if (gb_init(&gbc, gbv) != 0) {
         fprintf(stderr, "posebench bench: unrecognized Google Benchmark flag (see posebench bench -- --help)\n");
         goto out;
     }
@@ -224,9 +224,9 @@ int bench_run(const bench_opts *opt)
                     if (!strcmp(pb_variant_name(vars[vi]), "scalar")) scalar = s;
                 }
                 for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++) s->scalar = scalar;
-                if (!pb_bench_register(copy->name, run_copy, copy)) goto oom;
+                if (!gb_register(copy->name, run_copy, copy)) goto oom;
                 for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++)
-                    if (!pb_bench_register(s->name, run_op, s)) goto oom;
+                    if (!gb_register(s->name, run_op, s)) goto oom;
             }
     }
 
@@ -238,11 +238,11 @@ int bench_run(const bench_opts *opt)
                                  pb_variant_mode(vars[vi]) == PB_MODE_NATIVE ? "native" : "emulated");
     add_context(opt, vlist, sizes, nsizes);
 
-    bench_state.total = pb_bench_count_selected();
+    bench_state.total = gb_count_selected();
     fprintf(stderr, "posebench bench: %zu benchmarks (variants %s), seed %" PRIu64 " (--seed %" PRIu64
             " repeats the inputs)\n", bench_state.total, vlist, bench_state.seed, bench_state.seed);
     clock_gettime(CLOCK_MONOTONIC, &bench_state.t0);
-    long ran = pb_bench_run(on_result, NULL);
+    long ran = gb_run(on_result, NULL);
     if (ran < 0) goto out;
     char e[32];
     fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur(seconds_since(&bench_state.t0), e, sizeof e));
@@ -277,7 +277,7 @@ oom:
     fprintf(stderr, "posebench bench: cannot register benchmarks (out of memory)\n");
 out:
     if (csvf) fclose(csvf);
-    pb_bench_shutdown();
+    gb_shutdown();
     free_specs();
     pb_mocap_free(&bench_mocap);
     free(gbv);

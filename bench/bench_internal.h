@@ -12,7 +12,7 @@
 #include "cold.h"
 #include "bench.h"
 #include "internal.h"
-#include "pb_bench_shim.h"
+#include "gb_shim.h"
 #include "validate.h"
 
 #define COLD_MIN_N ((size_t)262144)      /* sizes that also get a cold-cache run */
@@ -58,7 +58,7 @@ typedef struct stats {
 /* Medians and CV of a benchmark (results.c). */
 stats spec_stats(const spec *s);
 /* Reporter hook: every run the display reporter sees (results.c). */
-void on_result(const pb_bench_result *r, void *user);
+void on_result(const gb_result *r, void *user);
 /* The CSV summary (results.c). 0, or -1 on a write error. */
 int write_csv(FILE *f);
 
@@ -138,8 +138,8 @@ struct harness {
 };
 extern struct harness bench_state;
 
-void run_copy(pb_bench_state *st, void *user);
-void run_op(pb_bench_state *st, void *user);
+void run_copy(gb_state *st, void *user);
+void run_op(gb_state *st, void *user);
 double seconds_since(const struct timespec *t0);
 const char *fmt_dur(double s, char *buf, size_t len);
 

@@ -11,21 +11,21 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>   /* _mm_clflush, _mm_mfence (SSE2: every x86-64) */
-#define PB_COLD_X86 1
+#define COLD_X86 1
 #elif defined(__aarch64__)
-#define PB_COLD_A64 1
+#define COLD_A64 1
 #endif
 
-int pb_cold_can_flush(void)
+int cold_can_flush(void)
 {
-#if defined(PB_COLD_X86) || defined(PB_COLD_A64)
+#if defined(COLD_X86) || defined(COLD_A64)
     return 1;
 #else
     return 0;
 #endif
 }
 
-#if defined(PB_COLD_A64)
+#if defined(COLD_A64)
 /* Smallest data cache line (CTR_EL0.DminLine, log2 of 4-byte words): Linux
  * lets user space read CTR_EL0 (or emulates the read). */
 static size_t a64_line(void)
@@ -43,12 +43,12 @@ static size_t a64_line(void)
 static void flush_range(const void *p, size_t bytes)
 {
     if (bytes == 0) return;
-#if defined(PB_COLD_X86)
+#if defined(COLD_X86)
     const size_t line = 64;   /* clflush's granule is the line; 64 B on every x86-64 to date, and
                                  a smaller step would only flush lines twice */
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)(line - 1), end = (uintptr_t)p + bytes;
     for (; a < end; a += line) _mm_clflush((const void *)a);
-#elif defined(PB_COLD_A64)
+#elif defined(COLD_A64)
     static size_t line;
     if (!line) line = a64_line();
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)(line - 1), end = (uintptr_t)p + bytes;
@@ -58,12 +58,12 @@ static void flush_range(const void *p, size_t bytes)
 #endif
 }
 
-void pb_cold_flush(const float *const *arrays, const size_t *floats, int count)
+void cold_flush(const float *const *arrays, const size_t *floats, int count)
 {
     for (int i = 0; i < count; i++) flush_range(arrays[i], floats[i] * sizeof(float));
-#if defined(PB_COLD_X86)
+#if defined(COLD_X86)
     _mm_mfence();
-#elif defined(PB_COLD_A64)
+#elif defined(COLD_A64)
     __asm__ volatile("dsb ish" : : : "memory");
 #endif
 }
@@ -85,7 +85,7 @@ static size_t env_bytes(const char *name, char *why, size_t len)
     return (size_t)v;
 }
 
-size_t pb_cold_cache_bytes(size_t detected_total, size_t detected_llc, char *why, size_t len)
+size_t cold_cache_bytes(size_t detected_total, size_t detected_llc, char *why, size_t len)
 {
     size_t llc = env_bytes("POSEBENCH_LLC_BYTES", why, len);
     if (why[0]) return 0;
@@ -94,61 +94,61 @@ size_t pb_cold_cache_bytes(size_t detected_total, size_t detected_llc, char *why
     return inner + llc;
 }
 
-pb_cold_plan pb_cold_choose(size_t touched, size_t set_bytes, size_t cache_bytes)
+cold_plan cold_choose(size_t touched, size_t set_bytes, size_t cache_bytes)
 {
-    pb_cold_plan p;
+    cold_plan p;
     memset(&p, 0, sizeof p);
-    p.method = PB_COLD_SKIP;
+    p.method = COLD_SKIP;
     const char *force = getenv("POSEBENCH_COLD");
     int want_flush = !force || !*force || !strcmp(force, "auto") || !strcmp(force, "flush");
     int want_rotate = !force || !*force || !strcmp(force, "auto") || !strcmp(force, "rotate");
     if (!want_flush && !want_rotate) {
-        snprintf(p.why, sizeof p.why, PB_COLD_SKIP_PREFIX "POSEBENCH_COLD='%s': expected auto, flush or rotate", force);
+        snprintf(p.why, sizeof p.why, COLD_SKIP_PREFIX "POSEBENCH_COLD='%s': expected auto, flush or rotate", force);
         return p;
     }
-    if (want_flush && pb_cold_can_flush()) {
-        p.method = PB_COLD_FLUSH;
+    if (want_flush && cold_can_flush()) {
+        p.method = COLD_FLUSH;
         p.nsets = 1;
         return p;
     }
     if (want_rotate && touched > 0 && cache_bytes > 0) {
         size_t need = 1 + (2 * cache_bytes + touched - 1) / touched;
         if (need < 2) need = 2;
-        if (need <= PB_COLD_MEM_CAP / (set_bytes ? set_bytes : 1) && need <= 4096) {
-            p.method = PB_COLD_ROTATE;
+        if (need <= COLD_MEM_CAP / (set_bytes ? set_bytes : 1) && need <= 4096) {
+            p.method = COLD_ROTATE;
             p.nsets = (int)need;
             return p;
         }
         snprintf(p.why, sizeof p.why,
-                 PB_COLD_SKIP_PREFIX "cold cache: %s; rotating would take %zu buffer sets of %zu MiB to exceed "
+                 COLD_SKIP_PREFIX "cold cache: %s; rotating would take %zu buffer sets of %zu MiB to exceed "
                  "2 x %zu MiB of cache (cap %zu MiB)",
                  want_flush ? "no cache-line flush on this architecture" : "rotation forced (POSEBENCH_COLD=rotate)",
-                 need, set_bytes >> 20, cache_bytes >> 20, PB_COLD_MEM_CAP >> 20);
+                 need, set_bytes >> 20, cache_bytes >> 20, COLD_MEM_CAP >> 20);
         return p;
     }
-    snprintf(p.why, sizeof p.why, PB_COLD_SKIP_PREFIX "cold cache: %s",
+    snprintf(p.why, sizeof p.why, COLD_SKIP_PREFIX "cold cache: %s",
              want_rotate ? "nothing to rotate" : "no cache-line flush on this architecture (POSEBENCH_COLD=flush)");
     return p;
 }
 
-int pb_cold_is_skip(const char *msg)
+int cold_is_skip(const char *msg)
 {
-    return msg && strncmp(msg, PB_COLD_SKIP_PREFIX, sizeof PB_COLD_SKIP_PREFIX - 1) == 0;
+    return msg && strncmp(msg, COLD_SKIP_PREFIX, sizeof COLD_SKIP_PREFIX - 1) == 0;
 }
 
-void pb_cold_describe(char *buf, size_t len, size_t min_n, size_t detected_total, size_t detected_llc)
+void cold_describe(char *buf, size_t len, size_t min_n, size_t detected_total, size_t detected_llc)
 {
     char why[160];
-    size_t caches = pb_cold_cache_bytes(detected_total, detected_llc, why, sizeof why);
+    size_t caches = cold_cache_bytes(detected_total, detected_llc, why, sizeof why);
     const char *force = getenv("POSEBENCH_COLD");
-    int rotate = (force && !strcmp(force, "rotate")) || !pb_cold_can_flush();
+    int rotate = (force && !strcmp(force, "rotate")) || !cold_can_flush();
     if (why[0]) {
         snprintf(buf, len, "n >= %zu also run cold (name suffix /cold): none run: %s", min_n, why);
     } else if (!rotate) {
         snprintf(buf, len, "n >= %zu also run cold (name suffix /cold): before every iteration the op's input and "
                  "output arrays are flushed from every cache level (%s), the timer paused meanwhile; "
                  "cache %zu bytes (LLC %zu%s)", min_n,
-#if defined(PB_COLD_A64)
+#if defined(COLD_A64)
                  "dc civac + dsb ish",
 #else
                  "clflush + mfence",
@@ -157,6 +157,6 @@ void pb_cold_describe(char *buf, size_t len, size_t min_n, size_t detected_total
     } else {
         snprintf(buf, len, "n >= %zu also run cold (name suffix /cold): buffer sets rotated per iteration, more than "
                  "2 x %zu bytes of cache touched between uses of a set; where that needs over %zu MiB the benchmark "
-                 "is skipped", min_n, caches, PB_COLD_MEM_CAP >> 20);
+                 "is skipped", min_n, caches, COLD_MEM_CAP >> 20);
     }
 }

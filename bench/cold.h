@@ -8,50 +8,50 @@
  * write-backs are timed. Works whatever the LLC size.
  * Rotate (other architectures, or POSEBENCH_COLD=rotate): distinct buffer
  * sets used in turn, enough that more than twice the whole cache is touched
- * between two uses of a set; only where they fit in PB_COLD_MEM_CAP.
+ * between two uses of a set; only where they fit in COLD_MEM_CAP.
  * Skip: neither possible; the benchmark is reported as skipped with the
- * reason (pb_cold_is_skip), never as an error of the run.
+ * reason (cold_is_skip), never as an error of the run.
  *
  * Environment: POSEBENCH_LLC_BYTES overrides the detected last-level cache
  * size (to see what a host with a huge L3 would do); POSEBENCH_COLD=auto
  * (default), flush or rotate forces a method. */
-#ifndef PB_BENCH_COLD_H
-#define PB_BENCH_COLD_H
+#ifndef BENCH_COLD_H
+#define BENCH_COLD_H
 
 #include <stddef.h>
 
-#define PB_COLD_MEM_CAP ((size_t)1 << 30)   /* at most 1 GiB of rotated buffer sets per benchmark */
-#define PB_COLD_SKIP_PREFIX "SKIPPED: "
+#define COLD_MEM_CAP ((size_t)1 << 30)   /* at most 1 GiB of rotated buffer sets per benchmark */
+#define COLD_SKIP_PREFIX "SKIPPED: "
 
-typedef enum pb_cold_method { PB_COLD_FLUSH, PB_COLD_ROTATE, PB_COLD_SKIP } pb_cold_method;
+typedef enum cold_method { COLD_FLUSH, COLD_ROTATE, COLD_SKIP } cold_method;
 
-typedef struct pb_cold_plan {
-    pb_cold_method method;
+typedef struct cold_plan {
+    cold_method method;
     int nsets;        /* buffer sets: 1 to flush, 2 or more to rotate, 0 to skip */
-    char why[320];    /* PB_COLD_SKIP: PB_COLD_SKIP_PREFIX and the reason */
-} pb_cold_plan;
+    char why[320];    /* COLD_SKIP: COLD_SKIP_PREFIX and the reason */
+} cold_plan;
 
 /* Whether this build can flush cache lines from user space. */
-int pb_cold_can_flush(void);
+int cold_can_flush(void);
 
 /* The cache bytes a rotation must exceed twice: detected_total (L1d + L2 +
  * L3 of one core's hierarchy, 0 if unknown) with its last level, detected_llc,
  * replaced by POSEBENCH_LLC_BYTES when set. 0 and a message in why (len
  * bytes) if POSEBENCH_LLC_BYTES is not a positive byte count. */
-size_t pb_cold_cache_bytes(size_t detected_total, size_t detected_llc, char *why, size_t len);
+size_t cold_cache_bytes(size_t detected_total, size_t detected_llc, char *why, size_t len);
 
 /* How to run one cold benchmark that touches `touched` bytes per call and
  * allocates `set_bytes` per buffer set, on a hierarchy of cache_bytes. */
-pb_cold_plan pb_cold_choose(size_t touched, size_t set_bytes, size_t cache_bytes);
+cold_plan cold_choose(size_t touched, size_t set_bytes, size_t cache_bytes);
 
 /* Write back and evict arrays[i][0 .. floats[i]) from every cache level and
  * wait until that is done. */
-void pb_cold_flush(const float *const *arrays, const size_t *floats, int count);
+void cold_flush(const float *const *arrays, const size_t *floats, int count);
 
 /* Is this benchmark error message a skip (see above)? */
-int pb_cold_is_skip(const char *msg);
+int cold_is_skip(const char *msg);
 
 /* One line for the report's context: the method, and the cache sizes used. */
-void pb_cold_describe(char *buf, size_t len, size_t min_n, size_t detected_total, size_t detected_llc);
+void cold_describe(char *buf, size_t len, size_t min_n, size_t detected_total, size_t detected_llc);
 
 #endif

@@ -133,15 +133,15 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     int nsets = 1;
     if (cold) {
         char why[160];
-        size_t caches = pb_cold_cache_bytes(pb_bench_cache_total_bytes(), pb_bench_llc_bytes(), why, sizeof why);
-        pb_cold_plan cp = pb_cold_choose(p->bytes_read + p->bytes_written, set_alloc_bytes(info, n), caches);
-        if (why[0]) snprintf(cp.why, sizeof cp.why, PB_COLD_SKIP_PREFIX "cold cache: %s", why);
-        if (why[0] || cp.method == PB_COLD_SKIP) {
+        size_t caches = cold_cache_bytes(gb_cache_total_bytes(), gb_llc_bytes(), why, sizeof why);
+        cold_plan cp = cold_choose(p->bytes_read + p->bytes_written, set_alloc_bytes(info, n), caches);
+        if (why[0]) snprintf(cp.why, sizeof cp.why, COLD_SKIP_PREFIX "cold cache: %s", why);
+        if (why[0] || cp.method == COLD_SKIP) {
             snprintf(err, errlen, "%s", cp.why);
             return -1;
         }
         nsets = cp.nsets;
-        p->flush = cp.method == PB_COLD_FLUSH;
+        p->flush = cp.method == COLD_FLUSH;
     }
     p->sets = calloc((size_t)nsets, sizeof *p->sets);
     if (!p->sets) {

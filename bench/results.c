@@ -55,7 +55,7 @@ stats spec_stats(const spec *s)
     return st;
 }
 
-static double counter_of(const pb_bench_result *r, const char *name)
+static double counter_of(const gb_result *r, const char *name)
 {
     for (int i = 0; i < r->ncounters; i++)
         if (!strcmp(r->counter_name[i], name)) return r->counter_value[i];
@@ -63,7 +63,7 @@ static double counter_of(const pb_bench_result *r, const char *name)
 }
 
 /* Reporter hook: every run the display reporter sees. */
-void on_result(const pb_bench_result *r, void *user)
+void on_result(const gb_result *r, void *user)
 {
     (void)user;
     spec *s = NULL;
@@ -72,7 +72,7 @@ void on_result(const pb_bench_result *r, void *user)
         if (!strcmp(bench_state.specs[i].name, r->name)) s = &bench_state.specs[i];
     if (!s) return;
     if (r->error) {
-        if (pb_cold_is_skip(r->label)) s->skipped = 1;   /* a cold run this host cannot make: not a failure */
+        if (cold_is_skip(r->label)) s->skipped = 1;   /* a cold run this host cannot make: not a failure */
         else s->error = 1;
         return;
     }

@@ -1,9 +1,9 @@
-// shim.cc — the C API of pb_bench_shim.h over Google Benchmark. The only C++
+// shim.cc — the C API of gb_shim.h over Google Benchmark. The only C++
 // in the project: it forwards to benchmark:: and adds nothing of its own
 // except a reporter that shows every run to a C hook before the default
 // display reporter prints it, and a count of the benchmarks the filter
 // selects (for progress). No exception crosses into C.
-#include "pb_bench_shim.h"
+#include "gb_shim.h"
 
 #include <benchmark/benchmark.h>
 #include <regex.h>
@@ -14,12 +14,12 @@
 
 namespace {
 
-benchmark::State &state(pb_bench_state *st) { return *reinterpret_cast<benchmark::State *>(st); }
-const benchmark::State &state(const pb_bench_state *st)
+benchmark::State &state(gb_state *st) { return *reinterpret_cast<benchmark::State *>(st); }
+const benchmark::State &state(const gb_state *st)
 {
     return *reinterpret_cast<const benchmark::State *>(st);
 }
-benchmark::internal::Benchmark *bench(pb_bench *b) { return reinterpret_cast<benchmark::internal::Benchmark *>(b); }
+benchmark::internal::Benchmark *bench(gb_bench *b) { return reinterpret_cast<benchmark::internal::Benchmark *>(b); }
 
 std::vector<std::string> &registered()
 {
@@ -32,7 +32,7 @@ std::vector<std::string> &registered()
 // reporter is separate and untouched.
 class hook_reporter : public benchmark::BenchmarkReporter {
 public:
-    hook_reporter(benchmark::BenchmarkReporter *inner, pb_bench_report_fn fn, void *user)
+    hook_reporter(benchmark::BenchmarkReporter *inner, gb_report_fn fn, void *user)
         : inner_(inner), fn_(fn), user_(user) {}
 
     bool ReportContext(const Context &context) override { return inner_->ReportContext(context); }
@@ -69,7 +69,7 @@ private:
         // Per-iteration seconds, as Run::GetAdjusted*Time() computes them
         // (without the time-unit multiplier); percentages are stored as is.
         const double div = (!pct && run.iterations != 0) ? static_cast<double>(run.iterations) : 1.0;
-        pb_bench_result r;
+        gb_result r;
         r.name = name.c_str();
         r.aggregate = agg ? run.aggregate_name.c_str() : "";
         r.percentage = pct;
@@ -86,7 +86,7 @@ private:
     }
 
     benchmark::BenchmarkReporter *inner_;
-    pb_bench_report_fn fn_;
+    gb_report_fn fn_;
     void *user_;
 };
 
@@ -94,31 +94,31 @@ private:
 
 extern "C" {
 
-pb_bench *pb_bench_register(const char *name, pb_bench_fn fn, void *user)
+gb_bench *gb_register(const char *name, gb_fn fn, void *user)
 {
     try {
         benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
-            name, [fn, user](benchmark::State &st) { fn(reinterpret_cast<pb_bench_state *>(&st), user); });
+            name, [fn, user](benchmark::State &st) { fn(reinterpret_cast<gb_state *>(&st), user); });
         registered().push_back(name);
-        return reinterpret_cast<pb_bench *>(b);
+        return reinterpret_cast<gb_bench *>(b);
     } catch (...) {
         return nullptr;
     }
 }
 
-void pb_bench_use_real_time(pb_bench *b) { bench(b)->UseRealTime(); }
-void pb_bench_repetitions(pb_bench *b, int n) { bench(b)->Repetitions(n); }
-void pb_bench_min_time(pb_bench *b, double seconds) { bench(b)->MinTime(seconds); }
+void gb_use_real_time(gb_bench *b) { bench(b)->UseRealTime(); }
+void gb_repetitions(gb_bench *b, int n) { bench(b)->Repetitions(n); }
+void gb_min_time(gb_bench *b, double seconds) { bench(b)->MinTime(seconds); }
 
-int pb_bench_keep_running(pb_bench_state *st) { return state(st).KeepRunning(); }
-int pb_bench_keep_running_batch(pb_bench_state *st, int64_t n) { return state(st).KeepRunningBatch(n); }
-void pb_bench_pause_timing(pb_bench_state *st) { state(st).PauseTiming(); }
-void pb_bench_resume_timing(pb_bench_state *st) { state(st).ResumeTiming(); }
-int64_t pb_bench_iterations(const pb_bench_state *st) { return state(st).iterations(); }
-void pb_bench_set_label(pb_bench_state *st, const char *label) { state(st).SetLabel(label); }
-void pb_bench_skip_with_error(pb_bench_state *st, const char *msg) { state(st).SkipWithError(msg); }
+int gb_keep_running(gb_state *st) { return state(st).KeepRunning(); }
+int gb_keep_running_batch(gb_state *st, int64_t n) { return state(st).KeepRunningBatch(n); }
+void gb_pause_timing(gb_state *st) { state(st).PauseTiming(); }
+void gb_resume_timing(gb_state *st) { state(st).ResumeTiming(); }
+int64_t gb_iterations(const gb_state *st) { return state(st).iterations(); }
+void gb_set_label(gb_state *st, const char *label) { state(st).SetLabel(label); }
+void gb_skip_with_error(gb_state *st, const char *msg) { state(st).SkipWithError(msg); }
 
-void pb_bench_set_counter(pb_bench_state *st, const char *name, double value, unsigned flags)
+void gb_set_counter(gb_state *st, const char *name, double value, unsigned flags)
 {
     using C = benchmark::Counter;
     int f = C::kDefaults;
@@ -134,9 +134,9 @@ void pb_bench_set_counter(pb_bench_state *st, const char *name, double value, un
     }
 }
 
-void pb_bench_clobber_memory(void) { benchmark::ClobberMemory(); }
+void gb_clobber_memory(void) { benchmark::ClobberMemory(); }
 
-void pb_bench_add_context(const char *key, const char *value)
+void gb_add_context(const char *key, const char *value)
 {
     try {
         benchmark::AddCustomContext(key, value);
@@ -145,7 +145,7 @@ void pb_bench_add_context(const char *key, const char *value)
     }
 }
 
-int pb_bench_init(int *argc, char **argv)
+int gb_init(int *argc, char **argv)
 {
     benchmark::Initialize(argc, argv);
     return benchmark::ReportUnrecognizedArguments(*argc, argv) ? -1 : 0;
@@ -153,7 +153,7 @@ int pb_bench_init(int *argc, char **argv)
 
 // Google Benchmark's own selection rule: "" or "all" selects everything, a
 // leading '-' negates, otherwise an extended regex searched in the name.
-size_t pb_bench_count_selected(void)
+size_t gb_count_selected(void)
 {
     std::string spec = benchmark::GetBenchmarkFilter();
     if (spec.empty() || spec == "all") return registered().size();
@@ -171,7 +171,7 @@ size_t pb_bench_count_selected(void)
     return n;
 }
 
-long pb_bench_run(pb_bench_report_fn report, void *user)
+long gb_run(gb_report_fn report, void *user)
 {
     try {
         // The default display reporter is owned by the library: not deleted here.
@@ -183,7 +183,7 @@ long pb_bench_run(pb_bench_report_fn report, void *user)
     }
 }
 
-size_t pb_bench_llc_bytes(void)
+size_t gb_llc_bytes(void)
 {
     size_t best = 0;
     for (const auto &c : benchmark::CPUInfo::Get().caches)
@@ -191,7 +191,7 @@ size_t pb_bench_llc_bytes(void)
     return best;
 }
 
-size_t pb_bench_cache_total_bytes(void)
+size_t gb_cache_total_bytes(void)
 {
     size_t sum = 0;
     for (const auto &c : benchmark::CPUInfo::Get().caches)
@@ -199,6 +199,6 @@ size_t pb_bench_cache_total_bytes(void)
     return sum;
 }
 
-void pb_bench_shutdown(void) { benchmark::Shutdown(); }
+void gb_shutdown(void) { benchmark::Shutdown(); }
 
 }  // extern "C"

@@ -59,52 +59,52 @@ static int pool_get(const spec *s, char *err, size_t errlen)
 }
 
 /* Cold runs that flush: the set's arrays out of every cache, the timer paused. */
-static void cold_flush(pb_bench_state *st, const pool *p, const bufset *s)
+static void flush_if_cold(gb_state *st, const pool *p, const bufset *s)
 {
     if (!p->flush) return;
-    pb_bench_pause_timing(st);
-    pb_cold_flush(s->in, s->in_len, s->nin);
-    pb_cold_flush((const float *const *)s->outp, s->out_len, s->nout);
-    pb_bench_resume_timing(st);
+    gb_pause_timing(st);
+    cold_flush(s->in, s->in_len, s->nin);
+    cold_flush((const float *const *)s->outp, s->out_len, s->nout);
+    gb_resume_timing(st);
 }
 
 /* Iterations per timing-loop step: enough calls that the loop's own cost
  * (a call into the shim per step) is negligible next to the work. */
 static int64_t batch_for(size_t n) { return n >= BATCH_JOINTS ? 1 : (int64_t)(BATCH_JOINTS / n); }
 
-static void set_common_counters(pb_bench_state *st, const spec *s, const pool *p)
+static void set_common_counters(gb_state *st, const spec *s, const pool *p)
 {
     double n = (double)p->n_work, bytes = (double)(p->bytes_read + p->bytes_written);
     (void)s;
     const unsigned per_iter_rate = PB_BC_RATE | PB_BC_ITER_INVARIANT;
-    pb_bench_set_label(st, s->cold ? "cold" : "warm");
+    gb_set_label(st, s->cold ? "cold" : "warm");
     /* CPU seconds per iteration / (n x 1e-9) = ns per joint. */
-    pb_bench_set_counter(st, "ns_per_joint", n * 1e-9, per_iter_rate | PB_BC_INVERT);
-    pb_bench_set_counter(st, "joints_per_s", n, per_iter_rate);
-    pb_bench_set_counter(st, "bytes_per_s", bytes, per_iter_rate | PB_BC_1024);
-    pb_bench_set_counter(st, "bytes", bytes, PB_BC_PLAIN);
-    pb_bench_set_counter(st, "bytes_per_joint", bytes / n, PB_BC_PLAIN);
+    gb_set_counter(st, "ns_per_joint", n * 1e-9, per_iter_rate | PB_BC_INVERT);
+    gb_set_counter(st, "joints_per_s", n, per_iter_rate);
+    gb_set_counter(st, "bytes_per_s", bytes, per_iter_rate | PB_BC_1024);
+    gb_set_counter(st, "bytes", bytes, PB_BC_PLAIN);
+    gb_set_counter(st, "bytes_per_joint", bytes / n, PB_BC_PLAIN);
 }
 
-void run_copy(pb_bench_state *st, void *user)
+void run_copy(gb_state *st, void *user)
 {
     spec *s = user;
     char err[256];
     note_start(s);
     if (pool_get(s, err, sizeof err) != 0) {
-        pb_bench_skip_with_error(st, err);
+        gb_skip_with_error(st, err);
         return;
     }
     const pool *p = &bench_state.pool;
     const int64_t batch = batch_for(s->n);
     int k = 0;
-    while (pb_bench_keep_running_batch(st, batch))
+    while (gb_keep_running_batch(st, batch))
         for (int64_t i = 0; i < batch; i++) {
-            cold_flush(st, p, &p->sets[k]);
+            flush_if_cold(st, p, &p->sets[k]);
             copy_set(&p->sets[k]);
             if (++k == p->nsets) k = 0;
         }
-    pb_bench_clobber_memory();
+    gb_clobber_memory();
     set_common_counters(st, s, p);
 }
 
@@ -119,20 +119,20 @@ void run_copy(pb_bench_state *st, void *user)
  * per call through the table, 123 ns through pb_run) and +70-130% even for
  * scalar quat_mul and quat_abs; it is lost in the noise only for calls of
  * microseconds (blend_static at n = 64). */
-void run_op(pb_bench_state *st, void *user)
+void run_op(gb_state *st, void *user)
 {
     spec *s = user;
     char err[512];
     note_start(s);
     if (pool_get(s, err, sizeof err) != 0) {
-        pb_bench_skip_with_error(st, err);
+        gb_skip_with_error(st, err);
         return;
     }
     const pool *p = &bench_state.pool;
     for (int i = 0; i < p->nsets; i++)
         if (pb_run(s->op, s->v, &p->sets[i].call) != PB_OK) {
             snprintf(err, sizeof err, "pb_run refused the call: %s", pb_last_error());
-            pb_bench_skip_with_error(st, err);
+            gb_skip_with_error(st, err);
             return;
         }
     const pb_kernel_fn fn = s->v->table[s->op];
@@ -142,31 +142,31 @@ void run_op(pb_bench_state *st, void *user)
         pb_plan *plans[64] = { 0 };
         int np = p->nsets < 64 ? p->nsets : 64;
         for (int i = 0; i < np; i++) bad |= pb_plan_create(&plans[i], s->op, s->v, &p->sets[i].call) != PB_OK;
-        while (!bad && pb_bench_keep_running_batch(st, batch))
+        while (!bad && gb_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
-                cold_flush(st, p, &p->sets[k]);
+                flush_if_cold(st, p, &p->sets[k]);
                 bad |= pb_plan_run(plans[k]) != PB_OK;
                 if (++k == np) k = 0;
             }
         for (int i = 0; i < np; i++) pb_plan_destroy(plans[i]);
     } else if (bench_state.via_run) {
-        while (pb_bench_keep_running_batch(st, batch))
+        while (gb_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
-                cold_flush(st, p, &p->sets[k]);
+                flush_if_cold(st, p, &p->sets[k]);
                 bad |= pb_run(s->op, s->v, &p->sets[k].call) != PB_OK;
                 if (++k == p->nsets) k = 0;
             }
     } else {
-        while (pb_bench_keep_running_batch(st, batch))
+        while (gb_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
-                cold_flush(st, p, &p->sets[k]);
+                flush_if_cold(st, p, &p->sets[k]);
                 fn(&p->sets[k].k);
                 if (++k == p->nsets) k = 0;
             }
     }
-    pb_bench_clobber_memory();
+    gb_clobber_memory();
     if (bad) {
-        pb_bench_skip_with_error(st, "pb_run failed inside the timing loop");
+        gb_skip_with_error(st, "pb_run failed inside the timing loop");
         return;
     }
     set_common_counters(st, s, p);
@@ -179,7 +179,7 @@ void run_op(pb_bench_state *st, void *user)
      * the counter is left out rather than guessed. */
     stats c = s->copy ? spec_stats(s->copy) : (stats){ 0, NAN, NAN, NAN, NAN };
     if (c.ok && c.cpu_s > 0)
-        pb_bench_set_counter(st, "copy_ratio", c.cpu_s, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT);
+        gb_set_counter(st, "copy_ratio", c.cpu_s, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT);
     else
         s->ratio_missing = 1;
 }

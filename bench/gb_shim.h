@@ -1,4 +1,4 @@
-/* pb_bench_shim.h — a thin C API over Google Benchmark (implemented in
+/* gb_shim.h — a thin C API over Google Benchmark (implemented in
  * shim.cc, the project's only C++). It exposes just what bench.c needs:
  * register a named benchmark with a C callback, drive its timing loop, set
  * counters and labels, add context to the report, and run everything with
@@ -7,15 +7,15 @@
  * through a C hook.
  *
  * A callback looks like
- *     static void fn(pb_bench_state *st, void *user)
+ *     static void fn(gb_state *st, void *user)
  *     {
  *         ...setup (not timed)...
- *         while (pb_bench_keep_running(st)) { ...one iteration... }
- *         pb_bench_set_counter(st, "items_per_s", n, PB_BC_RATE | PB_BC_ITER_INVARIANT);
+ *         while (gb_keep_running(st)) { ...one iteration... }
+ *         gb_set_counter(st, "items_per_s", n, PB_BC_RATE | PB_BC_ITER_INVARIANT);
  *     }
- * Timing is CPU time unless pb_bench_use_real_time() is called. */
-#ifndef PB_BENCH_SHIM_H
-#define PB_BENCH_SHIM_H
+ * Timing is CPU time unless gb_use_real_time() is called. */
+#ifndef GB_SHIM_H
+#define GB_SHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,37 +24,37 @@
 extern "C" {
 #endif
 
-typedef struct pb_bench_state pb_bench_state;   /* a benchmark::State */
-typedef struct pb_bench pb_bench;               /* a registered benchmark */
-typedef void (*pb_bench_fn)(pb_bench_state *st, void *user);
+typedef struct gb_state gb_state;   /* a benchmark::State */
+typedef struct gb_bench gb_bench;               /* a registered benchmark */
+typedef void (*gb_fn)(gb_state *st, void *user);
 
 /* ---- registration ------------------------------------------------------------
  * Benchmarks run in registration order (unless Google Benchmark's
  * --benchmark_enable_random_interleaving is given). Returns NULL on failure. */
-pb_bench *pb_bench_register(const char *name, pb_bench_fn fn, void *user);
+gb_bench *gb_register(const char *name, gb_fn fn, void *user);
 /* Time wall-clock instead of CPU time (Google Benchmark appends "/real_time"
  * to the name). */
-void pb_bench_use_real_time(pb_bench *b);
+void gb_use_real_time(gb_bench *b);
 /* Per-benchmark repetitions and minimum time. Google Benchmark appends
  * "/repeats:N" and "/min_time:S" to the name; to keep names stable pass
- * --benchmark_repetitions / --benchmark_min_time to pb_bench_run instead. */
-void pb_bench_repetitions(pb_bench *b, int n);
-void pb_bench_min_time(pb_bench *b, double seconds);
+ * --benchmark_repetitions / --benchmark_min_time to gb_run instead. */
+void gb_repetitions(gb_bench *b, int n);
+void gb_min_time(gb_bench *b, double seconds);
 
 /* ---- inside a callback ----------------------------------------------------------- */
 /* Nonzero while another iteration should run. The timer starts at the first
  * call: work before the loop is not timed. */
-int pb_bench_keep_running(pb_bench_state *st);
+int gb_keep_running(gb_state *st);
 /* Same, counting n iterations per call (amortizes the loop's own cost when
  * one iteration is a few nanoseconds; may overshoot by up to n). */
-int pb_bench_keep_running_batch(pb_bench_state *st, int64_t n);
-void pb_bench_pause_timing(pb_bench_state *st);
-void pb_bench_resume_timing(pb_bench_state *st);
-int64_t pb_bench_iterations(const pb_bench_state *st);   /* iterations run so far */
-void pb_bench_set_label(pb_bench_state *st, const char *label);
+int gb_keep_running_batch(gb_state *st, int64_t n);
+void gb_pause_timing(gb_state *st);
+void gb_resume_timing(gb_state *st);
+int64_t gb_iterations(const gb_state *st);   /* iterations run so far */
+void gb_set_label(gb_state *st, const char *label);
 /* Report the benchmark as failed with msg; return from the callback at once
  * (or after the current loop iteration). */
-void pb_bench_skip_with_error(pb_bench_state *st, const char *msg);
+void gb_skip_with_error(gb_state *st, const char *msg);
 
 /* Counter flags (the reported value is transformed in this order). */
 enum {
@@ -71,17 +71,17 @@ enum {
  *   items per second:        value n,        PB_BC_RATE | PB_BC_ITER_INVARIANT
  *   seconds per item:        value n,        PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT
  *   time per iter / t0:      value t0 (s),   PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT */
-void pb_bench_set_counter(pb_bench_state *st, const char *name, double value, unsigned flags);
+void gb_set_counter(gb_state *st, const char *name, double value, unsigned flags);
 
 /* Compiler barrier: memory written before it counts as observed. */
-void pb_bench_clobber_memory(void);
+void gb_clobber_memory(void);
 
 /* ---- context and running ---------------------------------------------------------- */
 /* A key/value pair for the "context" object of the report (JSON, console). */
-void pb_bench_add_context(const char *key, const char *value);
+void gb_add_context(const char *key, const char *value);
 
 /* One run as reported (a repetition, or an aggregate over repetitions). */
-typedef struct pb_bench_result {
+typedef struct gb_result {
     const char *name;        /* the registered name, without aggregate suffix */
     const char *aggregate;   /* "" for a repetition; "mean", "median", "stddev", "cv" for aggregates */
     int percentage;          /* the aggregate is a fraction (cv), not a time */
@@ -94,27 +94,27 @@ typedef struct pb_bench_result {
     int ncounters;
     const char *const *counter_name;
     const double *counter_value;  /* counters as reported (rates and inversions applied) */
-} pb_bench_result;
-typedef void (*pb_bench_report_fn)(const pb_bench_result *r, void *user);
+} gb_result;
+typedef void (*gb_report_fn)(const gb_result *r, void *user);
 
 /* Parse Google Benchmark's flags (argv[0] is the program name). Recognized
  * flags are removed from argc/argv. Returns 0, or -1 if arguments were left
  * unrecognized (they are printed on stderr). --help prints Google
  * Benchmark's help and exits. */
-int pb_bench_init(int *argc, char **argv);
+int gb_init(int *argc, char **argv);
 /* How many registered benchmarks --benchmark_filter selects (for progress). */
-size_t pb_bench_count_selected(void);
+size_t gb_count_selected(void);
 /* Run the selected benchmarks with the default display reporter (honouring
  * --benchmark_format) and the --benchmark_out file reporter; report (may be
  * NULL) sees every run the display reporter sees, before it is printed.
  * Returns the number of benchmarks run, or -1 (message on stderr) if the
  * run could not start. */
-long pb_bench_run(pb_bench_report_fn report, void *user);
+long gb_run(gb_report_fn report, void *user);
 /* Last-level cache size in bytes as Google Benchmark detected it, and the sum
  * of the data/unified caches of one core's hierarchy (0 if unknown). */
-size_t pb_bench_llc_bytes(void);
-size_t pb_bench_cache_total_bytes(void);
-void pb_bench_shutdown(void);
+size_t gb_llc_bytes(void);
+size_t gb_cache_total_bytes(void);
+void gb_shutdown(void);
 
 #ifdef __cplusplus
 }
