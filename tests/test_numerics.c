@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rng.h"
 #include "check.h"
 #include "validate.h"
 #include "all_variants.h"
@@ -46,10 +47,10 @@ static pb_status run(const pb_variant *v, pb_op op, pb_pose *pa, pb_pose *pb_, p
 
 static void random_rotations(pb_pose *p, unsigned seed)
 {
-    srand(seed);
+    uint64_t rs = seed;
     for (size_t i = 0; i < N; i++)
-        set_q(p, i, rand() / (double)RAND_MAX - 0.5, rand() / (double)RAND_MAX - 0.5, rand() / (double)RAND_MAX - 0.5,
-              rand() / (double)RAND_MAX - 0.5);
+        set_q(p, i, pb_rng_unit01d(&rs) - 0.5, pb_rng_unit01d(&rs) - 0.5, pb_rng_unit01d(&rs) - 0.5,
+              pb_rng_unit01d(&rs) - 0.5);
 }
 
 static void properties(const pb_variant *v)
@@ -220,11 +221,11 @@ static void log_exp_every_angle(const pb_variant *v)
     size_t n = 20000;
     pb_pose q, l, e;
     pb_pose_alloc(&q, n); pb_pose_alloc(&l, n); pb_pose_alloc(&e, n);
-    srand(3);
+    uint64_t rs = 3;
     for (size_t i = 0; i < n; i++) {
-        double w = rand() / (double)RAND_MAX * 2 - 1, x = rand() / (double)RAND_MAX - 0.5, y = rand() / (double)RAND_MAX - 0.5,
-               z = rand() / (double)RAND_MAX - 0.5;
-        double s = i % 4 ? 1 : pow(10, -7 + 5.0 * rand() / RAND_MAX); /* tiny vector part: angle near 0 or pi */
+        double w = pb_rng_unit01d(&rs) * 2 - 1, x = pb_rng_unit01d(&rs) - 0.5, y = pb_rng_unit01d(&rs) - 0.5,
+               z = pb_rng_unit01d(&rs) - 0.5;
+        double s = i % 4 ? 1 : pow(10, -7 + 5.0 * pb_rng_unit01d(&rs)); /* tiny vector part: angle near 0 or pi */
         set_q(&q, i, w, x * s, y * s, z * s);
     }
     run(v, PB_OP_quat_log, &q, NULL, &l, 0);

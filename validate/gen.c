@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rng.h"
 #include "validate.h"
 
 #define PB_PI 3.14159265358979323846
@@ -13,15 +14,10 @@ static const char *const class_names[PB_CLASSES] = {
 };
 const char *pb_class_name(pb_class c) { return (unsigned)c < PB_CLASSES ? class_names[c] : "?"; }
 
+/* The one generator (src/rng.h), wrapped so draws read as next(&r) / uni(&r). */
 typedef struct { uint64_t s; } rng;
-static uint64_t next(rng *r) /* splitmix64 */
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double uni(rng *r) { return (double)(next(r) >> 11) * (1.0 / 9007199254740992.0); } /* [0,1) */
+static uint64_t next(rng *r) { return pb_rng_next(&r->s); }
+static double uni(rng *r) { return pb_rng_unit01d(&r->s); } /* [0,1) */
 static double range(rng *r, double lo, double hi) { return lo + (hi - lo) * uni(r); }
 static double logu(rng *r, double lo, double hi) { return exp(range(r, log(lo), log(hi))); }
 
@@ -211,22 +207,8 @@ void pb_gen_bone_scale(pb_pose *p)
 
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed)
 {
-    rng r = { seed * 0xD1B54A32D192ED03ull + 17 };
-    size_t *depth = malloc(joints * sizeof *depth);
-    if (!depth) return;
-    for (size_t j = 0; j < joints; j++) {
-        if (j == 0) {
-            parents[j] = -1;
-            depth[j] = 0;
-            continue;
-        }
-        /* mostly extend a recent joint (chains), sometimes branch from anywhere */
-        size_t p = (next(&r) % 4) ? j - 1 - next(&r) % (j < 4 ? j : 4) : next(&r) % j;
-        while (depth[p] + 1 >= max_depth) p = parents[p] < 0 ? 0 : (size_t)parents[p];
-        parents[j] = (int32_t)p;
-        depth[j] = depth[p] + 1;
-    }
-    free(depth);
+    /* the library's generator of random skeletons; on error parents is left as it was */
+    (void)pb_skeleton_random_parents(parents, joints, max_depth, seed);
 }
 
 static void rotate(const pb_pose *p, size_t i, const double v[3], double out[3])

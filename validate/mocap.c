@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rng.h"
 #include "validate.h"
 
 #define DEFAULT_DIR "/usr/share/assimp/models/BVH/"
@@ -13,13 +14,7 @@ static const char *const default_files[] = { DEFAULT_DIR "01_01.bvh", DEFAULT_DI
                                              DEFAULT_DIR "Boxing_Toes.bvh" };
 
 typedef struct { uint64_t s; } mrng;
-static uint64_t mnext(mrng *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t mnext(mrng *r) { return pb_rng_next(&r->s); }   /* the one generator (src/rng.h) */
 
 static void log_warning(void *user, const char *msg)
 {
