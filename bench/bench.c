@@ -91,6 +91,22 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
 }
 
 
+/* Per-run overhead of plans: each /plan row against its kernel-table row,
+ * medians of CPU time per call from the same run. */
+static void plan_overhead_summary(void)
+{
+    int header = 0;
+    for (size_t i = 0; i < bench_state.nspecs; i++) {
+        const spec *s = &bench_state.specs[i];
+        if (!s->kernel || s->error || s->kernel->error) continue;
+        stats p = spec_stats(s), k = spec_stats(s->kernel);
+        if (!p.ok || !k.ok) continue;
+        if (!header++) fprintf(stderr, "posebench bench: plan overhead per run (pb_plan_run minus the kernel table, medians):\n");
+        fprintf(stderr, "  %-44s %8.1f ns - %8.1f ns = %+6.1f ns\n", s->kernel->name, p.cpu_s * 1e9, k.cpu_s * 1e9,
+                (p.cpu_s - k.cpu_s) * 1e9);
+    }
+}
+
 static void free_specs(void)
 {
     for (size_t i = 0; i < bench_state.nspecs; i++) free(bench_state.specs[i].rep);
@@ -223,6 +239,16 @@ int bench_run(const bench_opts *opt)
                              cold ? "/cold" : "");
                     if (!strcmp(pb_variant_name(vars[vi]), "scalar")) scalar = s;
                 }
+                /* the per-run overhead of plans: the same calls through pb_plan_run (slots: no cold run here) */
+                spec *end = &bench_state.specs[bench_state.nspecs];
+                if (!cold && sizes[si] <= PLAN_ROW_MAX_N && !bench_state.via_run)
+                    for (spec *k = first; k < end; k++) {
+                        spec *s = &bench_state.specs[bench_state.nspecs++];
+                        *s = *k;
+                        s->via = 2;
+                        s->kernel = k;
+                        snprintf(s->name, sizeof s->name, "%.120s/plan", k->name);
+                    }
                 for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++) s->scalar = scalar;
                 if (!gb_register(copy->name, run_copy, copy)) goto oom;
                 for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++)
@@ -256,6 +282,7 @@ int bench_run(const bench_opts *opt)
     if (missing)
         fprintf(stderr, "posebench bench: copy_ratio left out for %zu benchmark(s): their copy/<op>/<n> "
                         "benchmark did not run before them\n", missing);
+    plan_overhead_summary();
     if (skipped) fprintf(stderr, "posebench bench: %zu cold-cache benchmark(s) skipped (reason in the output)\n", skipped);
     if (errors) fprintf(stderr, "posebench bench: %zu benchmark(s) reported an error\n", errors);
     status = errors ? 1 : 0;

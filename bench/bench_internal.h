@@ -41,6 +41,8 @@ typedef struct spec {
     int cold;
     struct spec *copy;      /* copy roofline of the same op, n and cache state */
     struct spec *scalar;    /* scalar run of the same op, n and cache state (NULL if not benchmarked) */
+    int via;                /* this row's call path: 0 the run's (bench_state.via_run), 2 pb_plan_run */
+    struct spec *kernel;    /* plan rows: the kernel-table row of the same op, variant and n */
     int started, error, skipped, ratio_missing;
     /* Google Benchmark's aggregates (when there are repetitions) ... */
     int have_med, have_cv;
@@ -49,6 +51,11 @@ typedef struct spec {
     double *rep;            /* triples: cpu s/iter, ns_per_joint, copy_ratio (NaN if absent) */
     int nrep, caprep;
 } spec;
+
+/* Warm sizes up to this also get a /plan row in the default run: the same
+ * call through pb_plan_run, whose difference from the kernel-table row is the
+ * plan's per-run overhead (issue: <= 5 ns). */
+#define PLAN_ROW_MAX_N ((size_t)256)
 
 typedef struct stats {
     int ok;                 /* at least one run measured */

@@ -238,10 +238,12 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
                                      : (info->flags & PB_OPF_CLIP_IN) ? &s->clip_a : NULL,
                              .offsets = (info->flags & PB_OPF_SAMPLE) ? p->offsets : NULL,
                              .params = bench_params };
-        /* The kernel block exactly as pb_run builds it. */
-        pb_kargs_from_call(&s->k, &s->call);
-        s->k.n = n;
-        s->k.n_padded = pb_padded(n);
+        /* The kernel block exactly as a plan (and pb_run) builds it: the
+         * parameters' scale mode resolved to the op's default. */
+        if (pb_kargs_from_call(&s->k, info, &s->call, n) != PB_OK) {
+            fail = 1;
+            break;
+        }
         /* The copy roofline's view: every array the op reads, every array it writes. */
         if (info->in_a) add_planes(&s->a, info->in_a | info->opt, s->in, s->in_len, &s->nin);
         if (info->in_b) add_planes(&s->b, info->in_b, s->in, s->in_len, &s->nin);

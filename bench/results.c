@@ -110,7 +110,7 @@ int write_csv(FILE *f)
     fputs("op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache\n", f);
     for (size_t i = 0; i < bench_state.nspecs; i++) {
         const spec *s = &bench_state.specs[i];
-        if (!s->v || s->error) continue;
+        if (!s->v || s->error || s->kernel) continue;   /* /plan rows: in the summary and the JSON */
         stats st = spec_stats(s);
         if (!st.ok) continue;   /* not run (filtered out) */
         double speedup = NAN;

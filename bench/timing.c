@@ -138,7 +138,8 @@ void run_op(gb_state *st, void *user)
     const pb_kernel_fn fn = s->v->table[s->op];
     const int64_t batch = batch_for(s->n);
     int k = 0, bad = 0;
-    if (bench_state.via_run == 2) {   /* --plan: one plan per buffer set, made outside the timing */
+    const int via = s->via ? s->via : bench_state.via_run;
+    if (via == 2) {   /* --plan or a /plan row: one plan per buffer set, made outside the timing */
         pb_plan *plans[64] = { 0 };
         int np = p->nsets < 64 ? p->nsets : 64;
         for (int i = 0; i < np; i++) bad |= pb_plan_create(&plans[i], s->op, s->v, &p->sets[i].call) != PB_OK;
@@ -149,7 +150,7 @@ void run_op(gb_state *st, void *user)
                 if (++k == np) k = 0;
             }
         for (int i = 0; i < np; i++) pb_plan_destroy(plans[i]);
-    } else if (bench_state.via_run) {
+    } else if (via) {
         while (gb_keep_running_batch(st, batch))
             for (int64_t i = 0; i < batch; i++) {
                 flush_if_cold(st, p, &p->sets[k]);
@@ -170,6 +171,10 @@ void run_op(gb_state *st, void *user)
         return;
     }
     set_common_counters(st, s, p);
+    if (s->kernel) {   /* a /plan row: the kernel-table row's median per call, measured just before */
+        stats k = spec_stats(s->kernel);
+        if (k.ok) gb_set_counter(st, "kernel_ns_per_call", k.cpu_s * 1e9, PB_BC_PLAIN);
+    }
     /* copy_ratio = (CPU s per iteration) / (the copy roofline's median CPU s
      * per iteration), via an inverted per-iteration rate. The copy benchmark
      * is registered just before this one's group and Google Benchmark runs

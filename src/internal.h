@@ -146,8 +146,10 @@ struct pb_plan {
  * for an unknown mode); the kernels and the oracle only see resolved modes. */
 PB_INTERNAL pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p);
 
-/* Fill k from a validated call (planes, counts, params). */
-PB_INTERNAL void pb_kargs_from_call(pb_kargs *k, const pb_call *c);
+/* Fill k from a validated call (planes, counts, params), for n elements, the
+ * parameters with their scale mode resolved: what a plan runs and what the
+ * benchmark times. PB_ERR_PARAM for an unknown scale mode. */
+PB_INTERNAL pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call *c, size_t n);
 
 /* Force variant v (any row: the runtime's, or the harness's emulated ones)
  * for this process, after pb_variant_check; NULL: back to automatic.

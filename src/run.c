@@ -290,10 +290,7 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
     if ((s = check_per(info, c, n)) != PB_OK) return s;
 
     memset(pl, 0, sizeof *pl);
-    pb_kargs_from_call(&pl->k, c);
-    pl->k.n = n;
-    pl->k.n_padded = pb_padded(n);
-    pl->k.p = params;
+    if ((s = pb_kargs_from_call(&pl->k, info, c, n)) != PB_OK) return s;
     pl->fn = v->table[op];
     pl->op = op;
     pl->variant = v;
@@ -372,9 +369,14 @@ pb_op pb_plan_op(const pb_plan *plan) { return plan ? plan->op : PB_OP_COUNT; }
 const pb_variant *pb_plan_variant(const pb_plan *plan) { return plan ? plan->variant : NULL; }
 void pb_plan_destroy(pb_plan *plan) { free(plan); }
 
-void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
+pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call *c, size_t n)
 {
     *k = (pb_kargs){ 0 };
+    k->n = n;
+    k->n_padded = pb_padded(n);
+    k->p = c->params;
+    pb_status s = pb_params_resolve_scale(info, &k->p);
+    if (s != PB_OK) return s;
     for (int i = 0; i < PB_PLANES; i++) {
         if (c->a) k->a[i] = c->a->plane[i];
         if (c->b) k->b[i] = c->b->plane[i];
@@ -398,7 +400,7 @@ void pb_kargs_from_call(pb_kargs *k, const pb_call *c)
     }
     k->offsets = c->offsets;
     k->per = c->per;
-    k->p = c->params;
+    return PB_OK;
 }
 
 static pb_status run2(pb_op op, const pb_pose *a, const pb_pose *b, float alpha, pb_pose *out)
