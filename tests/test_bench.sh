@@ -38,14 +38,18 @@ check "help"          0 "--sizes LIST"                  -- bench --help
 check "list names"    0 "copy/quat_abs/262144/cold" \
   -- bench --op quat_abs --variant scalar --sizes 64,262144 -- --benchmark_list_tests=true
 out=$(run bench --op quat_abs --variant scalar --sizes 64,262144 -- --benchmark_list_tests=true 2>/dev/null)
-want=$'copy/quat_abs/64\nquat_abs/scalar/64\ncopy/quat_abs/262144\nquat_abs/scalar/262144\ncopy/quat_abs/262144/cold\nquat_abs/scalar/262144/cold'
+want=$'copy/quat_abs/64\nquat_abs/scalar/64\nquat_abs/scalar/64/plan\ncopy/quat_abs/262144\nquat_abs/scalar/262144\ncopy/quat_abs/262144/cold\nquat_abs/scalar/262144/cold'
 [ "$out" = "$want" ] && ok || bad "registration order/names: got:"$'\n'"$out"
 
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
 if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \
      -- --benchmark_min_time=0.001 >"$tmp/out" 2>"$tmp/err"; then ok; else bad "run: status $?"; cat "$tmp/err"; fi
-grep -q '\[2/2\] quat_mul/scalar/64' "$tmp/err" && ok || bad "progress lines on stderr"
+grep -q '\[3/3\] quat_mul/scalar/64/plan' "$tmp/err" && ok || bad "progress lines on stderr"
+# the plan row and the per-run overhead summary (sizes <= 256)
+grep -q 'plan overhead per run' "$tmp/err" && grep -Eq 'quat_mul/scalar/64 .* ns = +[-+]' "$tmp/err" && ok ||
+  bad "plan overhead summary"
+! grep -q '/plan' "$c" && ok || bad "plan rows stay out of the CSV (one row per op, variant, n, cache)"
 for key in '"name": "copy/quat_mul/64"' '"name": "quat_mul/scalar/64"' '"name": "quat_mul/scalar/64_median"' \
            '"run_name": "quat_mul/scalar/64"' '"run_type": "iteration"' '"aggregate_name": "median"' \
            '"aggregate_name": "cv"' '"label": "warm"' '"time_unit": "ns"' \
