@@ -24,7 +24,7 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Split a benchmark name "<op>/<variant>/<n>[/cold]" or "copy/<op>/<n>[/cold]". */
+/* Split a benchmark name "<op>/<variant>/<n>[/cold]" or "copy/<op>/<n>[/cold]" (-1 for "<op>/<variant>/<n>/plan"). */
 typedef struct bname {
     char buf[160];
     const char *op, *variant;   /* variant NULL for copy */
@@ -44,6 +44,7 @@ static int parse_bname(const char *run, bname *o)
     o->variant = copy ? NULL : parts[1];
     o->n = strtoull(parts[2], NULL, 10);
     o->cold = np >= 4 && !strcmp(parts[3], "cold");
+    if (np >= 4 && !strcmp(parts[3], "plan")) return -1;   /* /plan rows: the plan-overhead check, not a kernel row */
     return o->n ? 0 : -1;
 }
 
