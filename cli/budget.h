@@ -4,31 +4,37 @@
 #define CLI_BUDGET_H
 
 #include "budget_quality.h"
+#include "budget_verdict.h"
 
 #define BUDGET_NM 7          /* methods: cut, three cross-fades, inertialization, two dead blendings */
 #define BUDGET_MAX_PAIRS 8   /* quality transitions */
 extern const pb_frame_method budget_methods[BUDGET_NM];
 
 typedef struct budget_row {
-    double cost[2];          /* us per frame at the two crowd sizes */
-    double spread;           /* (max - min) / median of the repetitions at the requested crowd */
+    bv_meas cost;            /* us per frame of the method's own work (its samples + transition) at the crowd */
+    bv_meas frame;           /* us per whole frame (pb_frame_step: the method + the rest) at the crowd */
+    bv_verdict cost_v, frame_v;
     double setup_us;         /* once per transition */
-    double fixed, per_char;  /* linear fit */
-    double cost_at;          /* at the requested crowd (= cost[0]) */
-    long max_chars, frame_max_chars;
+    bv_search max, frame_max;   /* the largest crowd that fits, measured by bisection (alone, whole frame) */
     bq_quality q;            /* mean over pairs (jumps: mean of each pair's peak) */
     bq_quality pq[BUDGET_MAX_PAIRS];
 } budget_row;
 
+/* bisection: stop when the bracket is within BUDGET_TOL of the crowd (or 1 character), at most BUDGET_PROBES probes */
+#define BUDGET_TOL 0.02
+#define BUDGET_PROBES 10
+
 typedef struct budget_res {
     double budget, duration, halflife;   /* us; s; s */
     long joints, frames, reps;
-    size_t sizes[2];                     /* crowd sizes measured: the one asked for, and twice (or half) it */
+    size_t characters;                   /* the crowd asked for */
+    long cap;                            /* the largest crowd a search may measure */
     const char *scene;                   /* the cost scene's name */
+    const pb_scene *cost_scene;
     const pb_variant *v;
     pb_op sampler;
     budget_row rows[BUDGET_NM];
-    double rest[2];                      /* the rest of the frame at the two sizes, us */
+    bv_meas rest;                        /* the rest of the frame at the crowd (additive, legs FK, IK, FK), us */
     int real;                            /* quality on CMU mocap (else the synthetic clips) */
     const pb_scene *qscene;
     bq_pair pairs[BUDGET_MAX_PAIRS];

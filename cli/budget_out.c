@@ -17,39 +17,120 @@ static const char *method_name(pb_frame_method m, char *buf, size_t len)
     return buf;
 }
 
+/* "245..250": 245 measured to fit, 250 not; ">=4096" at the cap; "0" if 1 character does not; "~" if the probe limit
+ * stopped the search before the tolerance. */
+static const char *crowd_str(const bv_search *s, char *buf, size_t len)
+{
+    if (s->fit == 0) snprintf(buf, len, "0");
+    else if (s->nofit == 0) snprintf(buf, len, "%s>=%ld", s->capped ? "~" : "", s->fit);
+    else snprintf(buf, len, "%s%ld..%ld", s->capped ? "~" : "", s->fit, s->nofit);
+    return buf;
+}
+
+/* the closing reading on the whole frame; ties within noise are named as ties */
+static void print_reading(const budget_res *R)
+{
+    char nm[64], nm2[64], cs[32];
+    double rest_frac = R->rest.median / R->budget;
+    printf("\nreading (blending methods, cut excluded; whole frames, the rest of the frame included):\n");
+    printf("  the rest of the frame (additive, legs FK, 2-leg IK, FK+vel) takes %.1f us at %zu characters: %.0f%% of "
+           "the %.0f us budget,\n  leaving %.1f us (%.0f%%) for sampling and the transition.\n", R->rest.median,
+           R->characters, 100 * rest_frac, R->budget, R->budget - R->rest.median, 100 * (1 - rest_frac));
+    int cheapest = -1;
+    for (int mi = 1; mi < BUDGET_NM; mi++)
+        if (R->rows[mi].frame_v == BV_FITS && (cheapest < 0 || R->rows[mi].frame.median < R->rows[cheapest].frame.median))
+            cheapest = mi;
+    if (cheapest < 0) {
+        int c = 1;
+        for (int mi = 2; mi < BUDGET_NM; mi++)
+            if (R->rows[mi].frame.median < R->rows[c].frame.median) c = mi;
+        printf("  none fits %.0f us for sure at %zu characters: the cheapest whole frame, %s, takes %.1f us (%s)\n",
+               R->budget, R->characters, method_name(budget_methods[c], nm, sizeof nm), R->rows[c].frame.median,
+               bv_word(R->rows[c].frame_v));
+    } else {
+        const budget_row *b = &R->rows[cheapest];
+        int ntied = 0;
+        for (int mi = 1; mi < BUDGET_NM; mi++)
+            if (mi != cheapest && R->rows[mi].frame_v != BV_NOT && bv_tied(&b->frame, &R->rows[mi].frame, BV_NOISE_FLOOR) == 1)
+                ntied++;
+        if (ntied) {
+            printf("  no single cheapest within %.0f us at %zu characters: tied within noise (intervals overlap):\n",
+                   R->budget, R->characters);
+            printf("    %s %.1f us", method_name(budget_methods[cheapest], nm, sizeof nm), b->frame.median);
+            for (int mi = 1; mi < BUDGET_NM; mi++)
+                if (mi != cheapest && R->rows[mi].frame_v != BV_NOT &&
+                    bv_tied(&b->frame, &R->rows[mi].frame, BV_NOISE_FLOOR) == 1)
+                    printf(", %s %.1f us (%s)", method_name(budget_methods[mi], nm2, sizeof nm2), R->rows[mi].frame.median,
+                           bv_word(R->rows[mi].frame_v));
+            printf("\n");
+        } else {
+            printf("  cheapest whole frame within %.0f us at %zu characters: %s, %.1f us, ahead of the others by more\n"
+                   "  than their spread\n", R->budget, R->characters, method_name(budget_methods[cheapest], nm, sizeof nm),
+                   b->frame.median);
+        }
+        printf("  its largest crowd within %.0f us, measured: %s characters\n", R->budget,
+               crowd_str(&b->frame_max, cs, sizeof cs));
+    }
+    /* quality is computed, not timed: equal values (blend and blend_static make the same poses) are named together */
+    int best_smooth = 1, best_close = 1;
+    for (int mi = 2; mi < BUDGET_NM; mi++) {
+        if (R->rows[mi].q.vel_jump < R->rows[best_smooth].q.vel_jump) best_smooth = mi;
+        if (R->rows[mi].q.dev_cm < R->rows[best_close].q.dev_cm) best_close = mi;
+    }
+    for (int k = 0; k < 2; k++) {
+        int best = k ? best_close : best_smooth;
+        double bv = k ? R->rows[best].q.dev_cm : R->rows[best].q.vel_jump;
+        printf(k ? "  closest to the destination during the window: %s" : "  smoothest at the transition: %s",
+               method_name(budget_methods[best], nm, sizeof nm));
+        for (int mi = 1; mi < BUDGET_NM; mi++) {
+            double x = k ? R->rows[mi].q.dev_cm : R->rows[mi].q.vel_jump;
+            if (mi != best && fabs(x - bv) <= 1e-6 * fabs(bv)) printf(" = %s", method_name(budget_methods[mi], nm2, sizeof nm2));
+        }
+        printf(k ? ", %.2f cm mean deviation\n" : ", %.3f m/s velocity jump\n", bv);
+    }
+}
+
 void budget_print(const budget_res *R)
 {
     /* ---- the tables ---- */
     const char *smp = pb_op_get(R->sampler)->name;
+    char c1[32], c2[32];
     printf("posebench budget: %.0f us per frame for %zu characters x %ld joints (%s), variant %s, %s\n", R->budget,
-           R->sizes[0], R->joints, R->scene, pb_variant_name(R->v), smp);
+           R->characters, R->joints, R->scene, pb_variant_name(R->v), smp);
     printf("transition window %.2f s (smoothstep weight for cross-fades and dead blending), dead-blending half-life "
            "%.2f s\n\n", R->duration, R->halflife);
-    printf("COST per frame for the crowd: the clips each method samples + its transition ops (median of %ld x %ld "
-           "frames, CPU time)\n", R->reps, R->frames);
-    printf("%-16s %-9s %10s %7s %6s %11s %12s %6s %11s %10s\n", "method", "rotation", "us/frame", "spread", "fits",
-           "max crowd*", "+rest us/fr", "fits", "max crowd*", "setup us");
+    printf("COST per frame for the crowd, median of %ld x %ld frames (CPU time); spread: (max - min) / median\n",
+           R->reps, R->frames);
+    printf("%-16s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "", "", "method", "", "", "",
+           "whole", "frame", "", "", "");
+    printf("%-16s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "method", "rotation", "us/frame", "spread",
+           "verdict", "max crowd*", "us/frame", "spread", "verdict", "max crowd*", "setup us");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         const budget_row *r = &R->rows[mi];
-        double full = r->cost_at + R->rest[0];
-        printf("%-16s %-9s %10.1f %6.1f%% %6s %11ld %12.1f %6s %11ld", in->method, in->rot, r->cost_at,
-               100.0 * r->spread, r->cost_at <= R->budget ? "yes" : "NO", r->max_chars, full, full <= R->budget ? "yes" : "NO",
-               r->frame_max_chars);
-        if (in->once[0]) printf(" %10.1f\n", r->setup_us);
-        else printf(" %10s\n", "-");
+        printf("%-16s %-9s | %9.1f %5.1f%% %-12s %11s | %9.1f %5.1f%% %-12s %11s |", in->method, in->rot,
+               r->cost.median, 100 * (r->cost.max - r->cost.min) / r->cost.median, bv_word(r->cost_v),
+               crowd_str(&r->max, c1, sizeof c1), r->frame.median,
+               100 * (r->frame.max - r->frame.min) / r->frame.median, bv_word(r->frame_v),
+               crowd_str(&r->frame_max, c2, sizeof c2));
+        if (in->once[0]) printf(" %8.1f\n", r->setup_us);
+        else printf(" %8s\n", "-");
     }
-    printf("  per frame: cut samples the destination; cross-fades sample both clips and run blend_static (slerp),\n"
-           "  blend_static_nlerp (nlerp) or blend (slerp, exact velocities); inertialization samples the destination\n"
-           "  and runs inertialize; dead blending samples the destination and runs dead_blending (slerp) or\n"
-           "  extrapolate_decayed + blend_static_nlerp + the roots copied (nlerp). setup us: once per transition\n"
-           "  (inertialize_offset; dead blending: a copy of the source pose). Every character mid-transition.\n"
-           "  spread: (max - min) / median of the repetitions.\n"
-           "  +rest: the same frame's additive layer, legs FK, 2-leg IK and FK with velocities: %.1f us at %zu "
-           "characters.\n"
-           "  * largest crowd within %.0f us: straight line through the costs measured at %zu and %zu characters,\n"
-           "    extrapolated (not measured at that size).\n\n",
-           R->rest[0], R->sizes[0], R->budget, R->sizes[0], R->sizes[1]);
+    printf("  method: the clips it samples + its transition ops: cut samples the destination; cross-fades sample both\n"
+           "  clips and run blend_static (slerp), blend_static_nlerp (nlerp) or blend (slerp, exact velocities);\n"
+           "  inertialization samples the destination and runs inertialize; dead blending samples the destination and\n"
+           "  runs dead_blending (slerp) or extrapolate_decayed + blend_static_nlerp + the roots copied (nlerp).\n"
+           "  whole frame: the method, then the additive layer, legs FK, 2-leg IK and FK with velocities, timed as one\n"
+           "  frame (pb_frame_step; the rest alone: %.1f us, %.1f-%.1f). setup us: once per transition (inertialize_offset;\n"
+           "  dead blending: a copy of the source pose). Every character mid-transition.\n"
+           "  verdict: fits when the repetitions' whole interval [min, max], widened to at least the median +-%.0f%%,\n"
+           "  is within %.0f us; does not fit when it is all above; marginal when the budget lies inside it (noise\n"
+           "  decides: measure again, with more --reps, or leave headroom).\n"
+           "  * largest crowd within %.0f us, MEASURED: a..b = a characters measured to fit, b not (marginal or above);\n"
+           "    bisection over the character count, each probe %ld x %ld frames, to %.0f%% or 1 character, at most %d\n"
+           "    probes (~: the limit stopped it first), up to %ld characters.\n\n",
+           R->rest.median, R->rest.min, R->rest.max, 100 * BV_NOISE_FLOOR, R->budget, R->budget, R->reps, R->frames,
+           100 * BUDGET_TOL, BUDGET_PROBES, R->cap);
 
     if (R->real)
         printf("QUALITY on real mocap: %d transitions between CMU 01_01 and 01_03, %zu body joints, 60 Hz, world space\n",
@@ -76,30 +157,7 @@ void budget_print(const budget_res *R)
            "  animation (aligned to the source's trajectory): how far the shown motion is from where it is going.\n"
            "  blend and blend_static make the same poses (they differ in the velocities they report): same quality.\n",
            R->src_vj, R->src_aj, R->duration);
-    /* reading: the cheapest method that fits, the smoothest, the closest to the destination */
-    int best_smooth = -1, best_close = -1, cheapest = -1;
-    for (int mi = 1; mi < BUDGET_NM; mi++) {
-        if (best_smooth < 0 || R->rows[mi].q.vel_jump < R->rows[best_smooth].q.vel_jump) best_smooth = mi;
-        if (best_close < 0 || R->rows[mi].q.dev_cm < R->rows[best_close].q.dev_cm) best_close = mi;
-        if (R->rows[mi].cost_at <= R->budget && (cheapest < 0 || R->rows[mi].cost_at < R->rows[cheapest].cost_at)) cheapest = mi;
-    }
-    char nm[64];
-    printf("\nreading (blending methods, cut excluded):\n");
-    if (cheapest >= 0)
-        printf("  cheapest within %.0f us at %zu characters: %s, %.1f us; up to ~%ld characters (extrapolated)\n",
-               R->budget, R->sizes[0], method_name(budget_methods[cheapest], nm, sizeof nm), R->rows[cheapest].cost_at,
-               R->rows[cheapest].max_chars);
-    else {
-        int c = 1;
-        for (int mi = 2; mi < BUDGET_NM; mi++)
-            if (R->rows[mi].cost_at < R->rows[c].cost_at) c = mi;
-        printf("  none fits %.0f us at %zu characters: the cheapest, %s, needs %.1f us\n", R->budget, R->sizes[0],
-               method_name(budget_methods[c], nm, sizeof nm), R->rows[c].cost_at);
-    }
-    printf("  smoothest at the transition: %s, %.3f m/s velocity jump\n", method_name(budget_methods[best_smooth], nm, sizeof nm),
-           R->rows[best_smooth].q.vel_jump);
-    printf("  closest to the destination during the window: %s, %.2f cm mean deviation\n",
-           method_name(budget_methods[best_close], nm, sizeof nm), R->rows[best_close].q.dev_cm);
+    print_reading(R);
 }
 
 static int add_quality(cJSON *o, const bq_quality *q)
@@ -108,30 +166,58 @@ static int add_quality(cJSON *o, const bq_quality *q)
            json_add_num(o, "dev_cm", q->dev_cm) && json_add_num(o, "dev_deg", q->dev_deg);
 }
 
+/* {"median_us", "min_us", "max_us", "spread", "verdict"} */
+static int add_meas(cJSON *o, const char *name, const bv_meas *m, bv_verdict v)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, name);
+    return x && json_add_num(x, "median_us", m->median) && json_add_num(x, "min_us", m->min) &&
+           json_add_num(x, "max_us", m->max) && json_add_num(x, "spread", (m->max - m->min) / m->median) &&
+           cJSON_AddStringToObject(x, "verdict", bv_word(v));
+}
+
+/* the bisection: {"fits": a, "does_not_fit": b or null, its verdict, the measurements, probes, capped} */
+static int add_search(cJSON *o, const char *name, const bv_search *s)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, name);
+    int ok = x && cJSON_AddNumberToObject(x, "fits", (double)s->fit) &&
+             (s->nofit ? cJSON_AddNumberToObject(x, "does_not_fit", (double)s->nofit)
+                       : cJSON_AddNullToObject(x, "does_not_fit")) &&
+             json_add_num(x, "fits_median_us", s->fit ? s->fit_m.median : NAN) &&
+             json_add_num(x, "fits_max_us", s->fit ? s->fit_m.max : NAN) &&
+             json_add_num(x, "does_not_fit_median_us", s->nofit ? s->nofit_m.median : NAN) &&
+             json_add_num(x, "does_not_fit_min_us", s->nofit ? s->nofit_m.min : NAN) &&
+             cJSON_AddStringToObject(x, "does_not_fit_verdict", s->nofit ? bv_word(s->nofit_v) : "") &&
+             cJSON_AddNumberToObject(x, "probes", s->probes) && cJSON_AddBoolToObject(x, "capped", s->capped);
+    return ok;
+}
+
 static int add_row(cJSON *rows, const budget_res *R, int mi)
 {
     const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
     const budget_row *r = &R->rows[mi];
-    double frame = r->cost_at + R->rest[0];
-    double at[2] = { r->cost[0], r->cost[1] };
-    cJSON *o = cJSON_CreateObject(), *pp, *sz;
+    cJSON *o = cJSON_CreateObject(), *pp;
     if (!o || !cJSON_AddItemToArray(rows, o)) {
         cJSON_Delete(o);
         return 0;
     }
+    /* cost_us, fits, max_characters, frame_us, frame_fits, frame_max_characters keep their names for readers of
+     * the earlier JSON: fits is now verdict == "fits", the max crowds are the bisections' measured results */
     int ok = cJSON_AddStringToObject(o, "key", in->key) && cJSON_AddStringToObject(o, "method", in->method) &&
              cJSON_AddStringToObject(o, "rotation", in->rot) && cJSON_AddStringToObject(o, "ops", in->per_frame) &&
              cJSON_AddNumberToObject(o, "clips_sampled", in->samples) &&
              cJSON_AddStringToObject(o, "setup_once", in->once) &&
-             json_add_num(o, "setup_us", in->once[0] ? r->setup_us : NAN) && json_add_num(o, "cost_us", r->cost_at) &&
-             (sz = cJSON_CreateDoubleArray(at, 2)) && cJSON_AddItemToObject(o, "cost_us_at_sizes", sz) &&
-             json_add_num(o, "cost_spread", r->spread) && json_add_num(o, "fixed_us", r->fixed) &&
-             json_add_num(o, "per_character_us", r->per_char) &&
-             cJSON_AddBoolToObject(o, "fits", r->cost_at <= R->budget) &&
-             cJSON_AddNumberToObject(o, "max_characters", (double)r->max_chars) && json_add_num(o, "frame_us", frame) &&
-             cJSON_AddBoolToObject(o, "frame_fits", frame <= R->budget) &&
-             cJSON_AddNumberToObject(o, "frame_max_characters", (double)r->frame_max_chars) && add_quality(o, &r->q) &&
-             (pp = cJSON_AddArrayToObject(o, "per_pair"));
+             json_add_num(o, "setup_us", in->once[0] ? r->setup_us : NAN) && json_add_num(o, "cost_us", r->cost.median) &&
+             json_add_num(o, "cost_spread", (r->cost.max - r->cost.min) / r->cost.median) &&
+             cJSON_AddStringToObject(o, "verdict", bv_word(r->cost_v)) &&
+             cJSON_AddBoolToObject(o, "fits", r->cost_v == BV_FITS) &&
+             cJSON_AddNumberToObject(o, "max_characters", (double)r->max.fit) &&
+             json_add_num(o, "frame_us", r->frame.median) &&
+             cJSON_AddStringToObject(o, "frame_verdict", bv_word(r->frame_v)) &&
+             cJSON_AddBoolToObject(o, "frame_fits", r->frame_v == BV_FITS) &&
+             cJSON_AddNumberToObject(o, "frame_max_characters", (double)r->frame_max.fit) &&
+             add_meas(o, "cost", &r->cost, r->cost_v) && add_meas(o, "frame", &r->frame, r->frame_v) &&
+             add_search(o, "max_crowd", &r->max) && add_search(o, "frame_max_crowd", &r->frame_max) &&
+             add_quality(o, &r->q) && (pp = cJSON_AddArrayToObject(o, "per_pair"));
     for (int p = 0; ok && p < R->np; p++) {
         cJSON *q = cJSON_CreateObject();
         ok = q && cJSON_AddItemToArray(pp, q) && add_quality(q, &r->pq[p]);
@@ -141,24 +227,35 @@ static int add_row(cJSON *rows, const budget_res *R, int mi)
 
 int budget_write_json(const budget_res *R, const char *path)
 {
-    cJSON *root = cJSON_CreateObject(), *ctx = context_new(), *cf, *pa, *rows, *sa, *sizes, *rest;
-    double sz[2] = { (double)R->sizes[0], (double)R->sizes[1] };
+    cJSON *root = cJSON_CreateObject(), *ctx = context_new(), *cf, *pa, *rows, *sa, *sizes, *rest, *rm;
+    double sz[1] = { (double)R->characters }, rest_med[1] = { R->rest.median };
     int ok = root && ctx && cJSON_AddStringToObject(root, "tool", "posebench budget") &&
              cJSON_AddItemToObject(root, "context", ctx);
     if (!ok) cJSON_Delete(ctx);
     ok = ok && (cf = cJSON_AddObjectToObject(root, "config")) &&
          cJSON_AddNumberToObject(cf, "budget_us", R->budget) &&
-         cJSON_AddNumberToObject(cf, "characters", (double)R->sizes[0]) &&
+         cJSON_AddNumberToObject(cf, "characters", (double)R->characters) &&
          cJSON_AddNumberToObject(cf, "joints", (double)R->joints) && cJSON_AddStringToObject(cf, "scene", R->scene) &&
          cJSON_AddStringToObject(cf, "variant", pb_variant_name(R->v)) &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(R->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "duration_s", R->duration) && cJSON_AddNumberToObject(cf, "halflife_s", R->halflife) &&
          cJSON_AddNumberToObject(cf, "frames", (double)R->frames) &&
          cJSON_AddNumberToObject(cf, "repetitions", (double)R->reps) &&
-         (sizes = cJSON_CreateDoubleArray(sz, 2)) && cJSON_AddItemToObject(cf, "crowd_sizes", sizes) &&
+         (sizes = cJSON_CreateDoubleArray(sz, 1)) && cJSON_AddItemToObject(cf, "crowd_sizes", sizes) &&
+         cJSON_AddNumberToObject(cf, "noise_floor", BV_NOISE_FLOOR) &&
+         cJSON_AddNumberToObject(cf, "bisection_tolerance", BUDGET_TOL) &&
+         cJSON_AddNumberToObject(cf, "bisection_max_probes", BUDGET_PROBES) &&
+         cJSON_AddNumberToObject(cf, "bisection_cap_characters", (double)R->cap) &&
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
-         (rest = cJSON_CreateDoubleArray(R->rest, 2)) && cJSON_AddItemToObject(root, "rest_of_frame_us", rest) &&
-         cJSON_AddStringToObject(root, "extrapolation", "linear through the two crowd sizes") &&
+         (rest = cJSON_CreateDoubleArray(rest_med, 1)) && cJSON_AddItemToObject(root, "rest_of_frame_us", rest) &&
+         add_meas(root, "rest_of_frame", &R->rest, bv_judge(&R->rest, R->budget, BV_NOISE_FLOOR)) &&
+         (rm = cJSON_GetObjectItemCaseSensitive(root, "rest_of_frame")) &&
+         json_add_num(rm, "fraction_of_budget", R->rest.median / R->budget) &&
+         cJSON_AddStringToObject(root, "verdicts", "fits: [min, max] of the repetitions, widened to median +- "
+                                                   "noise_floor, within the budget; marginal: the budget inside it; "
+                                                   "does not fit: all above") &&
+         cJSON_AddStringToObject(root, "max_crowd_search", "bisection over the character count, each probe measured "
+                                                           "like the crowd; fits = largest crowd measured to fit") &&
          cJSON_AddStringToObject(root, "quality_source", R->real ? "cmu mocap 01_01/01_03 with a ground trajectory root"
                                                                   : "synthetic clips") &&
          cJSON_AddNumberToObject(root, "quality_body_joints", (double)R->body) &&

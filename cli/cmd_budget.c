@@ -5,9 +5,12 @@
  * nlerp and exact velocities, inertialization, dead blending with slerp and
  * nlerp) the per-frame CPU time of what it needs each frame — the clips it
  * samples and its transition ops — for the crowd, through the frame pipeline
- * (posebench/frame.h). Measured at two crowd sizes; the largest crowd within
- * the budget comes from the straight line through them (cost = fixed + per
- * character x characters), extrapolated, and is labelled as such.
+ * (posebench/frame.h), and of the whole frame (pb_frame_step: the method and
+ * the rest of the frame), as the median and extremes of the repetitions. A
+ * verdict is "fits", "marginal" (the budget lies inside the measured noise
+ * interval) or "does not fit" (budget_verdict.h). The largest crowd that fits
+ * is measured, not extrapolated: a bisection over the character count, each
+ * probe a measurement like the first (budget_verdict.c's bv_bisect).
  * Quality, on the same methods and parameters: budget_quality.h.
  * Output: budget_out.c. */
 #include <errno.h>
@@ -31,7 +34,7 @@ enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HAL
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
-                       "crowd size; cost is also measured at twice (or half) that" },
+                       "crowd size the verdicts are for; the largest crowd that fits is measured by bisection" },
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton for the cost" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
                     "variant to run (default: the forced one, else the one dispatch picks on this CPU)" },
@@ -47,97 +50,166 @@ static const opt_spec opts[O_COUNT] = {
     [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write both tables as JSON" },
 };
 
-/* Cost of one method's per-frame work (its samples + its transition) for F frames, us per frame. */
-static pb_status cost_block(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int F, double *us)
+enum { K_COST, K_FRAME, K_REST };   /* what a block times: the method's own work, the whole frame, the rest */
+
+/* One block of F frames of kind `kind` for method m, us per frame. */
+static pb_status time_block(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int kind, int F, double *us)
 {
     pb_status st = PB_OK;
     int two = pb_frame_method_get(m)->samples == 2;
     double t0 = cpu_seconds();
     for (int k = 0; k < F && st == PB_OK; k++) {
-        if (two) st = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
-        if (st == PB_OK) st = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
-        if (st == PB_OK) st = pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
+        if (kind == K_FRAME) {
+            st = pb_frame_step(c, v, m, k);
+        } else if (kind == K_COST) {
+            if (two) st = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
+            if (st == PB_OK) st = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
+            if (st == PB_OK) st = pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
+        } else {
+            st = pb_frame_additive(c, v);
+            if (st == PB_OK) st = pb_frame_leg_fk(c, v);
+            if (st == PB_OK) st = pb_frame_ik(c, v);
+            if (st == PB_OK) st = pb_frame_fk(c, v);
+        }
     }
-    *us = (cpu_seconds() - t0) / F * 1e6;
-    return st;
-}
-/* The rest of the frame (same for every method): additive, legs FK, IK, FK with velocities. */
-static pb_status rest_block(pb_frame_crowd *c, const pb_variant *v, int F, double *us)
-{
-    pb_status st = PB_OK;
-    double t0 = cpu_seconds();
-    for (int k = 0; k < F && st == PB_OK; k++) {
-        st = pb_frame_additive(c, v);
-        if (st == PB_OK) st = pb_frame_leg_fk(c, v);
-        if (st == PB_OK) st = pb_frame_ik(c, v);
-        if (st == PB_OK) st = pb_frame_fk(c, v);
+    double t1 = cpu_seconds();
+    if (st == PB_OK && (t0 <= 0 || t1 <= 0)) {
+        c->failed = "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)";
+        return PB_ERR_PARAM;
     }
-    *us = (cpu_seconds() - t0) / F * 1e6;
+    *us = (t1 - t0) / F * 1e6;
     return st;
 }
 
-static long fit_max(double fixed, double per, double budget)
+/* Median and extremes of n samples (sorts them). */
+static bv_meas meas_of(double *sm, long n)
 {
-    if (!(per > 0)) return -1;
-    double n = floor((budget - fixed) / per);
-    return n < 0 ? 0 : n > 1e9 ? 1000000000L : (long)n;
+    bv_meas m;
+    m.median = median_sort(sm, (int)n);
+    m.min = sm[0];
+    m.max = sm[n - 1];
+    return m;
 }
 
-/* The cost half: R->rows[].cost, spread, setup, fit; R->rest. EXIT_OK, or an exit status after a message. */
-static int measure_cost(budget_res *R, const pb_scene *syn, double *samples)
+/* A crowd of n characters ready for timed frames of method m (both clips sampled, the transition begun). */
+static pb_status crowd_ready(pb_frame_crowd *c, const budget_res *R, size_t n, pb_frame_method m)
+{
+    pb_status st = pb_frame_crowd_init(c, R->cost_scene, n, R->sampler);
+    if (st != PB_OK) return st;
+    c->duration = (float)R->duration;
+    c->halflife = (float)R->halflife;
+    st = pb_frame_sample(c, R->v, 0, 0);
+    if (st == PB_OK) st = pb_frame_sample(c, R->v, 1, 0);
+    if (st == PB_OK) st = pb_frame_begin(c, R->v, m);
+    if (st == PB_OK) st = pb_frame_step(c, R->v, m, 0);   /* one validated frame, caches warm */
+    if (st != PB_OK) pb_frame_crowd_free(c);
+    return st;
+}
+
+static void report_fail(const pb_frame_crowd *c, const char *what)
+{
+    fprintf(stderr, "posebench budget: %s: %s: %s\n", what, c && c->failed ? c->failed : "?", pb_last_error());
+}
+
+/* One bisection probe: method m (kind K_COST or K_FRAME) measured at n characters like the first measurement. */
+typedef struct probe_ctx {
+    const budget_res *R;
+    pb_frame_method m;
+    int kind;
+    double *samples;
+} probe_ctx;
+static int probe(void *ctx, long n, bv_meas *out)
+{
+    probe_ctx *p = ctx;
+    pb_frame_crowd c;
+    pb_status st = crowd_ready(&c, p->R, (size_t)n, p->m);
+    if (st != PB_OK) {
+        report_fail(NULL, "bisection");
+        return st == PB_ERR_NOMEM || st == PB_ERR_SIZE ? EXIT_USAGE : EXIT_CHECK;
+    }
+    for (long r = 0; r < p->R->reps && st == PB_OK; r++)
+        st = time_block(&c, p->R->v, p->m, p->kind, (int)p->R->frames, &p->samples[r]);
+    if (st != PB_OK) {
+        report_fail(&c, "bisection");
+        pb_frame_crowd_free(&c);
+        return EXIT_CHECK;
+    }
+    pb_frame_crowd_free(&c);
+    *out = meas_of(p->samples, p->R->reps);
+    return 0;
+}
+
+/* The largest crowd that fits, measured: a bisection seeded by the cost at the crowd asked for. */
+static int search(budget_res *R, int mi, int kind, double *samples)
+{
+    budget_row *row = &R->rows[mi];
+    const bv_meas *at = kind == K_FRAME ? &row->frame : &row->cost;
+    double g = at->median > 0 ? (double)R->characters * R->budget / at->median : (double)R->cap;
+    long guess = g > (double)R->cap ? R->cap : g < 1 ? 1 : (long)g;
+    probe_ctx p = { R, budget_methods[mi], kind, samples };
+    bv_search *out = kind == K_FRAME ? &row->frame_max : &row->max;
+    int st = bv_bisect(probe, &p, guess, R->cap, R->budget, BV_NOISE_FLOOR, BUDGET_TOL, BUDGET_PROBES, out);
+    if (st == -1) {
+        fprintf(stderr, "posebench budget: bisection: bad arguments\n");
+        return EXIT_CHECK;
+    }
+    return st;
+}
+
+/* The cost half: every method's cost and whole frame at the crowd, the rest
+ * of the frame, then the searches. EXIT_OK, or an exit status after a message. */
+static int measure_cost(budget_res *R, double *samples)
 {
     const pb_variant *v = R->v;
     long reps = R->reps, frames = R->frames;
-    for (int si = 0; si < 2; si++) {
-        pb_frame_crowd crowd;
-        fprintf(stderr, "posebench budget: cost at %zu characters x %ld joints (%s) ...\n", R->sizes[si], R->joints,
-                pb_variant_name(v));
-        if (pb_frame_crowd_init(&crowd, syn, R->sizes[si], R->sampler) != PB_OK) {
-            fprintf(stderr, "posebench budget: %s\n", pb_last_error());
-            return EXIT_USAGE;
-        }
-        crowd.duration = (float)R->duration;
-        crowd.halflife = (float)R->halflife;
-        pb_status st = pb_frame_sample(&crowd, v, 0, 0);
-        if (st == PB_OK) st = pb_frame_sample(&crowd, v, 1, 0);
-        for (int mi = 0; mi < NM && st == PB_OK; mi++) {   /* setup once per transition, validated first calls */
-            double t0 = cpu_seconds();
-            for (long k = 0; k < frames && st == PB_OK; k++) st = pb_frame_begin(&crowd, v, budget_methods[mi]);
-            if (si == 0) R->rows[mi].setup_us = (cpu_seconds() - t0) / (double)frames * 1e6;
-        }
-        /* interleave methods inside each repetition: slow drifts of the machine hit them alike */
-        for (long r = 0; r < reps && st == PB_OK; r++) {
-            for (int mi = 0; mi < NM && st == PB_OK; mi++) {
-                if ((st = pb_frame_begin(&crowd, v, budget_methods[mi])) != PB_OK) break;
-                st = cost_block(&crowd, v, budget_methods[mi], (int)frames, &samples[(size_t)mi * reps + r]);
-            }
-            if (st == PB_OK) st = pb_frame_begin(&crowd, v, PB_FM_CROSSFADE);
-            if (st == PB_OK) st = pb_frame_transition(&crowd, v, PB_FM_CROSSFADE, 0.1f);
-            if (st == PB_OK) st = rest_block(&crowd, v, (int)frames, &samples[(size_t)NM * reps + r]);
-        }
-        if (st != PB_OK) {
-            fprintf(stderr, "posebench budget: %s: %s\n", crowd.failed ? crowd.failed : "?", pb_last_error());
-            pb_frame_crowd_free(&crowd);
-            return EXIT_CHECK;
-        }
-        for (int mi = 0; mi < NM; mi++) {
-            double *sm = &samples[(size_t)mi * reps];
-            budget_row *row = &R->rows[mi];
-            row->cost[si] = median_sort(sm, (int)reps);   /* sorts sm */
-            if (si == 0) row->spread = row->cost[0] > 0 ? (sm[reps - 1] - sm[0]) / row->cost[0] : 0;
-        }
-        R->rest[si] = median_sort(&samples[(size_t)NM * reps], (int)reps);
-        pb_frame_crowd_free(&crowd);
+    pb_frame_crowd crowd;
+    fprintf(stderr, "posebench budget: cost at %zu characters x %ld joints (%s) ...\n", R->characters, R->joints,
+            pb_variant_name(v));
+    pb_status st = crowd_ready(&crowd, R, R->characters, PB_FM_CUT);
+    if (st != PB_OK) {
+        fprintf(stderr, "posebench budget: %s\n", pb_last_error());
+        return EXIT_USAGE;
     }
-    double dn = (double)R->sizes[1] - (double)R->sizes[0];
-    double rest_per = (R->rest[1] - R->rest[0]) / dn, rest_fixed = R->rest[0] - rest_per * (double)R->sizes[0];
+    for (int mi = 0; mi < NM && st == PB_OK; mi++) {   /* setup once per transition, validated first calls */
+        double t0 = cpu_seconds();
+        for (long k = 0; k < frames && st == PB_OK; k++) st = pb_frame_begin(&crowd, v, budget_methods[mi]);
+        R->rows[mi].setup_us = (cpu_seconds() - t0) / (double)frames * 1e6;
+        if (st == PB_OK) st = pb_frame_step(&crowd, v, budget_methods[mi], 0);
+    }
+    /* interleave methods inside each repetition: slow drifts of the machine hit them alike */
+    for (long r = 0; r < reps && st == PB_OK; r++) {
+        for (int mi = 0; mi < NM && st == PB_OK; mi++) {
+            if ((st = pb_frame_begin(&crowd, v, budget_methods[mi])) != PB_OK) break;
+            st = time_block(&crowd, v, budget_methods[mi], K_COST, (int)frames, &samples[(size_t)(2 * mi) * reps + r]);
+            if (st == PB_OK)
+                st = time_block(&crowd, v, budget_methods[mi], K_FRAME, (int)frames,
+                                &samples[(size_t)(2 * mi + 1) * reps + r]);
+        }
+        if (st == PB_OK) st = pb_frame_begin(&crowd, v, PB_FM_CROSSFADE);
+        if (st == PB_OK) st = pb_frame_transition(&crowd, v, PB_FM_CROSSFADE, 0.1f);
+        if (st == PB_OK)
+            st = time_block(&crowd, v, PB_FM_CROSSFADE, K_REST, (int)frames, &samples[(size_t)(2 * NM) * reps + r]);
+    }
+    if (st != PB_OK) {
+        report_fail(&crowd, "cost");
+        pb_frame_crowd_free(&crowd);
+        return EXIT_CHECK;
+    }
+    pb_frame_crowd_free(&crowd);
     for (int mi = 0; mi < NM; mi++) {
-        budget_row *r = &R->rows[mi];
-        r->per_char = (r->cost[1] - r->cost[0]) / dn;
-        r->fixed = r->cost[0] - r->per_char * (double)R->sizes[0];
-        r->cost_at = r->cost[0];
-        r->max_chars = fit_max(r->fixed, r->per_char, R->budget);
-        r->frame_max_chars = fit_max(r->fixed + rest_fixed, r->per_char + rest_per, R->budget);
+        budget_row *row = &R->rows[mi];
+        row->cost = meas_of(&samples[(size_t)(2 * mi) * reps], reps);
+        row->frame = meas_of(&samples[(size_t)(2 * mi + 1) * reps], reps);
+        row->cost_v = bv_judge(&row->cost, R->budget, BV_NOISE_FLOOR);
+        row->frame_v = bv_judge(&row->frame, R->budget, BV_NOISE_FLOOR);
+    }
+    R->rest = meas_of(&samples[(size_t)(2 * NM) * reps], reps);
+    fprintf(stderr, "posebench budget: the largest crowd within %.0f us, by bisection (up to %d probes per method, "
+                    "to %.0f%% or 1 character) ...\n", R->budget, BUDGET_PROBES, 100 * BUDGET_TOL);
+    for (int mi = 0; mi < NM; mi++) {
+        int e = search(R, mi, K_COST, samples);
+        if (e == EXIT_OK) e = search(R, mi, K_FRAME, samples);
+        if (e != EXIT_OK) return e;
     }
     return EXIT_OK;
 }
@@ -210,7 +282,6 @@ static int run(const opt_val *o, int nrest, char **rest)
     R.frames = o[O_FRAMES].count ? o[O_FRAMES].l : quick ? 30 : 100;
     R.reps = o[O_REPS].count ? o[O_REPS].l : quick ? 3 : 5;
     R.sampler = o[O_SAMPLER].count && o[O_SAMPLER].choice == 1 ? PB_OP_sample_cubic : PB_OP_sample_linear;
-    R.rest[0] = R.rest[1] = NAN;
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
     if (json) {   /* an unwritable path fails now, not after the measurements */
@@ -221,15 +292,18 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
         fclose(f);
     }
-    /* crowd sizes for the linear fit: the one asked for and twice it (half near the top) */
-    int twice = characters * 2 <= 4096 && (size_t)(characters * 2 * R.joints) <= PB_FRAME_CROWD_MAX_ELEMENTS;
-    R.sizes[0] = (size_t)characters;
-    R.sizes[1] = twice ? (size_t)characters * 2 : (size_t)characters / 2;
-    if (R.sizes[1] == R.sizes[0]) R.sizes[1] = R.sizes[0] + 1;
+    R.characters = (size_t)characters;
+    R.cap = (long)(PB_FRAME_CROWD_MAX_ELEMENTS / (size_t)R.joints);   /* a search measures at most 4096 characters */
+    if (R.cap > 4096) R.cap = 4096;
+    if (R.characters > (size_t)R.cap) {
+        fprintf(stderr, "posebench budget: --characters %ld x --joints %ld is above the crowd limit of %zu elements\n",
+                characters, R.joints, (size_t)PB_FRAME_CROWD_MAX_ELEMENTS);
+        return EXIT_USAGE;
+    }
 
     pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 };
     int status = EXIT_OK;
-    double *samples = malloc(sizeof(double) * (size_t)R.reps * (NM + 1));
+    double *samples = malloc(sizeof(double) * (size_t)R.reps * (2 * NM + 1));
     if (!samples) {
         fprintf(stderr, "posebench budget: out of memory\n");
         return EXIT_USAGE;
@@ -239,7 +313,8 @@ static int run(const opt_val *o, int nrest, char **rest)
         status = EXIT_USAGE;
     }
     R.scene = syn.name;
-    if (status == EXIT_OK) status = measure_cost(&R, &syn, samples);
+    R.cost_scene = &syn;
+    if (status == EXIT_OK) status = measure_cost(&R, samples);
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
     if (status == EXIT_OK) {
         budget_print(&R);
@@ -260,8 +335,12 @@ const command cmd_budget = {
     .name = "budget",
     .summary = "transition methods: cost per frame, fit in a budget, and quality on motion capture",
     .about = "  Per transition method (cut, cross-fade slerp/nlerp/exact velocities, inertialization, dead blending\n"
-             "  slerp/nlerp): the measured per-frame cost for the crowd, whether it fits the budget, the largest crowd\n"
-             "  that fits; and the quality of the same transitions on real mocap (velocity jump, deviation).\n",
+             "  slerp/nlerp): the measured per-frame cost for the crowd, alone and as a whole frame (with additive,\n"
+             "  legs FK, IK, FK), each with a verdict: fits (the repetitions' whole spread, at least +-3% of the\n"
+             "  median, is within the budget), marginal (the budget lies inside it) or does not fit; the largest\n"
+             "  crowd that fits, measured by bisection (to 2% or 1 character, at most 10 probes); and the quality of\n"
+             "  the same transitions on real mocap (velocity jump, deviation). The verdicts are findings, not\n"
+             "  failures: the exit status is 0 whether or not a method fits (1 only when an op fails).\n",
     .opts = opts,
     .nopts = O_COUNT,
     .run = run,

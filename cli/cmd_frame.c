@@ -61,8 +61,12 @@ typedef struct frame_row {
     pb_frame_method m;
     double stage_us[ST_COUNT];   /* NAN: not run (missing op or no legs) */
     char missing[ST_COUNT][96];  /* why a stage did not run */
-    double total_us, setup_us;
+    double stage_apart_us[ST_COUNT];   /* each stage timed as its own block of frames (caches warm for it) */
+    double stage_sum_us;         /* sum of the stage medians */
+    double apart_sum_us;         /* sum of the stage medians timed apart */
+    double total_us, setup_us;   /* median of the whole-frame totals (each repetition's total = its stages' sum) */
     double total_spread;         /* (max - min) / median of the total over the repetitions */
+    double cpu_per_wall;         /* median CPU time / wall time of the whole-frame blocks (1: never descheduled) */
 } frame_row;
 
 static pb_status run_stage(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int stage, int k)
@@ -108,34 +112,63 @@ static int measure(pb_frame_crowd *c, const frame_cfg *cfg, frame_row *row)
         skip[ST_IK] = 1;
         snprintf(row->missing[ST_IK], sizeof row->missing[ST_IK], "no legs");
     }
-    double *tot = calloc((size_t)cfg->reps * (ST_COUNT + 2), sizeof(double));
+    int R = cfg->reps, F = cfg->frames;
+    double *tot = calloc((size_t)R * (2 * ST_COUNT + 3), sizeof(double));
     if (!tot) {
         fprintf(stderr, "posebench frame: out of memory\n");
         return -1;
     }
-    double *stg = tot + cfg->reps, *setup = stg + (size_t)cfg->reps * ST_COUNT;
-    for (int r = 0; r < cfg->reps; r++) {
-        double t0 = cpu_seconds();
-        for (int k = 0; k < cfg->frames; k++)
-            for (int s = 0; s < ST_COUNT; s++)
-                if (!skip[s] && (st = run_stage(c, v, m, s, k)) != PB_OK) goto fail_free;
-        tot[r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
+    double *stg = tot + R, *apart = stg + (size_t)R * ST_COUNT, *setup = apart + (size_t)R * ST_COUNT;
+    double *ratio = setup + R;
+    for (int r = 0; r < R; r++) {
+        /* the whole frame, each stage timed inside it: a wall-clock read after every stage (cheap), the block's
+         * CPU time around it; each stage gets its share of the block's CPU time, so the stages add up to the
+         * total exactly in every repetition */
+        double acc[ST_COUNT] = { 0 };
+        double c0 = cpu_seconds(), w0 = wall_seconds(), prev = w0;
+        for (int k = 0; k < F; k++)
+            for (int s = 0; s < ST_COUNT; s++) {
+                if (skip[s]) continue;
+                if ((st = run_stage(c, v, m, s, k)) != PB_OK) goto fail_free;
+                double t = wall_seconds();
+                acc[s] += t - prev;
+                prev = t;
+            }
+        double c1 = cpu_seconds();
+        if (c0 <= 0 || c1 <= 0 || w0 <= 0 || prev <= w0) {
+            free(tot);
+            fprintf(stderr, "posebench frame: the process CPU clock or the monotonic clock failed\n");
+            return -1;
+        }
+        double scale = (c1 - c0) / (prev - w0);   /* CPU seconds per wall second of this block */
+        ratio[r] = scale;
+        tot[r] = (c1 - c0) / F * 1e6;
+        for (int s = 0; s < ST_COUNT; s++) stg[(size_t)s * R + r] = acc[s] * scale / F * 1e6;
+        /* each stage as its own block (the earlier method, kept to show why it did not add up) */
         for (int s = 0; s < ST_COUNT; s++) {
             if (skip[s]) continue;
-            t0 = cpu_seconds();
-            for (int k = 0; k < cfg->frames; k++)
+            double t0 = cpu_seconds();
+            for (int k = 0; k < F; k++)
                 if ((st = run_stage(c, v, m, s, k)) != PB_OK) goto fail_free;
-            stg[(size_t)s * cfg->reps + r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
+            apart[(size_t)s * R + r] = (cpu_seconds() - t0) / F * 1e6;
         }
-        t0 = cpu_seconds();
-        for (int k = 0; k < cfg->frames; k++)
+        double t0 = cpu_seconds();
+        for (int k = 0; k < F; k++)
             if ((st = pb_frame_begin(c, v, m)) != PB_OK) goto fail_free;
-        setup[r] = (cpu_seconds() - t0) / cfg->frames * 1e6;
+        setup[r] = (cpu_seconds() - t0) / F * 1e6;
+    }
+    row->cpu_per_wall = median_sort(ratio, R);
+    row->stage_sum_us = row->apart_sum_us = 0;
+    for (int s = 0; s < ST_COUNT; s++) {
+        row->stage_apart_us[s] = NAN;
+        if (skip[s]) continue;
+        row->stage_us[s] = median_sort(stg + (size_t)s * R, R);
+        row->stage_apart_us[s] = median_sort(apart + (size_t)s * R, R);
+        row->stage_sum_us += row->stage_us[s];
+        row->apart_sum_us += row->stage_apart_us[s];
     }
     row->total_us = median_sort(tot, cfg->reps);   /* sorts: tot[0] is the min, tot[reps - 1] the max */
     row->total_spread = row->total_us > 0 ? (tot[cfg->reps - 1] - tot[0]) / row->total_us : NAN;
-    for (int s = 0; s < ST_COUNT; s++)
-        if (!skip[s]) row->stage_us[s] = median_sort(stg + (size_t)s * cfg->reps, cfg->reps);
     if (pb_frame_method_get(m)->once[0]) row->setup_us = median_sort(setup, cfg->reps);
     free(tot);
     return 0;
@@ -161,7 +194,11 @@ static void print_row(const frame_row *row, size_t characters, double cpm)
         if (row->missing[s][0]) printf(" %*.*s", w[s], w[s], row->missing[s]);
         else print_us(row->stage_us[s], w[s]);
     }
+    print_us(row->stage_sum_us, 9);
     print_us(row->total_us, 9);
+    if (isnan(row->total_us) || isnan(row->stage_sum_us) || !(row->total_us > 0)) printf(" %7s", "-");
+    else printf(" %+6.1f%%", 100.0 * (row->total_us - row->stage_sum_us) / row->total_us);
+    print_us(row->apart_sum_us, 9);
     if (isnan(row->total_spread)) printf(" %7s", "-");
     else printf(" %6.1f%%", 100.0 * row->total_spread);
     printf(" %9.0f", cpm);
@@ -195,7 +232,15 @@ static int json_row(cJSON *rows, const frame_row *row, size_t characters, double
                  cJSON_AddStringToObject(m, "why", row->missing[s]);
         }
     }
-    ok = ok && json_add_num(o, "total_us", row->total_us) &&
+    cJSON *ap = ok ? cJSON_AddObjectToObject(o, "stage_apart_us") : NULL;
+    ok = ok && ap;
+    for (int s = 0; ok && s < ST_COUNT; s++) ok = json_add_num(ap, stage_key[s], row->stage_apart_us[s]) != NULL;
+    ok = ok && json_add_num(o, "stage_sum_us", row->stage_sum_us) &&
+         json_add_num(o, "total_minus_stage_sum_us", row->total_us - row->stage_sum_us) &&
+         json_add_num(o, "stage_apart_sum_us", row->apart_sum_us) &&
+         json_add_num(o, "total_minus_stage_apart_sum_us", row->total_us - row->apart_sum_us) &&
+         json_add_num(o, "cpu_per_wall", row->cpu_per_wall) &&
+         json_add_num(o, "total_us", row->total_us) &&
          json_add_num(o, "total_spread", isnan(row->total_spread) ? 0.0 : row->total_spread) &&
          json_add_num(o, "characters_per_ms", cpm) && json_add_num(o, "setup_once_us", row->setup_us) &&
          cJSON_AddStringToObject(o, "setup_once", in->once);
@@ -218,7 +263,11 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddNumberToObject(cf, "transition_s", (double)PB_FRAME_TRANSITION_S) &&
          cJSON_AddNumberToObject(cf, "halflife_s", (double)PB_FRAME_HALFLIFE_S) &&
          cJSON_AddNumberToObject(cf, "additive_weight", (double)PB_FRAME_ADDITIVE_WEIGHT) &&
-         cJSON_AddStringToObject(cf, "timing", "CPU time (CLOCK_PROCESS_CPUTIME_ID), medians over repetitions") &&
+         cJSON_AddStringToObject(cf, "timing", "CPU time (CLOCK_PROCESS_CPUTIME_ID) of each block of whole frames, "
+                                               "medians over repetitions; stages timed inside the whole frame by "
+                                               "CLOCK_MONOTONIC reads after each stage, each given its share of the "
+                                               "block's CPU time; stage_apart_us: each stage as its own block") &&
+         json_add_num(cf, "clock_read_us", clock_read_cost(wall_seconds) * 1e6) &&
          (st = cJSON_CreateStringArray(stage_key, ST_COUNT)) && cJSON_AddItemToObject(root, "stages", st) &&
          (sa = cJSON_AddArrayToObject(root, "scenes")) && cJSON_AddArrayToObject(root, "rows");
     for (int i = 0; ok && i < ns; i++) {
@@ -289,7 +338,7 @@ static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const
 
 static void print_legend(const frame_cfg *cfg)
 {
-    printf("\nstages (us per frame for the whole crowd; each stage timed as its own block of frames):\n"
+    printf("\nstages (us per frame for the whole crowd, CPU time; each stage timed inside the whole frame):\n"
            "  sample      %s of both clips for a cross-fade, of the destination only for inertialization and\n"
            "              dead blending (their source is the state kept at the transition); by the crowd builder:\n"
            "              one run across the characters, each at its own time offset\n"
@@ -301,10 +350,17 @@ static void print_legend(const frame_cfg *cfg)
            "  2-leg IK    gather 2 chains per character (C), two_bone_ik, scatter the rotations back (C); the\n"
            "              solved joints keep their sampled velocities (two_bone_ik_vel would update them)\n"
            "  FK+vel      fk with velocities\n"
-           "  total       the whole frame timed as one block (stages are timed apart: sums differ slightly);\n"
-           "              spread: (max - min) / median of the total over the repetitions\n"
+           "  total       the whole frame: CPU time of a block of frames, median over the repetitions. Inside it a\n"
+           "              monotonic-clock read after every stage (%.2f us a read, %d reads a frame, in the total)\n"
+           "              gives each stage its share of the block's CPU time: in every repetition the stages add up\n"
+           "              to the total; diff = (total - stage sum) / total is only that a sum of medians is not the\n"
+           "              median of the sums. spread: (max - min) / median of the total over the repetitions\n"
+           "  apart sum   the stages timed apart, each as its own block of frames (how frame timed them before):\n"
+           "              below the total because a stage repeated alone finds its own data in cache, while in the\n"
+           "              frame the other stages have evicted it (see README, \"Frame, budget, report\")\n"
            "  chars/ms    characters / total; setup us: once per transition, not per frame\n",
-           pb_op_get(cfg->sampler)->name, (double)PB_FRAME_ADDITIVE_WEIGHT);
+           pb_op_get(cfg->sampler)->name, (double)PB_FRAME_ADDITIVE_WEIGHT, clock_read_cost(wall_seconds) * 1e6,
+           ST_COUNT);
 }
 
 static int run(const opt_val *v, int nrest, char **rest)
@@ -364,9 +420,9 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s\n  %s\n", sc->name, sc->joints,
                cfg.characters, crowd.n, sc->leg_desc, sc->source);
-        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %9s %7s %9s %10s\n", "method", "variant", stage_head[0],
-               stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], "total us", "spread",
-               "chars/ms", "setup us");
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
+               stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], "stage sum",
+               "total us", "diff", "apart sum", "spread", "chars/ms", "setup us");
         fflush(stdout);
         for (int mi = 0; mi < 3 && status == EXIT_OK; mi++) {
             if (!want_m[mi]) continue;

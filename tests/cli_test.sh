@@ -111,5 +111,21 @@ if [ -f "$boxing" ]; then   # a BVH file's warning prints once, not once per loa
   [ "$n" = 1 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame bvh warning printed $n times"; }
 fi
 
+# ---- budget and frame (defects 5 and 6): shapes of the output, never timings ----
+j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --json "$j" 2>&1); st=$?
+[ "$st" = 0 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget tiny run: status $st"; echo "$out" | tail -5; }
+grep -Eq "^cross-fade .*(fits|marginal|does not fit)" <<<"$out" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget verdict word"; }
+grep -Eq "largest crowd within 50 us, MEASURED" <<<"$out" && grep -Eq "^dead blending .*( 0 |[0-9]+\.\.[0-9]+|>=[0-9]+)" <<<"$out" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget bisection result"; }
+grep -Eq "rest of the frame .* of the 50 us budget" <<<"$out" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget rest share"; }
+grep -Eq '"frame_max_crowd":' "$j" && grep -Eq '"probes":' "$j" && grep -Eq '"verdict":[[:space:]]*"(fits|marginal|does not fit)"' "$j" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget JSON: bisection and verdict"; }
+rm -f "$j"
+j=$(mktemp); run frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --method dead --json "$j" >/dev/null 2>&1
+grep -Eq '"stage_sum_us":' "$j" && grep -Eq '"total_us":' "$j" && grep -Eq '"stage_apart_sum_us":' "$j" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame JSON: stage sum, total and apart sum"; }
+rm -f "$j"
+# ---- end of budget and frame ----
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
