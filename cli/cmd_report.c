@@ -28,6 +28,11 @@
 #define FULL_SIZES "64,256,1000,1024,4096,10000,16384,65536,262144,1048576"
 #define FULL_REPS "--benchmark_repetitions=3"
 #define FULL_MIN_TIME "--benchmark_min_time=0.03"
+/* The op of the DRAM-sized run and its bytes per joint (two static poses read,
+ * one written: pos, rot, scl = 40 B each; the report reads the real figure
+ * back from the bench's "bytes" counter). */
+#define DRAM_OP "blend_static"
+#define DRAM_OP_BYTES 120.0
 
 enum { O_QUICK, O_OUT, O_NO_BENCH, O_BVH, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
@@ -118,9 +123,10 @@ static int run(const opt_val *o, int nrest, char **rest)
     char exe[4096];
     char *self = (char *)self_exe(exe, sizeof exe, "posebench");
     double t_all = now_s();
-    char p_val[2400], p_bench[2400], p_csv[2400], p_frame[2400], p_budget[2400], p_txt[2400];
+    char p_val[2400], p_bench[2400], p_dram[2400], p_csv[2400], p_frame[2400], p_budget[2400], p_txt[2400];
     snprintf(p_val, sizeof p_val, "%s/validate.json", r->dir);
     snprintf(p_bench, sizeof p_bench, "%s/bench.json", r->dir);
+    snprintf(p_dram, sizeof p_dram, "%s/bench_dram.json", r->dir);
     snprintf(p_csv, sizeof p_csv, "%s/bench.csv", r->dir);
     snprintf(p_frame, sizeof p_frame, "%s/frame.json", r->dir);
     snprintf(p_budget, sizeof p_budget, "%s/budget.json", r->dir);
@@ -133,13 +139,22 @@ static int run(const opt_val *o, int nrest, char **rest)
         snprintf(p_txt, sizeof p_txt, "%s/variants.txt", r->dir);
         run_child(av, p_txt, NULL, 0);
     }
-    int nsteps_total = no_bench ? 3 : 4;
-    for (int k = 0; k < 4; k++) {
-        const char *name = k == 0 ? "validate" : k == 1 ? "bench" : k == 2 ? "frame" : "budget";
-        if (k == 1 && no_bench) continue;
+    /* The DRAM point: one op at a size whose bytes are well over the last-level
+     * cache, so the copy bandwidth table has a DRAM row on any host (the
+     * bench's own sizes stop at 1 M joints, inside a 480 MiB L3). */
+    char dram_sizes[32] = "";
+    r->dram_n = dram_joints(host_llc_bytes(), DRAM_OP_BYTES, r->dram_note, sizeof r->dram_note);
+    if (r->dram_n) snprintf(dram_sizes, sizeof dram_sizes, "%zu", r->dram_n);
+    int nsteps_total = no_bench ? 3 : r->dram_n ? 5 : 4;
+    for (int k = 0; k < 5; k++) {
+        /* k: 0 validate, 1 bench, 2 the DRAM point (a second bench), 3 frame, 4 budget */
+        const char *name = k == 0 ? "validate" : k == 1 ? "bench" : k == 2 ? "bench_dram" : k == 3 ? "frame" : "budget";
+        if ((k == 1 || k == 2) && no_bench) continue;
+        if (k == 2 && !r->dram_n) continue;
 #ifndef PB_HAVE_BENCH
-        if (k == 1) {
-            fprintf(stderr, "posebench report: this build has no Google Benchmark (libbenchmark-dev): no benchmarks\n");
+        if (k == 1 || k == 2) {
+            if (k == 1)
+                fprintf(stderr, "posebench report: this build has no Google Benchmark (libbenchmark-dev): no benchmarks\n");
             continue;
         }
 #endif
@@ -150,23 +165,30 @@ static int run(const opt_val *o, int nrest, char **rest)
         char *av[24 + 2 * REPORT_MAX_BVH];
         int ac = 0;
         av[ac++] = self;
-        av[ac++] = (char *)name;
+        av[ac++] = (char *)(k == 2 ? "bench" : name);
         char sizes_opt[] = "--sizes", sizes[] = FULL_SIZES, csv[] = "--csv", dashdash[] = "--", reps[] = FULL_REPS,
-             mint[] = FULL_MIN_TIME, frames_opt[] = "--frames", frames[] = "100";
+             mint[] = FULL_MIN_TIME, frames_opt[] = "--frames", frames[] = "100", op_opt[] = "--op",
+             dram_op[] = DRAM_OP;
         if (k == 0) {
             if (r->quick) av[ac++] = quick;
             av[ac++] = json;
             av[ac++] = p_val;
-        } else if (k == 1) {
-            if (r->quick) av[ac++] = quick;
-            else {
+        } else if (k == 1 || k == 2) {
+            if (r->quick) av[ac++] = quick;   /* with --sizes: only its repetitions and minimum time */
+            if (k == 2) {
+                av[ac++] = op_opt;
+                av[ac++] = dram_op;
+            }
+            if (!r->quick || k == 2) {
                 av[ac++] = sizes_opt;
-                av[ac++] = sizes;
+                av[ac++] = k == 2 ? dram_sizes : sizes;
             }
             av[ac++] = json;
-            av[ac++] = p_bench;
-            av[ac++] = csv;
-            av[ac++] = p_csv;
+            av[ac++] = k == 2 ? p_dram : p_bench;
+            if (k == 1) {
+                av[ac++] = csv;
+                av[ac++] = p_csv;
+            }
             if (!r->quick) {
                 av[ac++] = dashdash;
                 av[ac++] = reps;
@@ -174,15 +196,15 @@ static int run(const opt_val *o, int nrest, char **rest)
             }
         } else {
             if (r->quick) av[ac++] = quick;
-            else if (k == 2) {   /* 100 frames x 5 repetitions: the scalar rows dominate; ~1.5 min */
+            else if (k == 3) {   /* 100 frames x 5 repetitions: the scalar rows dominate; ~1.5 min */
                 av[ac++] = frames_opt;
                 av[ac++] = frames;
             }
             av[ac++] = json;
-            av[ac++] = k == 2 ? p_frame : p_budget;
+            av[ac++] = k == 3 ? p_frame : p_budget;
         }
         char bvh_opt[] = "--bvh";
-        for (int b = 0; (k == 0 || k == 2) && b < nbvh; b++) {   /* validate and frame take the user's clips */
+        for (int b = 0; (k == 0 || k == 3) && b < nbvh; b++) {   /* validate and frame take the user's clips */
             av[ac++] = bvh_opt;
             av[ac++] = bvh[b];
         }
@@ -201,7 +223,8 @@ static int run(const opt_val *o, int nrest, char **rest)
     if (r->val && file_exists(p_val) && load_validate(p_val, r->val) != 0) r->val->ok = 0;
     if (file_exists(p_bench)) {
         r->bench = calloc(1, sizeof *r->bench);
-        if (r->bench && load_bench(p_bench, r->bench) != 0) r->bench->ok = 0;
+        const char *paths[2] = { p_bench, p_dram };
+        if (r->bench && load_bench(paths, file_exists(p_dram) ? 2 : 1, r->bench) != 0) r->bench->ok = 0;
         if (r->bench && r->bench->ok && r->bench->ns == 0) r->bench->ok = 0;
     }
     r->frame = file_exists(p_frame) ? load_rows_json(p_frame) : NULL;

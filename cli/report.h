@@ -57,6 +57,8 @@ typedef struct bench_data {
     int op_on[PB_OP_COUNT];
     /* medians: [op][variant or MAXV for copy][size][cold] */
     double nspj[PB_OP_COUNT][MAXV + 1][MAXS][2], ratio[PB_OP_COUNT][MAXV + 1][MAXS][2];
+    double gbps[PB_OP_COUNT][MAXV + 1][MAXS][2];   /* the row's bytes / its CPU time, 1e9 B/s */
+    double bytes[PB_OP_COUNT][MAXS];                /* bytes read + written per call (warm): the working set */
     double bytes_per_joint[PB_OP_COUNT];
     double cache[3];                 /* L1d, L2, L3 bytes (0 unknown) */
     char cpu[256], features[128], compiler[128], c_flags[512], kernel_flags[512], build_type[32], date[64];
@@ -80,11 +82,35 @@ typedef struct val_data {
     int nfail_list;
 } val_data;
 
-/* 0, or -1 with the reason on stderr. */
-int load_bench(const char *path, bench_data *b);
+/* 0, or -1 with the reason on stderr. load_bench merges the rows of up
+ * to 4 bench JSON files (the context comes from the first). */
+int load_bench(const char *const *paths, int npaths, bench_data *b);
 int load_validate(const char *path, val_data *d);
 /* frame.json / budget.json: the parsed tree if it has "rows", else NULL (reason on stderr). */
 cJSON *load_rows_json(const char *path);
+
+/* ---- the machine's copy bandwidth per cache level (report_bw.c) ---- */
+enum { LV_L1, LV_L2, LV_L3, LV_DRAM, LV_COUNT };
+typedef struct bw_level {
+    double cache;            /* the level's size in bytes (DRAM: 0) */
+    double ws_min, ws_max;   /* the working sets a copy row must have to count for it */
+    int rows;                /* warm copy rows in the range */
+    double median, lo, hi;   /* their GB/s */
+    double got_min, got_max; /* the working sets of those rows */
+    char sizes[160];         /* their joint counts, "256, 4096" */
+} bw_level;
+/* The levels from the bench's copy/<op>/<n> rows (warm), by working set:
+ * L1 up to 3/4 of L1d, L2 from 1.5 x L1d to 3/4 of L2, L3 from 1.5 x L2 to
+ * 3/4 of L3, DRAM from 2 x L3; rows in between are left out. */
+void copy_levels(const bench_data *b, bw_level lv[LV_COUNT]);
+extern const char *const level_name[LV_COUNT];
+/* The joint count of the extra DRAM-sized run: op_bytes_per_joint x n at
+ * least 2 x the last-level cache (4 x when that stays under 1 GiB); 0 with
+ * the reason in why when the cache size is unknown or too large. */
+size_t dram_joints(double llc_bytes, double op_bytes_per_joint, char *why, size_t len);
+/* The host's last-level cache in bytes (POSEBENCH_LLC_BYTES when set, else
+ * sysfs), 0 if unknown. */
+double host_llc_bytes(void);
 
 /* ---- the report ---- */
 typedef struct report {
@@ -98,15 +124,20 @@ typedef struct report {
     int nsteps;
     int small_i, large_i;   /* size indices of the summary columns */
     char plots_missing[512];
+    size_t dram_n;           /* the extra DRAM-sized bench run's joints (0: none) */
+    char dram_note[256];     /* why there is none */
+    bw_level lv[LV_COUNT];
 } report;
 
 /* ---- data files and plots (report_plots.c) ---- */
-#define NPLOTS 6
+#define NPLOTS 7
+enum { PL_NSPJ, PL_SPEEDUP, PL_COPY, PL_BW, PL_VALID, PL_FRAME, PL_BUDGET };
 /* Write data/vars.gp and the data files, run gnuplot for each plot whose
  * input exists (made[i]: png and svg written). 0, 1 a plot failed, 2 the data
  * folder is unwritable. */
 int report_plots(report *r, int made[NPLOTS]);
 const char *report_probe_script(void);   /* a script the reports folder must hold */
+const char *report_plot_file(int i);     /* plot i's output base name */
 
 /* ---- HTML and Markdown (report_sections.c, report_html.c) ---- */
 typedef struct out2 {
@@ -116,6 +147,9 @@ void validation_section(report *r, out2 *o, int made);
 void bench_section(report *r, out2 *o, const int *made);
 void frame_section(report *r, out2 *o, int made);
 void budget_section(report *r, out2 *o, int made);
+/* report_bw.c: the data of plots 3 and 4 (0 or -1), and the bandwidth tables. */
+int write_bw_data(report *r, FILE *vars);
+void bandwidth_tables(report *r, out2 *o);
 /* 0, or -1 after a message (index.html or summary.md unwritable). */
 int write_index(report *r, const int made[NPLOTS], double total_s);
 

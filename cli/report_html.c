@@ -33,16 +33,17 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     const char *kflags = b && b->ok ? b->kernel_flags : json_str(fctx, "kernel_flags");
     const char *btype = b && b->ok ? b->build_type : json_str(fctx, "build_type");
     int total_imgs = 0;
-    for (int i = 0; i < 6; i++) total_imgs += made[i];
+    for (int i = 0; i < NPLOTS; i++) total_imgs += made[i];
 
     fprintf(o.h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>posebench report %s</title>\n"
                  "<style>\n"
                  "body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:2em auto;"
-                 "max-width:1500px;padding:0 1em;color:#222;line-height:1.4}\n"
+                 "max-width:1340px;padding:0 1em;color:#222;line-height:1.4}\n"
                  "h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}\n"
                  "table{border-collapse:collapse;margin:.6em 0;font-size:13px}\n"
                  "th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;white-space:nowrap}\n"
-                 "th{background:#f0f3f7}table.num td{text-align:right}table.num td:first-child,"
+                 "th{background:#f0f3f7;white-space:normal}.wide table{font-size:12px}.wide td,.wide th{padding:2px 4px}"
+                 "table.num td{text-align:right}table.num td:first-child,"
                  "table.num td:nth-child(2){text-align:left}\n"
                  "table.budget td:nth-child(3){text-align:left;white-space:normal;min-width:14em}"
                  "table.grouped col.g{border-left:2px solid #888}table.grouped th.grp{border-left:2px solid #888}"
@@ -50,6 +51,7 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
                  ".note{color:#555;font-size:13px}\n"
                  ".wide{overflow-x:auto}figure{margin:1em 0}img{max-width:100%%;border:1px solid #eee}"
                  "figcaption{color:#555;font-size:13px}\n"
+                 ".howto{background:#f4f7fb;border-left:4px solid #7a9cc6;padding:.5em .8em;margin:.6em 0;font-size:14px}\n"
                  "dl.ctx{display:grid;grid-template-columns:max-content auto;gap:2px 14px;font-size:13px}"
                  "dl.ctx dt{font-weight:600}dl.ctx dd{margin:0;font-family:monospace}\n"
                  "nav a{margin-right:1em}\n</style></head>\n<body data-images-total=\"%d\">\n",
@@ -146,22 +148,24 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     fputs("</dl>\n", o.h);
     fputs("\n", o.m);
     /* Google Benchmark's "Library was built as DEBUG" line, explained where people read the numbers */
-    const char *dbg = "Google Benchmark prints \"***WARNING*** Library was built as DEBUG. Timings may be affected.\" "
-                      "That is Debian's build of the framework (libbenchmark-dev: library_build_type above), which "
-                      "runs the timing loop around our calls; the timed code, the kernels and the reference, is "
-                      "built by this project with the flags above.";
+    char dbg[700];
+    snprintf(dbg, sizeof dbg, "Google Benchmark prints \"***WARNING*** Library was built as DEBUG. Timings may be "
+             "affected.\" That concerns Debian's build of the framework (libbenchmark-dev: the \"Google Benchmark "
+             "(framework) build\" above), which runs the timing loop around our calls, not the timed code: the "
+             "kernels and the reference are built by this project with %s.", kopt ? kopt : "the flags above");
     fputs("<p class=\"note\">", o.h);
     html_esc(o.h, dbg);
     fputs("</p>\n", o.h);
     fprintf(o.m, "%s\n\n", dbg);
 
-    validation_section(r, &o, made[3]);
+    validation_section(r, &o, made[PL_VALID]);
     bench_section(r, &o, made);
-    frame_section(r, &o, made[4]);
-    budget_section(r, &o, made[5]);
+    frame_section(r, &o, made[PL_FRAME]);
+    budget_section(r, &o, made[PL_BUDGET]);
 
     fputs("<h2 id=\"files\">Files</h2><p>", o.h);
-    const char *files[] = { "validate.json", "validate.txt", "bench.json", "bench.csv", "bench.txt", "frame.json",
+    const char *files[] = { "validate.json", "validate.txt", "bench.json", "bench.csv", "bench.txt", "bench_dram.json",
+                            "bench_dram.txt", "frame.json",
                             "frame.txt", "budget.json", "budget.txt", "variants.txt", "summary.md" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[2400];
@@ -170,10 +174,19 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     }
     fputs("<a href=\"data/\">data/</a> (gnuplot inputs)</p>\n", o.h);
     /* the test (tests/test_report.sh) reads these from headless Chromium's DOM */
-    fputs("<script>\n(function(){\n  function count(){\n    var imgs=document.images, ok=0;\n"
-          "    for(var i=0;i<imgs.length;i++){ if(imgs[i].complete && imgs[i].naturalWidth>0) ok++; }\n"
-          "    document.body.dataset.imagesLoaded=String(ok);\n"
-          "    document.body.dataset.imagesFound=String(imgs.length);\n  }\n"
+    /* the test (tests/test_report.sh) reads these from headless Chromium's DOM: images that loaded and
+     * have a size, tables without a data row, the page's width and any element wider than its box */
+    fputs("<script>\n(function(){\n  function count(){\n    var d=document.body.dataset, imgs=document.images, ok=0;\n"
+          "    for(var i=0;i<imgs.length;i++){ var b=imgs[i].getBoundingClientRect();\n"
+          "      if(imgs[i].complete && imgs[i].naturalWidth>0 && b.width>100 && b.height>100) ok++; }\n"
+          "    d.imagesLoaded=String(ok);\n    d.imagesFound=String(imgs.length);\n"
+          "    var t=document.getElementsByTagName('table'), empty=[];\n"
+          "    for(var j=0;j<t.length;j++){ if(t[j].querySelectorAll('td').length==0) empty.push(j); }\n"
+          "    d.tables=String(t.length);\n    d.emptyTables=String(empty.length);\n"
+          "    d.scrollWidth=String(document.documentElement.scrollWidth);\n"
+          "    var w=document.querySelectorAll('table,div,figure,p'), wide=[];\n"
+          "    for(var k=0;k<w.length;k++){ if(w[k].scrollWidth>w[k].clientWidth+1) wide.push(w[k].tagName+'.'+w[k].className); }\n"
+          "    d.overflowing=String(wide.length);\n    d.overflowingWhat=wide.slice(0,5).join(' ');\n  }\n"
           "  window.addEventListener('load', count);\n  count();\n})();\n</script>\n</body></html>\n", o.h);
     int bad = fclose(o.h) != 0;
     if (bad) fprintf(stderr, "posebench report: error writing %s\n", p1);

@@ -105,36 +105,27 @@ static int write_bench_data(report *r, FILE *vars)
         }
         fputs("\n\n", f);
     }
-    fclose(f);
-    /* 2 and 3: per op one row: speedup over scalar / copy ratio, per variant, at two sizes */
-    FILE *fs = open_data(r, "speedup.dat"), *fr = open_data(r, "copy_ratio.dat");
-    if (!fs || !fr) {
-        if (fs) fclose(fs);
-        if (fr) fclose(fr);
-        return -1;
-    }
+    if (fclose(f) != 0) return -1;
+    /* 2: per op one row: speedup over scalar per variant, at two sizes */
+    FILE *fs = open_data(r, "speedup.dat");
+    if (!fs) return -1;
     int si[2] = { r->small_i, r->large_i };
     for (int k = 0; k < 2; k++) {
         fprintf(fs, "# n = %zu: op, speedup of each variant over scalar (warm)\n", b->sizes[si[k]]);
-        fprintf(fr, "# n = %zu: op, op time / copy time of each variant (warm)\n", b->sizes[si[k]]);
         for (int o = 0; o < PB_OP_COUNT; o++) {
             if (!b->op_on[o]) continue;
             fprintf(fs, "%s", pb_op_get((pb_op)o)->name);
-            fprintf(fr, "%s", pb_op_get((pb_op)o)->name);
             for (int v = 0; v < b->nv; v++) {
                 double sc = b->scalar >= 0 ? b->nspj[o][b->scalar][si[k]][0] : NAN, x = b->nspj[o][v][si[k]][0];
                 if (v != b->scalar) dat_num(fs, sc > 0 && x > 0 ? sc / x : NAN);
-                dat_num(fr, b->ratio[o][v][si[k]][0]);
             }
             fputc('\n', fs);
-            fputc('\n', fr);
         }
         fputs("\n\n", fs);
-        fputs("\n\n", fr);
     }
-    fclose(fs);
-    fclose(fr);
-    return 0;
+    if (fclose(fs) != 0) return -1;
+    /* 3 and 4: copy bandwidth per cache level, op bandwidth (report_bw.c) */
+    return write_bw_data(r, vars);
 }
 
 static int write_validate_data(report *r, FILE *vars)
@@ -173,7 +164,9 @@ static int write_validate_data(report *r, FILE *vars)
     return 0;
 }
 
-/* 5: per scene a block: label, then each stage's us; 6: per method one row. */
+/* 6: per scene two blocks, the scalar rows then the SIMD rows (their own
+ * panels: scalar's ~10 ms would flatten the SIMD bars): label, each stage's
+ * us, the whole frame's. */
 static int write_frame_data(report *r, FILE *vars)
 {
     const cJSON *rows = jget(r->frame, "rows"), *stages = jget(r->frame, "stages"), *scenes = jget(r->frame, "scenes");
@@ -185,29 +178,31 @@ static int write_frame_data(report *r, FILE *vars)
     fprintf(vars, "\"\nnstages = %zu\nscenes = \"", jlen(stages));
     for (size_t i = 0; i < jlen(scenes); i++) fprintf(vars, "%s%s", i ? " " : "", json_strz(jat(scenes, i), "name"));
     fprintf(vars, "\"\nnscenes = %zu\n", jlen(scenes));
-    int maxrows = 0;
+    int maxrows[2] = { 0, 0 };
     for (size_t i = 0; i < jlen(scenes); i++) {
         const char *sn = json_str(jat(scenes, i), "name");
-        int k = 0;
-        fprintf(f, "# %s: label, us per stage, total\n", sn);
-        for (size_t q = 0; q < jlen(rows); q++) {
-            const cJSON *row = jat(rows, q);
-            if (!sn || strcmp(json_str(row, "scene") ? json_str(row, "scene") : "", sn)) continue;
-            const char *m = json_str(row, "method_key"), *v = json_str(row, "variant");
-            fprintf(f, "\"%s %s\"", v ? v : "?", m ? (strncmp(m, "crossfade", 9) ? (m[0] == 'i' ? "inert." : "dead")
-                                                   : "x-fade") : "?");
-            const cJSON *su = jget(row, "stage_us");
-            for (size_t s = 0; s < jlen(stages); s++) dat_num(f, json_num(su, jat_str(stages, s)));
-            dat_num(f, json_num(row, "total_us"));
-            fputc('\n', f);
-            k++;
+        for (int simd = 0; simd < 2; simd++) {
+            int k = 0;
+            fprintf(f, "# %s, %s: label, us per stage, total\n", sn ? sn : "?", simd ? "SIMD variants" : "scalar");
+            for (size_t q = 0; q < jlen(rows); q++) {
+                const cJSON *row = jat(rows, q);
+                const char *m = json_str(row, "method_key"), *v = json_str(row, "variant"), *rs = json_str(row, "scene");
+                if (!sn || !rs || strcmp(rs, sn) || (v && !strcmp(v, "scalar")) != !simd) continue;
+                fprintf(f, "\"%s %s\"", v ? v : "?", m ? (strncmp(m, "crossfade", 9) ? (m[0] == 'i' ? "inert." : "dead")
+                                                       : "x-fade") : "?");
+                const cJSON *su = jget(row, "stage_us");
+                for (size_t s = 0; s < jlen(stages); s++) dat_num(f, json_num(su, jat_str(stages, s)));
+                dat_num(f, json_num(row, "total_us"));
+                fputc('\n', f);
+                k++;
+            }
+            if (!k) fputs("\"none\" ?\n", f);   /* an empty block would end gnuplot's index count */
+            if (k > maxrows[simd]) maxrows[simd] = k;
+            fputs("\n\n", f);
         }
-        if (k > maxrows) maxrows = k;
-        fputs("\n\n", f);
     }
-    fprintf(vars, "frame_bars = %d\n", maxrows);
-    fclose(f);
-    return 0;
+    fprintf(vars, "frame_scalar_bars = %d\nframe_bars = %d\n", maxrows[0], maxrows[1]);
+    return fclose(f) != 0 ? -1 : 0;
 }
 
 static int write_budget_data(report *r, FILE *vars)
@@ -248,13 +243,16 @@ static int write_budget_data(report *r, FILE *vars)
 /* ============================ plots ============================ */
 
 static const plot plots[NPLOTS] = {
-    { "1_ns_per_joint", "ns_per_joint.gp", "ns per joint vs size, per op (log-log; L1/L2/L3 marked)", 1 },
-    { "2_speedup", "speedup.gp", "speedup over scalar", 1 },
-    { "3_copy_ratio", "copy_ratio.gp", "op time / copy-roofline time", 1 },
-    { "4_validation", "validation.gp", "validation: worst error / bound per op and variant", 2 },
-    { "5_frame", "frame.gp", "frame pipeline: us per stage", 3 },
-    { "6_budget", "budget.gp", "transition methods: cost vs quality", 4 },
+    [PL_NSPJ] = { "1_ns_per_joint", "ns_per_joint.gp", "ns per joint vs size, per op (log-log; L1/L2/L3 marked)", 1 },
+    [PL_SPEEDUP] = { "2_speedup", "speedup.gp", "speedup over scalar", 1 },
+    [PL_COPY] = { "3_copy_levels", "copy_levels.gp", "this machine's copy bandwidth per cache level", 1 },
+    [PL_BW] = { "4_bandwidth", "bandwidth.gp", "GB/s per op and variant, against a copy of the same bytes", 1 },
+    [PL_VALID] = { "5_validation", "validation.gp", "validation: worst error / bound per op and variant", 2 },
+    [PL_FRAME] = { "6_frame", "frame.gp", "frame pipeline: us per stage", 3 },
+    [PL_BUDGET] = { "7_budget", "budget.gp", "transition methods: cost vs quality", 4 },
 };
+
+const char *report_plot_file(int i) { return plots[i].file; }
 
 static int have_input(const report *r, int needs)
 {
@@ -262,10 +260,10 @@ static int have_input(const report *r, int needs)
            : needs == 3 ? r->have_frame : r->have_budget;
 }
 
-static int run_plots(report *r, int made[6])
+static int run_plots(report *r, int made[NPLOTS])
 {
     int fails = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < NPLOTS; i++) {
         made[i] = 0;
         if (!have_input(r, plots[i].needs)) continue;
         char script[2400];
@@ -318,10 +316,20 @@ int report_plots(report *r, int made[NPLOTS])
     fputs("# written by posebench report: what the plot scripts iterate over\n", vars);
     if (r->bench && r->bench->ok) {
         bench_data *b = r->bench;
-        r->large_i = b->ns - 1;
         r->small_i = 0;
         for (int s = 0; s < b->ns; s++)
             if (b->sizes[s] <= 4096) r->small_i = s;   /* the largest size up to 4096: in cache */
+        /* the largest size most ops ran at (the DRAM point has one op) */
+        int most = 0;
+        r->large_i = b->ns - 1;
+        for (int s = 0; s < b->ns; s++) {
+            int k = 0;
+            for (int o = 0; o < PB_OP_COUNT; o++) k += b->op_on[o] && isfinite(b->gbps[o][MAXV][s][0]);
+            if (k >= most) {
+                most = k;
+                r->large_i = s;
+            }
+        }
         if (write_bench_data(r, vars) != 0) r->bench->ok = 0;
     }
     if (r->val && r->val->ok && write_validate_data(r, vars) != 0) r->val->ok = 0;

@@ -79,13 +79,9 @@ cJSON *load_rows_json(const char *path)
     return root;
 }
 
-int load_bench(const char *path, bench_data *b)
+/* The context (CPU, compiler, flags, caches) from the first file's "context". */
+static void read_context(const cJSON *ctx, bench_data *b)
 {
-    memset(b, 0, sizeof *b);
-    b->scalar = -1;
-    cJSON *root = load_json(path);
-    if (!root) return -1;
-    const cJSON *ctx = jget(root, "context"), *list = jget(root, "benchmarks");
     copy_str(b->cpu, sizeof b->cpu, json_str(ctx, "cpu_model"));
     copy_str(b->features, sizeof b->features, json_str(ctx, "cpu_features"));
     copy_str(b->compiler, sizeof b->compiler, json_str(ctx, "compiler"));
@@ -117,26 +113,16 @@ int load_bench(const char *path, bench_data *b)
         if (!type || !strcmp(type, "Instruction") || level < 1 || level > 3) continue;
         b->cache[level - 1] = json_num(c, "size");
     }
-    /* sizes first (sorted), so every value lands in its final column */
+}
+
+/* Medians: Google Benchmark's median aggregates; the mean of single runs when
+ * there are none. Three figures per row: ns/joint, copy ratio, GB/s. */
+static double sum[PB_OP_COUNT][MAXV + 1][MAXS][2][3];   /* static: 0.8 MB */
+static int cnt[PB_OP_COUNT][MAXV + 1][MAXS][2];
+
+static void read_rows(const cJSON *list, bench_data *b)
+{
     const cJSON *r;
-    cJSON_ArrayForEach(r, list) {
-        const char *run = json_str(r, "run_name");
-        bname bn;
-        if (!run) run = json_str(r, "name");
-        if (!run || parse_bname(run, &bn) || size_index(b, bn.n) >= 0 || b->ns == MAXS) continue;
-        b->sizes[b->ns++] = bn.n;
-    }
-    qsort(b->sizes, (size_t)b->ns, sizeof b->sizes[0], cmp_size);
-    for (int o = 0; o < PB_OP_COUNT; o++)
-        for (int v = 0; v <= MAXV; v++)
-            for (int si = 0; si < MAXS; si++)
-                for (int c = 0; c < 2; c++) b->nspj[o][v][si][c] = b->ratio[o][v][si][c] = NAN;
-    /* medians: Google Benchmark's median aggregates; single runs when there are none */
-    static double sum[PB_OP_COUNT][MAXV + 1][MAXS][2][2];   /* static: 0.5 MB */
-    static int cnt[PB_OP_COUNT][MAXV + 1][MAXS][2];
-    memset(sum, 0, sizeof sum);
-    memset(cnt, 0, sizeof cnt);
-    for (int o = 0; o < PB_OP_COUNT; o++) b->bytes_per_joint[o] = NAN;
     cJSON_ArrayForEach(r, list) {
         const char *run = json_str(r, "run_name"), *type = json_str(r, "run_type"), *agg = json_str(r, "aggregate_name");
         if (!run) run = json_str(r, "name");
@@ -150,26 +136,72 @@ int load_bench(const char *path, bench_data *b)
         size_t n = bn.n;
         if (vi < 0 || si < 0) continue;
         b->op_on[op] = 1;
-        double nspj = json_num(r, "ns_per_joint"), ratio = json_num(r, "copy_ratio"), bytes = json_num(r, "bytes");
-        if (isfinite(bytes) && bytes > 0 && !cold) b->bytes_per_joint[op] = bytes / (double)n;
+        double v[3] = { json_num(r, "ns_per_joint"), json_num(r, "copy_ratio"), json_num(r, "bytes_per_s") / 1e9 };
+        double bytes = json_num(r, "bytes");
+        if (isfinite(bytes) && bytes > 0 && !cold) {
+            b->bytes_per_joint[op] = bytes / (double)n;
+            b->bytes[op][si] = bytes;
+        }
+        double *dst[3] = { &b->nspj[op][vi][si][cold], &b->ratio[op][vi][si][cold], &b->gbps[op][vi][si][cold] };
         if (is_median) {
             cnt[op][vi][si][cold] = -1;   /* the aggregate wins */
-            b->nspj[op][vi][si][cold] = nspj;
-            b->ratio[op][vi][si][cold] = ratio;
+            for (int k = 0; k < 3; k++) *dst[k] = v[k];
         } else if (cnt[op][vi][si][cold] >= 0) {
-            if (isfinite(nspj)) sum[op][vi][si][cold][0] += nspj;
-            if (isfinite(ratio)) sum[op][vi][si][cold][1] += ratio;
-            cnt[op][vi][si][cold]++;
-            b->nspj[op][vi][si][cold] = sum[op][vi][si][cold][0] / cnt[op][vi][si][cold];
-            b->ratio[op][vi][si][cold] = isfinite(ratio) ? sum[op][vi][si][cold][1] / cnt[op][vi][si][cold] : NAN;
+            int c = ++cnt[op][vi][si][cold];
+            for (int k = 0; k < 3; k++) {
+                sum[op][vi][si][cold][k] += isfinite(v[k]) ? v[k] : NAN;
+                *dst[k] = sum[op][vi][si][cold][k] / c;
+            }
         }
     }
-    b->ok = 1;
-    cJSON_Delete(root);
-    return 0;
 }
 
-
+int load_bench(const char *const *paths, int npaths, bench_data *b)
+{
+    enum { MAXF = 4 };
+    memset(b, 0, sizeof *b);
+    b->scalar = -1;
+    cJSON *roots[MAXF] = { NULL };
+    int nroots = 0, status = 0;
+    for (int i = 0; i < npaths && i < MAXF; i++) {
+        roots[nroots] = load_json(paths[i]);
+        if (!roots[nroots]) {
+            status = -1;
+            break;
+        }
+        nroots++;
+    }
+    if (status == 0 && nroots == 0) status = -1;
+    if (status == 0) {
+        read_context(jget(roots[0], "context"), b);
+        /* sizes first (sorted), so every value lands in its final column */
+        for (int f = 0; f < nroots; f++) {
+            const cJSON *r;
+            cJSON_ArrayForEach(r, jget(roots[f], "benchmarks")) {
+                const char *run = json_str(r, "run_name");
+                bname bn;
+                if (!run) run = json_str(r, "name");
+                if (!run || parse_bname(run, &bn) || size_index(b, bn.n) >= 0 || b->ns == MAXS) continue;
+                b->sizes[b->ns++] = bn.n;
+            }
+        }
+        qsort(b->sizes, (size_t)b->ns, sizeof b->sizes[0], cmp_size);
+        for (int o = 0; o < PB_OP_COUNT; o++) {
+            b->bytes_per_joint[o] = NAN;
+            for (int si = 0; si < MAXS; si++) b->bytes[o][si] = NAN;
+            for (int v = 0; v <= MAXV; v++)
+                for (int si = 0; si < MAXS; si++)
+                    for (int c = 0; c < 2; c++)
+                        b->nspj[o][v][si][c] = b->ratio[o][v][si][c] = b->gbps[o][v][si][c] = NAN;
+        }
+        memset(sum, 0, sizeof sum);
+        memset(cnt, 0, sizeof cnt);
+        for (int f = 0; f < nroots; f++) read_rows(jget(roots[f], "benchmarks"), b);
+        b->ok = 1;
+    }
+    for (int f = 0; f < nroots; f++) cJSON_Delete(roots[f]);
+    return status;
+}
 
 int load_validate(const char *path, val_data *d)
 {

@@ -71,6 +71,15 @@ static void json_table(out2 *o, const cJSON *rows, const json_col *cols, int nco
     }
 }
 
+/* The "how to read this" paragraph that opens each section (HTML and Markdown). */
+static void how_to_read(out2 *o, const char *text)
+{
+    fputs("<div class=\"howto\"><b>How to read this.</b> ", o->h);
+    html_esc(o->h, text);
+    fputs("</div>\n", o->h);
+    fprintf(o->m, "*How to read this.* %s\n\n", text);
+}
+
 static void figure(out2 *o, const char *file, const char *caption, int made)
 {
     if (!made) {
@@ -93,6 +102,13 @@ void validation_section(report *r, out2 *o, int made)
         both(o, "<p class=\"missing\">validation did not produce its JSON.</p>\n", "Validation did not produce its JSON.\n\n");
         return;
     }
+    how_to_read(o, "Every op runs on every variant over seeded random inputs and edge cases, and its output is compared "
+                   "with a double-precision oracle. Each error is divided by its bound from the tolerance table, so 1 "
+                   "means exactly at the bound and anything below 1 passes. In the heat map, one cell per op (row) and "
+                   "variant (column) shows the worst of these ratios on a log colour scale: green is far inside the "
+                   "bound, 0.25 is as accurate as the float reference itself (most bounds are 4 x its error), red "
+                   "is near or over the bound, FAIL marks a failing row, a grey '-' has no judged metric. The table "
+                   "gives each variant's number of failing rows and its worst cell.");
     fprintf(o->h, "<p class=\"%s\">%d rows (op x variant x metric), <b>%d failing</b>. Each variant is compared with "
                   "the double-precision oracle and the float reference; a row passes when its worst error is within "
                   "the tolerance table's bound.</p>\n", d->fails ? "bad" : "good", d->rows, d->fails);
@@ -135,7 +151,7 @@ void validation_section(report *r, out2 *o, int made)
         }
         both(o, "</ul>\n", "\n");
     }
-    figure(o, "4_validation", "validation: worst error / bound per op and variant (green: far within the bound; "
+    figure(o, report_plot_file(PL_VALID), "validation: worst error / bound per op and variant (green: far within the bound; "
                               "1 = at the bound)", made);
 }
 
@@ -148,14 +164,25 @@ void bench_section(report *r, out2 *o, const int *made)
                 "or the bench step failed.</p>\n", "No benchmark results.\n\n");
         return;
     }
+    how_to_read(o, "Every figure is a median of CPU time over repetitions. ns per joint = time per call / joints "
+                   "processed: lower is better. 'x scalar' = scalar's time / the variant's time at the same size: "
+                   "higher is better. 'copy' = the op's time / the time of a memcpy of exactly the op's bytes (bytes "
+                   "read + written) in the same run. The copy is a reference measured the same way, not a ceiling: "
+                   "near 1 the op moves its data about as fast as copying it, well above 1 its arithmetic limits it, "
+                   "and below 1 it beats a plain copy of its bytes (possible: the copy reads and writes its arrays "
+                   "one after the other, an op interleaves several streams). GB/s = the op's bytes / its time; the "
+                   "copy bandwidth table shows what this machine's copy reaches in each cache level, so a GB/s can "
+                   "be compared with the level the op's working set sits in.");
     size_t ns = b->sizes[r->small_i], nl = b->sizes[r->large_i];
     fprintf(o->h, "<p>Google Benchmark, CPU time, median of the repetitions; every op x native variant x size "
-                  "(%d sizes, %zu ... %zu joints), warm cache%s. <i>copy</i> = op time / the time of a memcpy of "
-                  "exactly the op's bytes in the same run (1 = at the memory roofline). The table: ns per joint at "
-                  "%zu (in cache) and %zu joints, speedup over scalar and copy ratio at %zu.</p>\n", b->ns,
-            b->sizes[0], b->sizes[b->ns - 1],
+                  "(%d sizes, %zu ... %zu joints), warm cache%s. The table: ns per joint at %zu (in cache) and "
+                  "%zu joints, speedup over scalar and copy ratio at %zu.", b->ns, b->sizes[0], b->sizes[b->ns - 1],
             b->sizes[b->ns - 1] >= 262144 ? " (the cold-cache runs from 262144 joints are the plot's open points)" : "",
             ns, nl, ns);
+    if (r->dram_n)
+        fprintf(o->h, " One extra run times blend_static at %zu joints (over twice the last-level cache) for the DRAM "
+                      "row of the copy bandwidth table.", r->dram_n);
+    fputs("</p>\n", o->h);
     fprintf(o->m, "ns per joint (median, CPU time, warm) at %zu and %zu joints; speedup over scalar and copy ratio "
                   "(op time / memcpy of the same bytes) at %zu.\n\n", ns, nl, ns);
     /* two header rows in HTML (variant over its columns), one in Markdown */
@@ -206,10 +233,26 @@ void bench_section(report *r, out2 *o, const int *made)
         trow(o, 0, nc, cells, NULL);
     }
     both(o, "</table></div>\n", "\n");
-    figure(o, "1_ns_per_joint", "ns per joint vs joints, per op, one line per variant (log-log); dotted: L1, L2, L3 "
-                                "in joints of the op's bytes; open points: cold cache", made[0]);
-    figure(o, "2_speedup", "speedup over scalar per op (warm cache)", made[1]);
-    figure(o, "3_copy_ratio", "op time / copy-roofline time per op (1 = as fast as copying its bytes)", made[2]);
+    fprintf(o->h, "<p class=\"note\">Google Benchmark prints \"Library was built as DEBUG\" (bench.txt): that is "
+                  "Debian's build of the framework (libbenchmark-dev, library_build_type %s), which runs the timing "
+                  "loop around our calls, not the timed code. The kernels and the reference are built by this project "
+                  "with <b>", b->gb_build);
+    html_esc(o->h, b->kernel_opt);
+    fputs("</b> (see Context).</p>\n", o->h);
+    fprintf(o->m, "Google Benchmark's \"Library was built as DEBUG\" is Debian's build of the framework, not the timed "
+                  "code; the kernels are built with %s.\n\n", b->kernel_opt);
+    figure(o, report_plot_file(PL_NSPJ), "ns per joint vs joints, one panel per op, one line per variant (log-log; "
+                                         "each panel its own y axis); dotted: where the op's bytes fill L1, L2, L3; "
+                                         "open points: cold cache", made[PL_NSPJ]);
+    figure(o, report_plot_file(PL_SPEEDUP), "speedup over scalar per op (warm cache; above the dashed 1: faster than "
+                                            "scalar)", made[PL_SPEEDUP]);
+    bandwidth_tables(r, o);
+    figure(o, report_plot_file(PL_COPY), "this machine's copy bandwidth: every warm copy row by its working set, "
+                                         "coloured by the cache level it measures; thick: each level's median",
+           made[PL_COPY]);
+    figure(o, report_plot_file(PL_BW), "GB/s per op and variant at an in-cache and a large size (bars), against a "
+                                       "copy of the same bytes (black dash) and the copy bandwidth per level (dashed)",
+           made[PL_BW]);
 }
 
 /* Column headings for frame.c's stage keys (unknown keys as they are). */
@@ -231,6 +274,12 @@ void frame_section(report *r, out2 *o, int made)
     }
     const cJSON *cfg = jget(r->frame, "config"), *rows = jget(r->frame, "rows"), *stages = jget(r->frame, "stages");
     const cJSON *scenes = jget(r->frame, "scenes");
+    how_to_read(o, "One animation frame of a crowd, timed stage by stage. Each bar of the plot is one variant with one "
+                   "transition method; its coloured segments are the stages, stacked, in microseconds per frame for the "
+                   "whole crowd (lower is better); the number on top is the whole frame timed as one block (the "
+                   "stages are timed apart, so the sum differs a little; the table shows both). Scalar has its own "
+                   "panel and axis on the left: it is about ten times slower and would flatten the SIMD bars. "
+                   "chars/ms = characters animated per millisecond; spread = (slowest - fastest) / median repetition.");
     fprintf(o->h, "<p>A crowd of %.0f characters running one animation frame: sample (%s; both clips for a "
                   "cross-fade, the destination for inertialization and dead blending) &rarr; transition (cross-fade: "
                   "blend; inertialize; dead_blending) &rarr; additive layer &rarr; two-bone IK on both legs (with the "
@@ -295,7 +344,8 @@ void frame_section(report *r, out2 *o, int made)
         }
         both(o, "</table>\n", "\n");
     }
-    figure(o, "5_frame", "frame pipeline: us per frame per stage (stacked), per variant and transition method", made);
+    figure(o, report_plot_file(PL_FRAME), "frame pipeline: us per frame per stage (stacked), per variant and "
+                                          "transition method; scalar (left) and SIMD (right) on their own axes", made);
 }
 
 void budget_section(report *r, out2 *o, int made)
@@ -309,6 +359,13 @@ void budget_section(report *r, out2 *o, int made)
     const cJSON *sizes = jget(cfg, "crowd_sizes");
     double budget = json_num(cfg, "budget_us"), s0 = sizes && jlen(sizes) > 0 ? jat_num(sizes, 0) : NAN;
     double s1 = sizes && jlen(sizes) > 1 ? jat_num(sizes, 1) : NAN;
+    how_to_read(o, "Which way of switching between two animations fits the frame budget, and what it looks like. Each "
+                   "method is one point in each panel: x its cost per frame for the crowd (clips sampled plus its "
+                   "transition ops), the red dashed line the budget (left of it fits). Left panel: the peak velocity "
+                   "jump a viewer sees at the switch (lower is smoother); right: how far the pose stays from the "
+                   "destination animation over the transition window (lower is more responsive). Lower left is "
+                   "better in both; every axis starts at 0. The cost table adds the rest of the frame (+rest) and "
+                   "the largest crowd within the budget; the quality table gives the figures behind the points.");
     fprintf(o->h, "<p>Budget %.0f us per frame for %.0f characters x %.0f joints, variant %s, %s, transition window "
                   "%.2f s, dead-blending half-life %.2f s. Cost: the clips each method samples plus its transition ops, "
                   "per frame for the crowd (CPU time, median). <i>+rest</i> adds the frame's additive layer, legs FK, "
@@ -352,7 +409,7 @@ void budget_section(report *r, out2 *o, int made)
             json_num(r->budget, "quality_body_joints"), json_num(sa, "vel_ms"), json_num(sa, "ang_rads"));
     fprintf(o->m, "Quality on %s; velocity jump at the transition frame (source alone: %.3f m/s), mean deviation from "
                   "the destination over the window.\n\n", src ? src : "?", json_num(sa, "vel_ms"));
-    figure(o, "6_budget", "cost per frame vs quality per transition method (left: velocity jump, log scale; right: "
-                          "deviation from the destination)", made);
+    figure(o, report_plot_file(PL_BUDGET), "cost per frame vs quality per transition method (left: velocity jump; "
+                                           "right: deviation from the destination; axes from 0)", made);
 }
 

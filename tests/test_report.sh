@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # test_report.sh — the report end to end: `posebench report --quick` into a
-# temporary folder, all six plots there as png and svg, then index.html opened
-# in headless Chromium: every image must load (index.html's inline script
-# writes data-images-loaded / data-images-found on <body>, read back with
-# --dump-dom) and a screenshot must come out as a non-empty PNG.
+# temporary folder, all seven plots there as png and svg, none of them empty
+# (every SVG draws more marks than it has plot groups: an empty data set
+# leaves at most its legend sample), a DRAM row in the copy bandwidth table,
+# then index.html opened in headless Chromium in a 1400 px wide window:
+# index.html's inline script writes on <body> (read back with --dump-dom)
+# the images that loaded with a size, the tables without a data row, the
+# page's scroll width (<= 1400: no horizontal scroll) and the elements wider
+# than their box (0); a screenshot must come out as a non-empty PNG.
 # usage: test_report.sh <path/to/posebench> <path/to/chromium>
 # PB_REPORT_KEEP=DIR keeps the report and the screenshot there (for a look).
 set -u
@@ -22,11 +26,22 @@ if [ "$st" = 0 ] || [ "$st" = 1 ]; then ok; else bad "report exited with $st"; t
 [ "$st" = 1 ] && { echo "note: report exited 1:"; grep -E "FAILED|exited with|failed" "$tmp/stderr" | head -5; }
 grep -qx "$out" "$tmp/stdout" && ok || bad "report did not print its folder: $(cat "$tmp/stdout")"
 
-for p in 1_ns_per_joint 2_speedup 3_copy_ratio 4_validation 5_frame 6_budget; do
+plots="1_ns_per_joint 2_speedup 3_copy_levels 4_bandwidth 5_validation 6_frame 7_budget"
+for p in $plots; do
   for ext in png svg; do
     [ -s "$out/$p.$ext" ] && ok || bad "missing or empty plot $p.$ext"
   done
+  # marks (points, lines, boxes) inside gnuplot's plot groups vs the number of groups
+  counts=$(awk '/<g id="gnuplot_plot_/ {g++; depth=1; next}
+                depth > 0 { if ($0 ~ /<use|<path/) m++; n=gsub(/<g[ >]/, "&"); c=gsub(/<\/g>/, "&"); depth += n - c }
+                END {print g+0, m+0}' "$out/$p.svg" 2>/dev/null)
+  groups=${counts% *}; marks=${counts#* }
+  if [ "${groups:-0}" -gt 0 ] && [ "${marks:-0}" -gt "$groups" ]; then ok;
+  else bad "plot $p.svg looks empty: $marks marks in $groups plot groups"; fi
 done
+grep -q 'DRAM</td><td>-</td><td>from' "$out/index.html" && ! grep -q '<tr class="bad"><td>DRAM' "$out/index.html" && ok \
+  || bad "the copy bandwidth table has no measured DRAM row"
+[ -s "$out/bench_dram.json" ] && ok || bad "missing bench_dram.json (the DRAM-sized run)"
 for f in index.html summary.md validate.json bench.json bench.csv frame.json budget.json; do
   [ -s "$out/$f" ] && ok || bad "missing or empty $f"
 done
@@ -43,22 +58,32 @@ done
   || bad "bench.json lacks (with copy_ratio):${missing:- no ops or variants listed}"
 echo "bench.json: $(echo $ops | wc -w) ops x $(echo $natives | wc -w) native variants checked"
 head -c 8 "$out/1_ns_per_joint.png" | od -An -c | grep -q "P   N   G" && ok || bad "1_ns_per_joint.png is not a PNG"
-grep -q "<svg" "$out/6_budget.svg" && ok || bad "6_budget.svg is not SVG"
+grep -q "<svg" "$out/7_budget.svg" && ok || bad "7_budget.svg is not SVG"
 
 # headless Chromium: a fresh profile, no network, no GPU
 profile=$(mktemp -d -p "$tmp")
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
        --disable-component-update --disable-sync --disable-dev-shm-usage --user-data-dir="$profile"
-       --virtual-time-budget=15000 --window-size=1400,2400)
+       --virtual-time-budget=15000 --window-size=1400,2400 --hide-scrollbars)
 url="file://$out/index.html"
 HOME=$tmp timeout 180 "$chrome" "${flags[@]}" --dump-dom "$url" >"$tmp/dom.html" 2>"$tmp/chrome.log"
 total=$(grep -o 'data-images-total="[0-9]*"' "$tmp/dom.html" | head -1 | grep -o '[0-9]*')
 loaded=$(grep -o 'data-images-loaded="[0-9]*"' "$tmp/dom.html" | head -1 | grep -o '[0-9]*')
 found=$(grep -o 'data-images-found="[0-9]*"' "$tmp/dom.html" | head -1 | grep -o '[0-9]*')
 echo "chromium: images total=${total:-?} found=${found:-?} loaded=${loaded:-?}"
-if [ -n "$total" ] && [ "$total" -ge 6 ] && [ "$loaded" = "$total" ] && [ "$found" = "$total" ]; then ok;
+if [ -n "$total" ] && [ "$total" -ge 7 ] && [ "$loaded" = "$total" ] && [ "$found" = "$total" ]; then ok;
 else bad "not every image loaded in Chromium (dump: $(wc -c <"$tmp/dom.html") bytes)"; tail -5 "$tmp/chrome.log"; fi
 grep -q "Frame pipeline" "$tmp/dom.html" && grep -q "Budget" "$tmp/dom.html" && ok || bad "index.html lacks its sections"
+attr() { grep -o "data-$1=\"[^\"]*\"" "$tmp/dom.html" | head -1 | sed 's/^[^"]*"//; s/"$//'; }
+tables=$(attr tables); empty=$(attr empty-tables); sw=$(attr scroll-width); wide=$(attr overflowing)
+echo "chromium: tables=${tables:-?} without rows=${empty:-?} scrollWidth=${sw:-?} overflowing=${wide:-?} $(attr overflowing-what)"
+[ -n "$tables" ] && [ "$tables" -ge 6 ] && [ "$empty" = 0 ] && ok || bad "a table has no data row (or no tables)"
+[ -n "$sw" ] && [ "$sw" -le 1400 ] && ok || bad "the page scrolls sideways in a 1400 px window (scrollWidth $sw)"
+[ "$wide" = 0 ] && ok || bad "elements wider than their box: $(attr overflowing-what)"
+n_howto=$(grep -o 'class="howto"' "$tmp/dom.html" | wc -l)
+[ "$n_howto" -ge 4 ] && ok || bad "expected a 'how to read this' paragraph per section, found $n_howto"
+grep -q "Library was built as DEBUG" "$tmp/dom.html" && grep -q "timed code built with" "$tmp/dom.html" && ok \
+  || bad "the report does not explain Google Benchmark's DEBUG note next to the kernels' -O level"
 
 HOME=$tmp timeout 180 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$url" >/dev/null 2>>"$tmp/chrome.log"
 size=$(stat -c %s "$tmp/shot.png" 2>/dev/null || echo 0)
