@@ -276,8 +276,10 @@ void frame_section(report *r, out2 *o, int made)
     const cJSON *scenes = jget(r->frame, "scenes");
     how_to_read(o, "One animation frame of a crowd, timed stage by stage. Each bar of the plot is one variant with one "
                    "transition method; its coloured segments are the stages, stacked, in microseconds per frame for the "
-                   "whole crowd (lower is better); the number on top is the whole frame timed as one block (the "
-                   "stages are timed apart, so the sum differs a little; the table shows both). Scalar has its own "
+                   "whole crowd (lower is better); the number on top is the whole frame. Stages are timed inside "
+                   "the whole frame, so their sum (stage sum) matches the total up to the medians' spread; 'apart' "
+                   "is the stages timed each on its own, with their data still in cache, which is why it comes out "
+                   "lower. Scalar has its own "
                    "panel and axis on the left: it is about ten times slower and would flatten the SIMD bars. "
                    "chars/ms = characters animated per millisecond; spread = (slowest - fastest) / median repetition.");
     fprintf(o->h, "<p>A crowd of %.0f characters running one animation frame: sample (%s; both clips for a "
@@ -301,13 +303,15 @@ void frame_section(report *r, out2 *o, int made)
         html_esc(o->h, json_str(sc, "legs"));
         fputs("</p>\n<table class=\"num\">\n", o->h);
         fprintf(o->m, "### %s, %.0f joints\n\n", name ? name : "?", json_num(sc, "joints"));
-        const char *cells[16];
-        char buf[16][32];
+        const char *cells[18];
+        char buf[18][32];
         int nc = 0;
         cells[nc++] = "method";
         cells[nc++] = "variant";
         for (size_t s = 0; stages && s < jlen(stages) && nc < 12; s++) cells[nc++] = stage_label(jat_str(stages, s));
+        cells[nc++] = "stage sum us";
         cells[nc++] = "total us";
+        cells[nc++] = "apart us";
         cells[nc++] = "spread";
         cells[nc++] = "chars/ms";
         cells[nc++] = "setup us";
@@ -326,9 +330,12 @@ void frame_section(report *r, out2 *o, int made)
                 cells[nc] = buf[nc];
                 nc++;
             }
-            snprintf(buf[nc], sizeof buf[0], "%.1f", json_num(row, "total_us"));
-            cells[nc] = buf[nc];
-            nc++;
+            static const char *const sums[] = { "stage_sum_us", "total_us", "stage_apart_sum_us" };
+            for (int k = 0; k < 3; k++) {
+                snprintf(buf[nc], sizeof buf[0], "%.1f", json_num(row, sums[k]));
+                cells[nc] = buf[nc];
+                nc++;
+            }
             snprintf(buf[nc], sizeof buf[0], "%.1f%%", 100.0 * json_num(row, "total_spread"));
             cells[nc] = buf[nc];
             nc++;
@@ -356,41 +363,43 @@ void budget_section(report *r, out2 *o, int made)
         return;
     }
     const cJSON *cfg = jget(r->budget, "config"), *rows = jget(r->budget, "rows"), *rest = jget(r->budget, "rest_of_frame_us");
-    const cJSON *sizes = jget(cfg, "crowd_sizes");
-    double budget = json_num(cfg, "budget_us"), s0 = sizes && jlen(sizes) > 0 ? jat_num(sizes, 0) : NAN;
-    double s1 = sizes && jlen(sizes) > 1 ? jat_num(sizes, 1) : NAN;
+    double budget = json_num(cfg, "budget_us");
     how_to_read(o, "Which way of switching between two animations fits the frame budget, and what it looks like. Each "
                    "method is one point in each panel: x its cost per frame for the crowd (clips sampled plus its "
                    "transition ops), the red dashed line the budget (left of it fits). Left panel: the peak velocity "
                    "jump a viewer sees at the switch (lower is smoother); right: how far the pose stays from the "
                    "destination animation over the transition window (lower is more responsive). Lower left is "
-                   "better in both; every axis starts at 0. The cost table adds the rest of the frame (+rest) and "
-                   "the largest crowd within the budget; the quality table gives the figures behind the points.");
+                   "better in both; every axis starts at 0. The cost table adds the whole frame (frame) and "
+                   "the largest crowd measured to fit the budget; the quality table gives the figures behind the points.");
     fprintf(o->h, "<p>Budget %.0f us per frame for %.0f characters x %.0f joints, variant %s, %s, transition window "
                   "%.2f s, dead-blending half-life %.2f s. Cost: the clips each method samples plus its transition ops, "
-                  "per frame for the crowd (CPU time, median). <i>+rest</i> adds the frame's additive layer, legs FK, "
-                  "2-leg IK and FK (%.1f us). Max crowd: straight line through the costs at %.0f and %.0f characters, "
-                  "<b>extrapolated</b>.</p>\n",
+                  "per frame for the crowd (CPU time, median of %.0f repetitions). <i>frame</i>: the whole frame "
+                  "(pb_frame_step: the method plus additive layer, legs FK, 2-leg IK and FK, %.1f us of it). Verdicts: "
+                  "<i>fits</i> when the slowest repetition is within the budget, <i>does not fit</i> when the fastest "
+                  "is over it, <i>marginal</i> when the budget lies inside the spread (at least +-%.0f%% of the "
+                  "median). Max crowd: <b>measured</b> by bisection (the largest crowd measured to fit; the search "
+                  "stops within %.0f%% or 1 character).</p>\n",
             budget, json_num(cfg, "characters"), json_num(cfg, "joints"), json_str(cfg, "variant") ? json_str(cfg, "variant") : "?",
             json_str(cfg, "sampler") ? json_str(cfg, "sampler") : "?", json_num(cfg, "duration_s"), json_num(cfg, "halflife_s"),
-            rest && jlen(rest) ? jat_num(rest, 0) : NAN, s0, s1);
-    fprintf(o->m, "Budget %.0f us for %.0f characters x %.0f joints (variant %s). Max crowd: linear fit through %.0f "
-                  "and %.0f characters, extrapolated.\n\n", budget, json_num(cfg, "characters"), json_num(cfg, "joints"),
-            json_str(cfg, "variant") ? json_str(cfg, "variant") : "?", s0, s1);
+            json_num(cfg, "repetitions"), rest && jlen(rest) ? jat_num(rest, 0) : json_num(r->budget, "rest_of_frame_us"),
+            100 * json_num(cfg, "noise_floor"), 100 * json_num(cfg, "bisection_tolerance"));
+    fprintf(o->m, "Budget %.0f us for %.0f characters x %.0f joints (variant %s). Verdicts fits / marginal / does not "
+                  "fit against the repetitions' spread; max crowd measured by bisection.\n\n", budget,
+            json_num(cfg, "characters"), json_num(cfg, "joints"), json_str(cfg, "variant") ? json_str(cfg, "variant") : "?");
     char fitsh[64];
-    snprintf(fitsh, sizeof fitsh, "fits %.0f us", budget);
+    snprintf(fitsh, sizeof fitsh, "%.0f us?", budget);
     const json_col cost_cols[] = {
         { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
         { "per frame (after sampling)", "ops", 's', 0 }, { "clips sampled", "clips_sampled", 'f', 0 },
-        { "us/frame", "cost_us", 'f', 1 }, { "spread", "cost_spread", '%', 1 }, { fitsh, "fits", 'b', 0 },
-        { "max crowd*", "max_characters", 'f', 0 }, { "+rest us", "frame_us", 'f', 1 },
-        { "fits", "frame_fits", 'b', 0 }, { "max crowd* (+rest)", "frame_max_characters", 'f', 0 },
+        { "us/frame", "cost_us", 'f', 1 }, { "spread", "cost_spread", '%', 1 }, { fitsh, "verdict", 's', 0 },
+        { "max crowd*", "max_characters", 'f', 0 }, { "frame us", "frame_us", 'f', 1 },
+        { "frame", "frame_verdict", 's', 0 }, { "max crowd* (frame)", "frame_max_characters", 'f', 0 },
         { "setup us (once)", "setup_us", 'g', 3 } };
     both(o, "<h3>Cost</h3>\n<div class=\"wide\"><table class=\"num budget\">\n", "### Cost\n\n");
     json_table(o, rows, cost_cols, sizeof cost_cols / sizeof cost_cols[0], "fits");
     both(o, "</table></div>\n", "\n");
-    fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us: the straight line through the costs measured at "
-                  "%.0f and %.0f characters, extrapolated (not measured at that size).</p>\n", budget, s0, s1);
+    fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us, measured: a bisection over the character count, "
+                  "each probe a median of the repetitions (the JSON's max_crowd_search has every probe).</p>\n", budget);
     const json_col quality_cols[] = {
         { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
         { "velocity jump m/s", "vel_jump_ms", 'f', 3 }, { "angular jump rad/s", "ang_jump_rads", 'f', 2 },
