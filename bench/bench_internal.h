@@ -17,7 +17,6 @@
 
 #define COLD_MIN_N ((size_t)262144)      /* sizes that also get a cold-cache run */
 #define BATCH_JOINTS 16384               /* joints per timing-loop step (see run_op) */
-#define AOS_FLOATS 19                    /* floats per element of a pb_pose_aos: 3 + 4 + 4 x 3 */
 #define SKEL_JOINTS 64                   /* joints per character of skeleton ops' crowds */
 #define SKEL_FLAGS (PB_OPF_SKELETON | PB_OPF_ROOTS)   /* ops that take call.skel */
 #define CLIP_KEYS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))   /* what a clip's keys hold */

@@ -51,16 +51,6 @@ static int mocap_crowd_inputs(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_
 }
 
 
-static void aos_setup(pb_pose_aos *a, float *p, size_t n)
-{
-    a->n = n;
-    a->pos = (pb_vec3 *)p; p += 3 * n;
-    a->rot = (pb_quat *)p; p += 4 * n;
-    a->scl = (pb_vec3 *)p; p += 3 * n;
-    a->vel = (pb_vec3 *)p; p += 3 * n;
-    a->ang = (pb_vec3 *)p; p += 3 * n;
-    a->svl = (pb_vec3 *)p;
-}
 
 static int planes_of(uint32_t mask)
 {
@@ -101,7 +91,7 @@ void pool_free(pool *p)
 static size_t set_alloc_bytes(const pb_op_info *info, size_t n)
 {
     size_t pose = (size_t)PB_PLANES * pb_padded(n) * sizeof(float) + PB_PLANES * PB_ALIGN;
-    size_t aos = AOS_FLOATS * n * sizeof(float);
+    size_t aos = PB_AOS_FLOATS * n * sizeof(float);
     int a = info->in_a || (info->flags & PB_OPF_CLIP_IN);
     return (a ? pose : 0) + (info->in_b ? pose : 0) + (info->out ? pose : 0) +
            ((info->flags & PB_OPF_AOS_IN) ? aos : 0) + ((info->flags & PB_OPF_AOS_OUT) ? aos : 0);
@@ -121,12 +111,12 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     p->n_work = n;
     /* the bench's poses have velocity planes: ops with optional velocity groups move them too */
     size_t rd = (size_t)planes_of(info->in_a | (info->in_a ? info->opt : 0)) + (size_t)planes_of(info->in_b) +
-                ((info->flags & PB_OPF_AOS_IN) ? AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? planes_of(CLIP_KEYS) : 0);
+                ((info->flags & PB_OPF_AOS_IN) ? PB_AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? planes_of(CLIP_KEYS) : 0);
     /* Sampling reads keys by gathers: pos/rot/scl of two (linear) or four
      * (cubic) keys per output element, counted as if streamed. */
     if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
     size_t wr = (size_t)planes_of(info->out | (info->out ? info->opt : 0)) +
-                ((info->flags & PB_OPF_AOS_OUT) ? AOS_FLOATS : 0);
+                ((info->flags & PB_OPF_AOS_OUT) ? PB_AOS_FLOATS : 0);
     p->bytes_read = rd * n * sizeof(float);
     p->bytes_written = wr * n * sizeof(float);
 
@@ -209,17 +199,17 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
         if (info->out) fail |= pb_pose_alloc(&s->out, n) != PB_OK;
         if (fail) break;
         if (info->flags & PB_OPF_AOS_IN) {
-            s->aos_in_mem = malloc(AOS_FLOATS * n * sizeof(float));
+            s->aos_in_mem = malloc(PB_AOS_FLOATS * n * sizeof(float));
             if (!s->aos_in_mem) { fail = 1; break; }
-            aos_setup(&s->aos_in, s->aos_in_mem, n);
+            pb_aos_layout(&s->aos_in, s->aos_in_mem, n);
             pb_call to = { .a = &ga, .aos_out = &s->aos_in };   /* the case's pose a, engine layout */
             fail |= pb_run(PB_OP_pose_to_aos, scalar, &to) != PB_OK;
         }
         if (info->flags & PB_OPF_AOS_OUT) {
-            s->aos_out_mem = malloc(AOS_FLOATS * n * sizeof(float));
+            s->aos_out_mem = malloc(PB_AOS_FLOATS * n * sizeof(float));
             if (!s->aos_out_mem) { fail = 1; break; }
-            memset(s->aos_out_mem, 0, AOS_FLOATS * n * sizeof(float));   /* fault the pages in */
-            aos_setup(&s->aos_out, s->aos_out_mem, n);
+            memset(s->aos_out_mem, 0, PB_AOS_FLOATS * n * sizeof(float));   /* fault the pages in */
+            pb_aos_layout(&s->aos_out, s->aos_out_mem, n);
         }
         if (info->flags & PB_OPF_CLIP_IN) {
             /* frames x joints = n: SKEL_JOINTS-joint frames when they divide n, else the largest
@@ -255,12 +245,12 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
             }
         if (info->flags & PB_OPF_AOS_IN) {
             s->in[s->nin] = s->aos_in_mem;
-            s->in_len[s->nin++] = AOS_FLOATS * n;
+            s->in_len[s->nin++] = PB_AOS_FLOATS * n;
         }
         if (info->out) add_planes(&s->out, info->out | info->opt, (const float **)s->outp, s->out_len, &s->nout);
         if (info->flags & PB_OPF_AOS_OUT) {
             s->outp[s->nout] = s->aos_out_mem;
-            s->out_len[s->nout++] = AOS_FLOATS * n;
+            s->out_len[s->nout++] = PB_AOS_FLOATS * n;
         }
     }
     pb_pose_free(&ga);

@@ -22,6 +22,7 @@
 
 #include "budget.h"
 #include "command.h"
+#include "context.h"
 #include "measure.h"
 #include "pick.h"
 
@@ -284,14 +285,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     R.sampler = o[O_SAMPLER].count && o[O_SAMPLER].choice == 1 ? PB_OP_sample_cubic : PB_OP_sample_linear;
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
-    if (json) {   /* an unwritable path fails now, not after the measurements */
-        FILE *f = fopen(json, "w");
-        if (!f) {
-            fprintf(stderr, "posebench budget: cannot write %s: %s\n", json, strerror(errno));
-            return EXIT_USAGE;
-        }
-        fclose(f);
-    }
+    if (json_path_check("budget", json) != 0) return EXIT_USAGE;   /* before the measurements */
     R.characters = (size_t)characters;
     R.cap = (long)(PB_FRAME_CROWD_MAX_ELEMENTS / (size_t)R.joints);   /* a search measures at most 4096 characters */
     if (R.cap > 4096) R.cap = 4096;

@@ -386,14 +386,7 @@ static int run(const opt_val *v, int nrest, char **rest)
     int nv = pick_variants("frame", v[O_VARIANT].all, v[O_VARIANT].count, PICK_ALL_NATIVE, vars, MAX_VARIANTS);
     if (nv < 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
-    if (json) {   /* an unwritable path fails now, not after the measurements */
-        FILE *f = fopen(json, "w");
-        if (!f) {
-            fprintf(stderr, "posebench frame: cannot write %s: %s\n", json, strerror(errno));
-            return EXIT_USAGE;
-        }
-        fclose(f);
-    }
+    if (json_path_check("frame", json) != 0) return EXIT_USAGE;   /* before the measurements */
     pb_scene scenes[2 + MAX_BVH];
     int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
     if (ns < 0) return EXIT_USAGE;

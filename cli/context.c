@@ -161,3 +161,15 @@ int json_bool(const cJSON *obj, const char *key, int dflt)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     return cJSON_IsBool(v) ? cJSON_IsTrue(v) : dflt;
 }
+
+int json_path_check(const char *cmd, const char *path)
+{
+    if (!path) return 0;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "posebench %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    return 0;
+}

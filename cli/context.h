@@ -20,6 +20,8 @@ cJSON *json_add_num(cJSON *obj, const char *key, double v);
 /* Write root to path (indented), then check the write. 0, or -1 after a
  * message "posebench <cmd>: cannot write <path>: ...". */
 int json_write_file(const char *cmd, const char *path, const cJSON *root);
+/* An output path that cannot be written fails before the measurements: 0, or -1 with a message (NULL: 0). */
+int json_path_check(const char *cmd, const char *path);
 /* Parse path. NULL with the reason in err (naming the file, and the byte
  * offset of a syntax error). */
 cJSON *json_read_file(const char *path, char *err, size_t errlen);

@@ -129,6 +129,10 @@ typedef struct report {
     bw_level lv[LV_COUNT];
 } report;
 
+/* A data file for gnuplot in the report's data folder (NULL, with a message, if it cannot be written),
+ * and one number of a row in it ("?": gnuplot's missing value). */
+FILE *open_data(const report *r, const char *name);
+void dat_num(FILE *f, double v);
 /* ---- data files and plots (report_plots.c) ---- */
 #define NPLOTS 7
 enum { PL_NSPJ, PL_SPEEDUP, PL_COPY, PL_BW, PL_VALID, PL_FRAME, PL_BUDGET };

@@ -123,27 +123,13 @@ double host_llc_bytes(void)
     return best;
 }
 
-static FILE *open_dat(const report *r, const char *name)
-{
-    char p[2400];
-    snprintf(p, sizeof p, "%s/%s", r->data, name);
-    FILE *f = fopen(p, "w");
-    if (!f) fprintf(stderr, "posebench report: cannot write %s: %s\n", p, strerror(errno));
-    return f;
-}
-
-static void num(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, " %.6g", v);
-    else fputs(" ?", f);
-}
 
 int write_bw_data(report *r, FILE *vars)
 {
     const bench_data *b = r->bench;
     copy_levels(b, r->lv);
     /* 3: every warm copy row: working set, GB/s, its level (0-based, -1 none), n */
-    FILE *f = open_dat(r, "copy_levels.dat");
+    FILE *f = open_data(r, "copy_levels.dat");
     if (!f) return -1;
     fputs("# warm copy/<op>/<n> rows: working set bytes, GB/s, level (0 L1 .. 3 DRAM, -1 between), n, op\n", f);
     int nrows = 0;
@@ -163,7 +149,7 @@ int write_bw_data(report *r, FILE *vars)
                 l + 1, isfinite(v->ws_max) ? v->ws_max : 0, l + 1, v->rows);
     }
     /* 4: per panel size a block: op, GB/s per variant, copy GB/s of the same bytes */
-    f = open_dat(r, "bandwidth.dat");
+    f = open_data(r, "bandwidth.dat");
     if (!f) return -1;
     int si[2] = { r->small_i, r->large_i };
     for (int k = 0; k < 2; k++) {
@@ -171,8 +157,8 @@ int write_bw_data(report *r, FILE *vars)
         for (int o = 0; o < PB_OP_COUNT; o++) {
             if (!b->op_on[o]) continue;
             fprintf(f, "%s", pb_op_get((pb_op)o)->name);
-            for (int v = 0; v < b->nv; v++) num(f, b->gbps[o][v][si[k]][0]);
-            num(f, b->gbps[o][MAXV][si[k]][0]);
+            for (int v = 0; v < b->nv; v++) dat_num(f, b->gbps[o][v][si[k]][0]);
+            dat_num(f, b->gbps[o][MAXV][si[k]][0]);
             fputc('\n', f);
         }
         fputs("\n\n", f);

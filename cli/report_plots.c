@@ -32,21 +32,6 @@ typedef struct plot {
 } plot;
 
 
-static FILE *open_data(const report *r, const char *name)
-{
-    char p[2400];
-    snprintf(p, sizeof p, "%s/%s", r->data, name);
-    FILE *f = fopen(p, "w");
-    if (!f) fprintf(stderr, "posebench report: cannot write %s: %s\n", p, strerror(errno));
-    return f;
-}
-
-static void dat_num(FILE *f, double v)
-{
-    if (isfinite(v)) fprintf(f, " %.6g", v);
-    else fputs(" ?", f);
-}
-
 static int write_bench_data(report *r, FILE *vars)
 {
     bench_data *b = r->bench;

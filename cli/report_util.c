@@ -82,3 +82,18 @@ void fmt_num(char *buf, size_t len, double v, int prec)
     if (!isfinite(v)) snprintf(buf, len, "-");
     else snprintf(buf, len, "%.*g", prec, v);
 }
+
+FILE *open_data(const report *r, const char *name)
+{
+    char p[2400];
+    snprintf(p, sizeof p, "%s/%s", r->data, name);
+    FILE *f = fopen(p, "w");
+    if (!f) fprintf(stderr, "posebench report: cannot write %s: %s\n", p, strerror(errno));
+    return f;
+}
+
+void dat_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, " %.6g", v);
+    else fputs(" ?", f);
+}

@@ -164,12 +164,9 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
 
 /* ---- one case's buffers ------------------------------------------------------------------- */
 
-static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
+void pb_aos_layout(pb_pose_aos *a, float *mem, size_t n)
 {
-    size_t per = 3 + 4 + 3 * 4;   /* pos, rot, scl, vel, ang, svl */
-    *mem = malloc(n * per * sizeof(float));
-    if (!*mem) return -1;
-    float *p = *mem;
+    float *p = mem;
     a->n = n;
     a->pos = (pb_vec3 *)p; p += 3 * n;
     a->rot = (pb_quat *)p; p += 4 * n;
@@ -177,6 +174,13 @@ static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
     a->vel = (pb_vec3 *)p; p += 3 * n;
     a->ang = (pb_vec3 *)p; p += 3 * n;
     a->svl = (pb_vec3 *)p;
+}
+
+static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
+{
+    *mem = malloc(n * PB_AOS_FLOATS * sizeof(float));
+    if (!*mem) return -1;
+    pb_aos_layout(a, *mem, n);
     return 0;
 }
 

@@ -112,6 +112,11 @@ typedef struct pb_metric {
 /* The metrics that judge op's outputs. Returns the count. */
 int pb_metrics_for(const pb_op_info *info, pb_metric *m);
 
+/* An engine-layout pose (pb_pose_aos) over n x PB_AOS_FLOATS floats at mem:
+ * pos, rot, scl, vel, ang, svl arrays one after the other. */
+#define PB_AOS_FLOATS (3 + 4 + 3 * 4)
+void pb_aos_layout(pb_pose_aos *a, float *mem, size_t n);
+
 /* Double-precision view of a pose or AoS output: planes of n_padded doubles. */
 typedef struct pb_dpose {
     size_t n, n_padded;
