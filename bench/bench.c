@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "measure.h"
 
 static const size_t default_sizes[] = { 64, 256, 1000, 1024, 4096, 10000, 16384, 65536, 262144, 1048576 };
 static const size_t quick_sizes[] = { 256, 4096, 65536 };
@@ -267,11 +268,11 @@ int bench_run(const bench_opts *opt)
     bench_state.total = gb_count_selected();
     fprintf(stderr, "posebench bench: %zu benchmarks (variants %s), seed %" PRIu64 " (--seed %" PRIu64
             " repeats the inputs)\n", bench_state.total, vlist, bench_state.seed, bench_state.seed);
-    clock_gettime(CLOCK_MONOTONIC, &bench_state.t0);
+    bench_state.t0 = wall_seconds();
     long ran = gb_run(on_result, NULL);
     if (ran < 0) goto out;
     char e[32];
-    fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur(seconds_since(&bench_state.t0), e, sizeof e));
+    fprintf(stderr, "posebench bench: %ld benchmarks in %s\n", ran, fmt_dur((wall_seconds() - bench_state.t0), e, sizeof e));
 
     size_t errors = 0, missing = 0, skipped = 0;
     for (size_t i = 0; i < bench_state.nspecs; i++) {

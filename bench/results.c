@@ -7,18 +7,7 @@
 #include <string.h>
 
 #include "bench_internal.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "measure.h"
 
 /* Medians and CV of a benchmark: Google Benchmark's own aggregates when it
  * computed them (so the CSV matches the JSON), else from the single runs. */
@@ -35,12 +24,12 @@ stats spec_stats(const spec *s)
         if (!t) return st;
         int m = s->nrep, k = 0;
         for (int i = 0; i < m; i++) t[i] = s->rep[3 * i];
-        st.cpu_s = median_of(t, m);
+        st.cpu_s = median_sort(t, m);
         for (int i = 0; i < m; i++) t[i] = s->rep[3 * i + 1];
-        st.nspj = median_of(t, m);
+        st.nspj = median_sort(t, m);
         for (int i = 0; i < m; i++)
             if (!isnan(s->rep[3 * i + 2])) t[k++] = s->rep[3 * i + 2];
-        if (k == m) st.ratio = median_of(t, k);
+        if (k == m) st.ratio = median_sort(t, k);
         free(t);
         st.ok = 1;
     }

@@ -9,18 +9,12 @@
 #include <time.h>
 
 #include "bench_internal.h"
+#include "measure.h"
 
 struct harness bench_state;
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-
-double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
 
 const char *fmt_dur(double s, char *buf, size_t len)
 {
@@ -38,7 +32,7 @@ static void note_start(spec *s)
     if (s->started) return;
     s->started = 1;
     bench_state.nstarted++;
-    double el = seconds_since(&bench_state.t0);
+    double el = (wall_seconds() - bench_state.t0);
     char e[32], r[32];
     size_t done = bench_state.nstarted - 1;
     if (done > 0 && bench_state.total >= bench_state.nstarted)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "measure.h"
 #include "report.h"
 
 /* Full-report bench: the bench's own sizes (powers of 4 from 64 to 1 M joints,
@@ -122,7 +123,7 @@ static int run(const opt_val *o, int nrest, char **rest)
 
     char exe[4096];
     char *self = (char *)self_exe(exe, sizeof exe, "posebench");
-    double t_all = now_s();
+    double t_all = wall_seconds();
     char p_val[2400], p_bench[2400], p_dram[2400], p_csv[2400], p_frame[2400], p_budget[2400], p_txt[2400];
     snprintf(p_val, sizeof p_val, "%s/validate.json", r->dir);
     snprintf(p_bench, sizeof p_bench, "%s/bench.json", r->dir);
@@ -161,7 +162,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         step *s = &r->steps[r->nsteps++];
         s->name = name;
         fprintf(stderr, "posebench report: [%d/%d] %s (elapsed %.0f s) ...\n", r->nsteps, nsteps_total, name,
-                now_s() - t_all);
+                wall_seconds() - t_all);
         char *av[24 + 2 * REPORT_MAX_BVH];
         int ac = 0;
         av[ac++] = self;
@@ -210,9 +211,9 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
         av[ac] = NULL;
         snprintf(p_txt, sizeof p_txt, "%s/%s.txt", r->dir, name);
-        double t0 = now_s();
+        double t0 = wall_seconds();
         s->status = run_child(av, p_txt, NULL, 0);
-        s->seconds = now_s() - t0;
+        s->seconds = wall_seconds() - t0;
         if (s->status != 0)
             fprintf(stderr, "posebench report: %s exited with status %d (see %s)\n", name, s->status, p_txt);
     }
@@ -236,14 +237,14 @@ static int run(const opt_val *o, int nrest, char **rest)
     int made[NPLOTS];
     int pst = report_plots(r, made);
     if (pst != 0) status = pst;
-    if (write_index(r, made, now_s() - t_all) != 0) status = EXIT_USAGE;
+    if (write_index(r, made, wall_seconds() - t_all) != 0) status = EXIT_USAGE;
 
     for (int i = 0; i < r->nsteps; i++)
         if (r->steps[i].status != 0 && status == 0) status = 1;
     if (!r->val || !r->val->ok || !r->have_frame || !r->have_budget) status = status ? status : 1;
     if (r->val && r->val->ok && r->val->fails)
         fprintf(stderr, "posebench report: VALIDATION FAILED: %d failing row(s) (see validate.txt)\n", r->val->fails);
-    fprintf(stderr, "posebench report: done in %.0f s%s\n", now_s() - t_all, status ? " (with failures, see above)" : "");
+    fprintf(stderr, "posebench report: done in %.0f s%s\n", wall_seconds() - t_all, status ? " (with failures, see above)" : "");
     printf("%s\n", r->dir);
     cJSON_Delete(r->frame);
     cJSON_Delete(r->budget);

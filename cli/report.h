@@ -37,7 +37,6 @@ typedef struct step {
     double seconds;
 } step;
 
-double now_s(void);
 /* Run argv (stdout to out_path when given), wait. Its exit status, 127 if it could not run. */
 int run_child(char *const argv[], const char *out_path, const char *dir, int search_path);
 int mkdir_p(const char *path);

@@ -15,15 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure.h"
 #include "report.h"
 
 const char *const level_name[LV_COUNT] = { "L1", "L2", "L3", "DRAM" };
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The level a working set measures, or -1 (near a boundary, or a cache size unknown). */
 static int level_of(const bw_level lv[LV_COUNT], double ws)
@@ -68,10 +63,9 @@ void copy_levels(const bench_data *b, bw_level lv[LV_COUNT])
         for (int s = 0; s < b->ns && used < sizeof v->sizes; s++)
             if (seen[l][s]) used += (size_t)snprintf(v->sizes + used, sizeof v->sizes - used, "%s%zu", used ? ", " : "", b->sizes[s]);
         if (!v->rows) continue;
-        qsort(vals[l], (size_t)v->rows, sizeof vals[l][0], cmp_double);
+        v->median = median_sort(vals[l], v->rows);   /* sorts: the extremes are then at the ends */
         v->lo = vals[l][0];
         v->hi = vals[l][v->rows - 1];
-        v->median = v->rows % 2 ? vals[l][v->rows / 2] : 0.5 * (vals[l][v->rows / 2 - 1] + vals[l][v->rows / 2]);
     }
 }
 

@@ -14,13 +14,6 @@
 
 #include "report.h"
 
-double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Run argv with stdout into out_path (NULL: inherited), stderr inherited,
  * optionally in dir. Returns the exit status, 127 if it could not start,
  * 128 + signal if it was killed. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "measure.h"
 
 /* Growing per-(variant, metric) error sample, for max and percentile. */
 typedef struct {
@@ -29,16 +30,11 @@ static int acc_push(acc *a, const double *e, size_t n, pb_class cls)
     }
     return 0;
 }
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 static double percentile99(acc *a)
 {
     if (a->n == 0) return 0;
-    qsort(a->err, a->n, sizeof *a->err, cmp_double);
-    return a->err[(size_t)floor(0.99 * (double)(a->n - 1))];
+    sort_doubles(a->err, a->n);
+    return quantile_sorted(a->err, a->n, 0.99);
 }
 
 /* Run the double oracle of op on inputs (da, db, AoS in da) into d. */

@@ -1,4 +1,4 @@
-/* measure.c — the CLI's clock and medians (measure.h). */
+/* measure.c — clocks, medians and percentiles (measure.h). */
 #include "measure.h"
 
 #include <math.h>
@@ -33,9 +33,27 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void sort_doubles(double *v, size_t n)
+{
+    if (n > 1) qsort(v, n, sizeof *v, cmp_double);
+}
+
+double median_sorted(const double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double quantile_sorted(const double *v, size_t n, double q)
+{
+    if (n == 0) return NAN;
+    double r = floor((q < 0 ? 0 : q > 1 ? 1 : q) * (double)(n - 1));
+    return v[(size_t)r];
+}
+
 double median_sort(double *v, int n)
 {
     if (n <= 0) return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    sort_doubles(v, (size_t)n);
+    return median_sorted(v, (size_t)n);
 }
