@@ -46,5 +46,8 @@ typedef struct budget_res {
 void budget_print(const budget_res *r);
 /* 0, or -1 after a message. */
 int budget_write_json(const budget_res *r, const char *path);
+/* 1 when at least one blending method (the cut excluded) fits or is marginal
+ * at the asked crowd: the command's check; 0 sends it to exit status 1. */
+int budget_check_passes(const budget_res *r);
 
 #endif

@@ -225,9 +225,16 @@ static int add_row(cJSON *rows, const budget_res *R, int mi)
     return ok;
 }
 
+int budget_check_passes(const budget_res *R)
+{
+    for (int mi = 1; mi < BUDGET_NM; mi++)   /* 0 is the cut: not a blending method */
+        if (R->rows[mi].frame_v == BV_FITS || R->rows[mi].frame_v == BV_MARGINAL) return 1;
+    return 0;
+}
+
 int budget_write_json(const budget_res *R, const char *path)
 {
-    cJSON *root = cJSON_CreateObject(), *ctx = context_new(), *cf, *pa, *rows, *sa, *sizes, *rest, *rm;
+    cJSON *root = cJSON_CreateObject(), *ctx = context_new(), *cf, *pa, *rows, *sa, *sizes, *rest, *rm, *ck;
     double sz[1] = { (double)R->characters }, rest_med[1] = { R->rest.median };
     int ok = root && ctx && cJSON_AddStringToObject(root, "tool", "posebench budget") &&
              cJSON_AddItemToObject(root, "context", ctx);
@@ -251,6 +258,10 @@ int budget_write_json(const budget_res *R, const char *path)
          add_meas(root, "rest_of_frame", &R->rest, bv_judge(&R->rest, R->budget, BV_NOISE_FLOOR)) &&
          (rm = cJSON_GetObjectItemCaseSensitive(root, "rest_of_frame")) &&
          json_add_num(rm, "fraction_of_budget", R->rest.median / R->budget) &&
+         (ck = cJSON_AddObjectToObject(root, "check")) &&
+         cJSON_AddBoolToObject(ck, "passed", budget_check_passes(R)) &&
+         cJSON_AddStringToObject(ck, "rule", "passes when at least one blending method's whole frame fits or is "
+                                             "marginal at the asked crowd; else the command exits 1") &&
          cJSON_AddStringToObject(root, "verdicts", "fits: [min, max] of the repetitions, widened to median +- "
                                                    "noise_floor, within the budget; marginal: the budget inside it; "
                                                    "does not fit: all above") &&

@@ -386,6 +386,11 @@ void budget_section(report *r, out2 *o, int made)
     fprintf(o->m, "Budget %.0f us for %.0f characters x %.0f joints (variant %s). Verdicts fits / marginal / does not "
                   "fit against the repetitions' spread; max crowd measured by bisection.\n\n", budget,
             json_num(cfg, "characters"), json_num(cfg, "joints"), json_str(cfg, "variant") ? json_str(cfg, "variant") : "?");
+    const cJSON *passed = jget(jget(r->budget, "check"), "passed");
+    if (cJSON_IsFalse(passed))
+        both(o, "<p class=\"bad\"><b>No blending method's whole frame fits the budget at this crowd</b> (budget's "
+                "check failed: exit status 1; recorded here as a finding).</p>\n",
+             "**No blending method's whole frame fits the budget at this crowd** (budget's check failed).\n\n");
     char fitsh[64];
     snprintf(fitsh, sizeof fitsh, "%.0f us?", budget);
     const json_col cost_cols[] = {
