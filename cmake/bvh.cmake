@@ -8,11 +8,11 @@
 get_filename_component(PB_BVH_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 if(PB_BVH)
-  target_sources(posebench PRIVATE ${PB_BVH_ROOT}/src/bvh.c ${PB_BVH_ROOT}/src/frame_bvh.c)
+  target_sources(posebench PRIVATE ${PB_BVH_ROOT}/src/bvh.c ${PB_BVH_ROOT}/src/bvh_lex.c ${PB_BVH_ROOT}/src/frame_bvh.c)
 endif()
 
 if(PB_BVH AND PB_BUILD_TESTS)
-  add_executable(test_bvh ${PB_BVH_ROOT}/tests/test_bvh.c)
+  add_executable(test_bvh ${PB_BVH_ROOT}/tests/test_bvh.c ${PB_BVH_ROOT}/tests/bvh_check.c)
   target_link_libraries(test_bvh PRIVATE posebench m)
   add_test(NAME bvh COMMAND test_bvh ${PB_BVH_ROOT}/tests/bvh)
 endif()
@@ -25,6 +25,7 @@ if(PB_FUZZ)
     add_executable(fuzz_bvh
       ${PB_BVH_ROOT}/tests/fuzz/fuzz_bvh.c
       ${PB_BVH_ROOT}/src/bvh.c
+      ${PB_BVH_ROOT}/src/bvh_lex.c
       ${PB_BVH_ROOT}/src/clip.c
       ${PB_BVH_ROOT}/src/status.c
       ${PB_BVH_ROOT}/src/pose.c)

@@ -11,19 +11,7 @@
  * Input is treated as hostile: every count is checked against a limit before
  * it sizes an allocation, every number is validated before strtod sees it,
  * and every error path frees what was built and leaves the outputs zeroed. */
-#include <errno.h>
-#include <float.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "posebench/bvh.h"
-#include "internal.h"
-
-#define MAX_DEPTH_CAP 1024   /* recursion bound no option may exceed */
-#define NUM_MAX 127          /* longest number token we accept (characters) */
-#define SHOW_MAX 40          /* characters of a token quoted in a message */
+#include "bvh_int.h"
 
 static const double deg_to_rad = 3.14159265358979323846 / 180.0;
 
@@ -33,224 +21,6 @@ static const char *const channel_name[CH_COUNT] = {
     "Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"
 };
 
-/* What the parser knows about a joint before the skeleton is built. */
-typedef struct joint_def {
-    char name[PB_BVH_NAME_MAX];
-    int32_t parent;
-    size_t line;              /* where the joint was declared, for messages */
-    float offset[3];          /* scaled */
-    int nchan;
-    unsigned char chan[6];    /* channel kinds in file order */
-    size_t first_chan;        /* index of its first value in a motion row */
-} joint_def;
-
-typedef struct end_def {
-    int32_t parent;
-    float offset[3];
-} end_def;
-
-typedef struct token {
-    const char *p;            /* NULL at end of input */
-    size_t len;
-    size_t line;
-} token;
-
-typedef struct parser {
-    const char *buf;
-    size_t size, pos, line;
-    const char *name;         /* file or display name used in messages */
-    const pb_bvh_options *opt;
-    joint_def *joints;
-    size_t njoints, cap_joints;
-    end_def *ends;
-    size_t nends, cap_ends;
-    size_t nchannels;         /* values per motion row */
-    size_t warnings;
-} parser;
-
-/* ---- Messages ------------------------------------------------------------------ */
-
-/* Record "name:line: <message>" as a parse error. */
-static pb_status perr(const parser *ps, size_t line, const char *fmt, ...) PB_PRINTF(3, 4);
-static pb_status perr(const parser *ps, size_t line, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return pb_fail(PB_ERR_PARSE, "%s:%zu: %s", ps->name, line, msg);
-}
-
-/* A condition real files have: a warning normally ("name:line: msg; then"),
- * an error in strict mode ("name:line: msg (an error in strict mode)"). */
-static pb_status pwarn(parser *ps, size_t line, const char *then, const char *fmt, ...) PB_PRINTF(4, 5);
-static pb_status pwarn(parser *ps, size_t line, const char *then, const char *fmt, ...)
-{
-    char msg[300], full[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (ps->opt->strict) return perr(ps, line, "%s (an error in strict mode)", msg);
-    snprintf(full, sizeof full, "%.100s:%zu: %s; %.60s", ps->name, line, msg, then);
-    ps->warnings++;
-    if (ps->opt->warn)
-        ps->opt->warn(ps->opt->user, full);
-    else
-        fprintf(stderr, "posebench: warning: %s\n", full);
-    return PB_OK;
-}
-
-/* Quote a token for a message: at most SHOW_MAX characters, "end of file" at EOF. */
-static const char *show(const token *t, char out[SHOW_MAX + 8])
-{
-    if (!t->p) return "end of file";
-    size_t n = t->len < SHOW_MAX ? t->len : SHOW_MAX;
-    out[0] = '\'';
-    memcpy(out + 1, t->p, n);
-    strcpy(out + 1 + n, t->len > SHOW_MAX ? "...'" : "'");
-    return out;
-}
-
-/* ---- Tokenizer ------------------------------------------------------------------- */
-
-static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-
-/* Skip white space. Line breaks are "\n", "\r\n" and a lone "\r" (old Mac
- * exports); with cross_lines = 0 stop in front of a line break instead. */
-static void skip_space(parser *ps, int cross_lines)
-{
-    while (ps->pos < ps->size && is_space((unsigned char)ps->buf[ps->pos])) {
-        char c = ps->buf[ps->pos];
-        if (c == '\n' || c == '\r') {
-            if (!cross_lines) return;
-            if (c == '\n' || ps->pos + 1 >= ps->size || ps->buf[ps->pos + 1] != '\n') ps->line++;
-        }
-        ps->pos++;
-    }
-}
-
-/* Next token: '{' and '}' on their own, otherwise a run of non-space bytes.
- * cross_lines = 0 returns an EOF-like token (p = NULL) at the end of the line. */
-static token next_token_ex(parser *ps, int cross_lines)
-{
-    skip_space(ps, cross_lines);
-    token t = { NULL, 0, ps->line };
-    if (ps->pos >= ps->size || is_space((unsigned char)ps->buf[ps->pos])) return t;
-    size_t start = ps->pos;
-    char c = ps->buf[ps->pos++];
-    if (c != '{' && c != '}')
-        while (ps->pos < ps->size) {
-            c = ps->buf[ps->pos];
-            if (is_space((unsigned char)c) || c == '{' || c == '}') break;
-            ps->pos++;
-        }
-    t.p = ps->buf + start;
-    t.len = ps->pos - start;
-    return t;
-}
-
-static token next_token(parser *ps) { return next_token_ex(ps, 1); }
-
-/* Keywords and channel names are compared ignoring ASCII case: exporters
- * disagree on "End Site" / "End site" and "Xrotation" / "XRotation". */
-static int tok_is(const token *t, const char *word)
-{
-    size_t n = strlen(word);
-    if (!t->p || t->len != n) return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char a = (unsigned char)t->p[i], b = (unsigned char)word[i];
-        if (a >= 'A' && a <= 'Z') a = (unsigned char)(a - 'A' + 'a');
-        if (b >= 'A' && b <= 'Z') b = (unsigned char)(b - 'A' + 'a');
-        if (a != b) return 0;
-    }
-    return 1;
-}
-
-static pb_status expect(parser *ps, const char *word, const char *where)
-{
-    token t = next_token(ps);
-    char q[SHOW_MAX + 8];
-    if (!tok_is(&t, word)) return perr(ps, t.line, "expected '%s' %s, found %s", word, where, show(&t, q));
-    return PB_OK;
-}
-
-/* "Frames:" or "Frames" ":" (both spellings occur). */
-static pb_status expect_label(parser *ps, const char *word, const char *shown)
-{
-    token t = next_token(ps);
-    char q[SHOW_MAX + 8];
-    size_t n = strlen(word);
-    if (t.p && t.len == n + 1 && t.p[n] == ':') {
-        token w = t;
-        w.len = n;
-        if (tok_is(&w, word)) return PB_OK;
-    }
-    if (tok_is(&t, word)) {
-        token c = next_token(ps);
-        if (c.p && c.len == 1 && c.p[0] == ':') return PB_OK;
-        t = c;
-    }
-    return perr(ps, t.line, "expected '%s', found %s", shown, show(&t, q));
-}
-
-/* ---- Numbers ---------------------------------------------------------------------- */
-
-enum { NUM_OK, NUM_BAD, NUM_RANGE };
-
-/* Parse a decimal floating-point token into *out. The grammar is checked by
- * hand first — [+-] digits [. digits] [(e|E) [+-] digits], at least one
- * mantissa digit — because strtod would also accept "inf", "nan", "0x1p3"
- * and leading spaces. Values beyond float range are NUM_RANGE; underflow to
- * zero or a denormal is accepted (it is a tiny number, not an error). */
-static int parse_number(const token *t, double *out)
-{
-    if (!t->p || t->len == 0) return NUM_BAD;
-    const char *p = t->p, *end = t->p + t->len;
-    size_t digits = 0;
-    if (*p == '+' || *p == '-') p++;
-    while (p < end && *p >= '0' && *p <= '9') p++, digits++;
-    if (p < end && *p == '.') {
-        p++;
-        while (p < end && *p >= '0' && *p <= '9') p++, digits++;
-    }
-    if (digits == 0) return NUM_BAD;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < end && (*p == '+' || *p == '-')) p++;
-        size_t exp_digits = 0;
-        while (p < end && *p >= '0' && *p <= '9') p++, exp_digits++;
-        if (exp_digits == 0) return NUM_BAD;
-    }
-    if (p != end) return NUM_BAD;
-    if (t->len > NUM_MAX) return NUM_BAD;
-    /* strtod needs a terminated string; the token is not one in the buffer. */
-    char tmp[NUM_MAX + 1];
-    memcpy(tmp, t->p, t->len);
-    tmp[t->len] = '\0';
-    char *stop;
-    double v = strtod(tmp, &stop);
-    if (stop != tmp + t->len) return NUM_BAD;   /* e.g. a locale with ',' as decimal point */
-    if (!isfinite(v) || fabs(v) > FLT_MAX) return NUM_RANGE;
-    *out = v;
-    return NUM_OK;
-}
-
-/* A number that must fit a float after multiplying by scale. */
-static pb_status read_number(parser *ps, double scale, double *out, const char *what)
-{
-    token t = next_token(ps);
-    char q[SHOW_MAX + 8];
-    double v = 0;
-    int r = parse_number(&t, &v);
-    if (r == NUM_BAD) return perr(ps, t.line, "expected a number (%s), found %s", what, show(&t, q));
-    if (r == NUM_RANGE || fabs(v * scale) > FLT_MAX)
-        return perr(ps, t.line, "expected a number within float range (%s), found %s", what, show(&t, q));
-    *out = v * scale;
-    return PB_OK;
-}
-
 /* ---- HIERARCHY ---------------------------------------------------------------------- */
 
 /* OFFSET x y z; owner ("joint 'Hips'", "End Site") names the block in messages. */
@@ -259,11 +29,11 @@ static pb_status read_offset(parser *ps, float off[3], const char *owner)
     static const char *const axis[3] = { "x", "y", "z" };
     char what[PB_BVH_NAME_MAX + 40];
     snprintf(what, sizeof what, "after '{' of %s", owner);
-    pb_status s = expect(ps, "OFFSET", what);
+    pb_status s = pb_bvh_expect(ps, "OFFSET", what);
     for (int i = 0; i < 3 && s == PB_OK; i++) {
         double v = 0;
         snprintf(what, sizeof what, "OFFSET %s of %s", axis[i], owner);
-        s = read_number(ps, ps->opt->unit_scale, &v, what);
+        s = pb_bvh_read_number(ps, ps->opt->unit_scale, &v, what);
         off[i] = (float)v;
     }
     return s;
@@ -272,28 +42,28 @@ static pb_status read_offset(parser *ps, float off[3], const char *owner)
 static pb_status read_channels(parser *ps, joint_def *jd)
 {
     char q[SHOW_MAX + 8];
-    pb_status s = expect(ps, "CHANNELS", "after OFFSET");
+    pb_status s = pb_bvh_expect(ps, "CHANNELS", "after OFFSET");
     if (s != PB_OK) return s;
-    token t = next_token(ps);
-    if (tok_is(&t, "3"))
+    token t = pb_bvh_next_token(ps);
+    if (pb_bvh_tok_is(&t, "3"))
         jd->nchan = 3;
-    else if (tok_is(&t, "6"))
+    else if (pb_bvh_tok_is(&t, "6"))
         jd->nchan = 6;
     else
-        return perr(ps, t.line, "expected a channel count of 3 or 6 after CHANNELS of joint '%s', found %s", jd->name,
-                    show(&t, q));
+        return pb_bvh_perr(ps, t.line, "expected a channel count of 3 or 6 after CHANNELS of joint '%s', found %s", jd->name,
+                    pb_bvh_show(&t, q));
     unsigned seen = 0;
     for (int i = 0; i < jd->nchan; i++) {
-        t = next_token(ps);
+        t = pb_bvh_next_token(ps);
         int k = 0;
-        while (k < CH_COUNT && !tok_is(&t, channel_name[k])) k++;
+        while (k < CH_COUNT && !pb_bvh_tok_is(&t, channel_name[k])) k++;
         if (k == CH_COUNT)
-            return perr(ps, t.line,
+            return pb_bvh_perr(ps, t.line,
                         "expected a channel name (Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation; "
                         "%d of %d for joint '%s'), found %s",
-                        i + 1, jd->nchan, jd->name, show(&t, q));
+                        i + 1, jd->nchan, jd->name, pb_bvh_show(&t, q));
         if (seen & (1u << k))
-            return perr(ps, t.line, "channel %s listed twice for joint '%s'", channel_name[k], jd->name);
+            return pb_bvh_perr(ps, t.line, "channel %s listed twice for joint '%s'", channel_name[k], jd->name);
         seen |= 1u << k;
         jd->chan[i] = (unsigned char)k;
     }
@@ -305,16 +75,16 @@ static pb_status read_channels(parser *ps, joint_def *jd)
 static pb_status parse_end_site(parser *ps, int32_t parent, size_t depth, size_t line)
 {
     if (depth > ps->opt->max_depth)
-        return perr(ps, line, "End Site nested %zu deep, deeper than the limit of %zu (pb_bvh_options.max_depth)",
+        return pb_bvh_perr(ps, line, "End Site nested %zu deep, deeper than the limit of %zu (pb_bvh_options.max_depth)",
                     depth, ps->opt->max_depth);
     if (ps->nends >= ps->opt->max_joints)
-        return perr(ps, line, "more than %zu End Sites (limit: pb_bvh_options.max_joints)", ps->opt->max_joints);
-    pb_status s = expect(ps, "Site", "after 'End'");
-    if (s == PB_OK) s = expect(ps, "{", "after 'End Site'");
+        return pb_bvh_perr(ps, line, "more than %zu End Sites (limit: pb_bvh_options.max_joints)", ps->opt->max_joints);
+    pb_status s = pb_bvh_expect(ps, "Site", "after 'End'");
+    if (s == PB_OK) s = pb_bvh_expect(ps, "{", "after 'End Site'");
     if (s != PB_OK) return s;
     float off[3];
     s = read_offset(ps, off, "End Site");
-    if (s == PB_OK) s = expect(ps, "}", "closing End Site (an End Site has only an OFFSET)");
+    if (s == PB_OK) s = pb_bvh_expect(ps, "}", "closing End Site (an End Site has only an OFFSET)");
     if (s != PB_OK) return s;
     if (ps->nends == ps->cap_ends) {
         size_t cap = ps->cap_ends ? ps->cap_ends * 2 : 32;
@@ -336,20 +106,20 @@ static pb_status parse_joint(parser *ps, int32_t parent, size_t depth, const cha
 {
     char q[SHOW_MAX + 8];
     if (depth > ps->opt->max_depth)
-        return perr(ps, line, "%s nested %zu deep, deeper than the limit of %zu (pb_bvh_options.max_depth)", keyword,
+        return pb_bvh_perr(ps, line, "%s nested %zu deep, deeper than the limit of %zu (pb_bvh_options.max_depth)", keyword,
                     depth, ps->opt->max_depth);
-    token t = next_token(ps);
+    token t = pb_bvh_next_token(ps);
     if (!t.p || (t.len == 1 && (t.p[0] == '{' || t.p[0] == '}')))
-        return perr(ps, t.line, "expected a joint name after %s, found %s", keyword, show(&t, q));
+        return pb_bvh_perr(ps, t.line, "expected a joint name after %s, found %s", keyword, pb_bvh_show(&t, q));
     if (t.len >= PB_BVH_NAME_MAX)
-        return perr(ps, t.line, "joint name %s is %zu bytes long, expected at most %d", show(&t, q), t.len,
+        return pb_bvh_perr(ps, t.line, "joint name %s is %zu bytes long, expected at most %d", pb_bvh_show(&t, q), t.len,
                     PB_BVH_NAME_MAX - 1);
     for (size_t j = 0; j < ps->njoints; j++)
         if (strlen(ps->joints[j].name) == t.len && memcmp(ps->joints[j].name, t.p, t.len) == 0)
-            return perr(ps, t.line, "duplicate joint name %s (first declared at line %zu); expected unique names",
-                        show(&t, q), ps->joints[j].line);
+            return pb_bvh_perr(ps, t.line, "duplicate joint name %s (first declared at line %zu); expected unique names",
+                        pb_bvh_show(&t, q), ps->joints[j].line);
     if (ps->njoints >= ps->opt->max_joints)
-        return perr(ps, t.line, "more than %zu joints (limit: pb_bvh_options.max_joints)", ps->opt->max_joints);
+        return pb_bvh_perr(ps, t.line, "more than %zu joints (limit: pb_bvh_options.max_joints)", ps->opt->max_joints);
     if (ps->njoints == ps->cap_joints) {
         size_t cap = ps->cap_joints ? ps->cap_joints * 2 : 32;
         joint_def *j = realloc(ps->joints, cap * sizeof *j);
@@ -367,7 +137,7 @@ static pb_status parse_joint(parser *ps, int32_t parent, size_t depth, const cha
 
     char where[PB_BVH_NAME_MAX + 40];
     snprintf(where, sizeof where, "after joint name '%s'", jd->name);
-    pb_status s = expect(ps, "{", where);
+    pb_status s = pb_bvh_expect(ps, "{", where);
     if (s != PB_OK) return s;
     snprintf(where, sizeof where, "joint '%s'", jd->name);
     s = read_offset(ps, jd->offset, where);
@@ -375,18 +145,18 @@ static pb_status parse_joint(parser *ps, int32_t parent, size_t depth, const cha
     if (s != PB_OK) return s;
 
     for (;;) {
-        t = next_token(ps);
-        if (tok_is(&t, "}")) return PB_OK;
-        if (tok_is(&t, "JOINT"))
+        t = pb_bvh_next_token(ps);
+        if (pb_bvh_tok_is(&t, "}")) return PB_OK;
+        if (pb_bvh_tok_is(&t, "JOINT"))
             s = parse_joint(ps, (int32_t)self, depth + 1, "JOINT", t.line);
-        else if (tok_is(&t, "End"))
+        else if (pb_bvh_tok_is(&t, "End"))
             s = parse_end_site(ps, (int32_t)self, depth + 1, t.line);
         else if (!t.p)
-            return perr(ps, t.line, "unexpected end of file, expected '}' closing joint '%s' (opened at line %zu)",
+            return pb_bvh_perr(ps, t.line, "unexpected end of file, expected '}' closing joint '%s' (opened at line %zu)",
                         ps->joints[self].name, ps->joints[self].line);
         else
-            return perr(ps, t.line, "expected 'JOINT', 'End Site' or '}' in joint '%s', found %s",
-                        ps->joints[self].name, show(&t, q));
+            return pb_bvh_perr(ps, t.line, "expected 'JOINT', 'End Site' or '}' in joint '%s', found %s",
+                        ps->joints[self].name, pb_bvh_show(&t, q));
         if (s != PB_OK) return s;
     }
 }
@@ -396,20 +166,20 @@ static pb_status parse_hierarchy(parser *ps)
     char q[SHOW_MAX + 8];
     /* A UTF-8 byte order mark from Windows editors is not content. */
     if (ps->size >= 3 && memcmp(ps->buf, "\xEF\xBB\xBF", 3) == 0) ps->pos = 3;
-    token t = next_token(ps);
-    if (!t.p) return perr(ps, t.line, "empty file, expected 'HIERARCHY'");
-    if (!tok_is(&t, "HIERARCHY"))
-        return perr(ps, t.line, "expected 'HIERARCHY' at the start of a BVH file, found %s", show(&t, q));
-    t = next_token(ps);
-    if (!tok_is(&t, "ROOT")) return perr(ps, t.line, "expected 'ROOT' after HIERARCHY, found %s", show(&t, q));
+    token t = pb_bvh_next_token(ps);
+    if (!t.p) return pb_bvh_perr(ps, t.line, "empty file, expected 'HIERARCHY'");
+    if (!pb_bvh_tok_is(&t, "HIERARCHY"))
+        return pb_bvh_perr(ps, t.line, "expected 'HIERARCHY' at the start of a BVH file, found %s", pb_bvh_show(&t, q));
+    t = pb_bvh_next_token(ps);
+    if (!pb_bvh_tok_is(&t, "ROOT")) return pb_bvh_perr(ps, t.line, "expected 'ROOT' after HIERARCHY, found %s", pb_bvh_show(&t, q));
     for (;;) {
         pb_status s = parse_joint(ps, -1, 1, "ROOT", t.line);
         if (s != PB_OK) return s;
-        t = next_token(ps);
-        if (tok_is(&t, "MOTION")) return PB_OK;
-        if (!tok_is(&t, "ROOT"))   /* several ROOTs: a multi-character file */
-            return perr(ps, t.line, "expected 'MOTION' (or another 'ROOT') after the hierarchy, found %s",
-                        show(&t, q));
+        t = pb_bvh_next_token(ps);
+        if (pb_bvh_tok_is(&t, "MOTION")) return PB_OK;
+        if (!pb_bvh_tok_is(&t, "ROOT"))   /* several ROOTs: a multi-character file */
+            return pb_bvh_perr(ps, t.line, "expected 'MOTION' (or another 'ROOT') after the hierarchy, found %s",
+                        pb_bvh_show(&t, q));
     }
 }
 
@@ -419,7 +189,7 @@ static pb_status parse_hierarchy(parser *ps)
 static pb_status read_frame_count(parser *ps, size_t *count, size_t *line)
 {
     char q[SHOW_MAX + 8];
-    token t = next_token(ps);
+    token t = pb_bvh_next_token(ps);
     *line = t.line;
     size_t v = 0;
     int ok = t.p != NULL && t.len > 0;
@@ -428,10 +198,10 @@ static pb_status read_frame_count(parser *ps, size_t *count, size_t *line)
         if (d > 9) ok = 0;
         else v = v > (SIZE_MAX - d) / 10 ? SIZE_MAX : v * 10 + d;
     }
-    if (!ok) return perr(ps, t.line, "expected a non-negative integer frame count after 'Frames:', found %s", show(&t, q));
+    if (!ok) return pb_bvh_perr(ps, t.line, "expected a non-negative integer frame count after 'Frames:', found %s", pb_bvh_show(&t, q));
     if (v > ps->opt->max_frames)
-        return perr(ps, t.line, "Frames: %s is more than the limit of %zu frames (pb_bvh_options.max_frames)",
-                    show(&t, q), ps->opt->max_frames);
+        return pb_bvh_perr(ps, t.line, "Frames: %s is more than the limit of %zu frames (pb_bvh_options.max_frames)",
+                    pb_bvh_show(&t, q), ps->opt->max_frames);
     *count = v;
     return PB_OK;
 }
@@ -439,18 +209,18 @@ static pb_status read_frame_count(parser *ps, size_t *count, size_t *line)
 static pb_status read_frame_time(parser *ps, double *ft)
 {
     char q[SHOW_MAX + 8];
-    pb_status s = expect(ps, "Frame", "after the frame count");
-    if (s == PB_OK) s = expect_label(ps, "Time", "Time:' (as in 'Frame Time:");
+    pb_status s = pb_bvh_expect(ps, "Frame", "after the frame count");
+    if (s == PB_OK) s = pb_bvh_expect_label(ps, "Time", "Time:' (as in 'Frame Time:");
     if (s != PB_OK) return s;
-    token t = next_token(ps);
+    token t = pb_bvh_next_token(ps);
     double v = 0;
-    if (parse_number(&t, &v) != NUM_OK || !(v > 0) || 1.0 / v > FLT_MAX)
-        return perr(ps, t.line, "expected a positive number of seconds after 'Frame Time:' (1/time must fit a float), found %s",
-                    show(&t, q));
+    if (pb_bvh_parse_number(&t, &v) != NUM_OK || !(v > 0) || 1.0 / v > FLT_MAX)
+        return pb_bvh_perr(ps, t.line, "expected a positive number of seconds after 'Frame Time:' (1/time must fit a float), found %s",
+                    pb_bvh_show(&t, q));
     /* Rows are lines: a value after the frame time would shift every row. */
-    token extra = next_token_ex(ps, 0);
+    token extra = pb_bvh_next_token_ex(ps, 0);
     if (extra.p)
-        return perr(ps, extra.line, "expected the end of the line after the frame time, found %s", show(&extra, q));
+        return pb_bvh_perr(ps, extra.line, "expected the end of the line after the frame time, found %s", pb_bvh_show(&extra, q));
     *ft = v;
     return PB_OK;
 }
@@ -465,12 +235,12 @@ static pb_status count_rows(parser *ps, size_t *rows)
     size_t n = 0;
     size_t per_row_limit = ps->opt->max_elements / ps->njoints;
     for (;;) {
-        skip_space(ps, 1);
+        pb_bvh_skip_space(ps, 1);
         if (ps->pos >= ps->size) break;
         size_t line = ps->line, values = 0, row_start = ps->pos;
-        while (next_token_ex(ps, 0).p) values++;
+        while (pb_bvh_next_token_ex(ps, 0).p) values++;
         if (values < ps->nchannels) {
-            skip_space(ps, 1);
+            pb_bvh_skip_space(ps, 1);
             if (ps->pos >= ps->size) {   /* nothing follows: the file was cut off mid-row */
                 /* Only numbers make a cut-off row; a trailing word is garbage. */
                 size_t end = ps->pos;
@@ -479,26 +249,26 @@ static pb_status count_rows(parser *ps, size_t *rows)
                 for (size_t v = 0; v < values; v++) {
                     char q[SHOW_MAX + 8];
                     double d;
-                    token t = next_token_ex(ps, 0);
-                    int r = parse_number(&t, &d);
+                    token t = pb_bvh_next_token_ex(ps, 0);
+                    int r = pb_bvh_parse_number(&t, &d);
                     if (r != NUM_OK)
-                        return perr(ps, line, "expected a number%s (motion row %zu, value %zu), found %s",
-                                    r == NUM_RANGE ? " within float range" : "", n + 1, v + 1, show(&t, q));
+                        return pb_bvh_perr(ps, line, "expected a number%s (motion row %zu, value %zu), found %s",
+                                    r == NUM_RANGE ? " within float range" : "", n + 1, v + 1, pb_bvh_show(&t, q));
                 }
                 ps->pos = end;
                 *rows = n;
-                return pwarn(ps, line, "dropping it", "last motion row has %zu of %zu values (file cut off?)",
+                return pb_bvh_pwarn(ps, line, "dropping it", "last motion row has %zu of %zu values (file cut off?)",
                              values, ps->nchannels);
             }
         }
         if (values != ps->nchannels)
-            return perr(ps, line, "motion row %zu has %zu values, expected %zu (one per channel in HIERARCHY)", n + 1,
+            return pb_bvh_perr(ps, line, "motion row %zu has %zu values, expected %zu (one per channel in HIERARCHY)", n + 1,
                         values, ps->nchannels);
         n++;
         if (n > ps->opt->max_frames)
-            return perr(ps, line, "more than %zu motion rows (limit: pb_bvh_options.max_frames)", ps->opt->max_frames);
+            return pb_bvh_perr(ps, line, "more than %zu motion rows (limit: pb_bvh_options.max_frames)", ps->opt->max_frames);
         if (n > per_row_limit)
-            return perr(ps, line, "%zu rows x %zu joints is more than the limit of %zu elements "
+            return pb_bvh_perr(ps, line, "%zu rows x %zu joints is more than the limit of %zu elements "
                         "(pb_bvh_options.max_elements)", n, ps->njoints, ps->opt->max_elements);
     }
     *rows = n;
@@ -530,12 +300,12 @@ static pb_status fill_rows(parser *ps, size_t rows, double *vals, pb_pose *pose)
     for (size_t r = 0; r < rows; r++) {
         size_t row_line = 0;
         for (size_t c = 0; c < ps->nchannels; c++) {
-            token t = next_token(ps);
+            token t = pb_bvh_next_token(ps);
             row_line = t.line;
-            int res = parse_number(&t, &vals[c]);
+            int res = pb_bvh_parse_number(&t, &vals[c]);
             if (res != NUM_OK)
-                return perr(ps, t.line, "expected a number%s (motion row %zu, value %zu), found %s",
-                            res == NUM_RANGE ? " within float range" : "", r + 1, c + 1, show(&t, q));
+                return pb_bvh_perr(ps, t.line, "expected a number%s (motion row %zu, value %zu), found %s",
+                            res == NUM_RANGE ? " within float range" : "", r + 1, c + 1, pb_bvh_show(&t, q));
         }
         for (size_t j = 0; j < J; j++) {
             const joint_def *jd = &ps->joints[j];
@@ -548,7 +318,7 @@ static pb_status fill_rows(parser *ps, size_t rows, double *vals, pb_pose *pose)
                 if (ch <= CH_ZPOS) {
                     pos[ch] = v * scale;
                     if (fabs(pos[ch]) > FLT_MAX)
-                        return perr(ps, row_line, "position of joint '%s' in motion row %zu overflows float after "
+                        return pb_bvh_perr(ps, row_line, "position of joint '%s' in motion row %zu overflows float after "
                                     "unit_scale; expected a smaller value", jd->name, r + 1);
                 } else {
                     /* Listed order, intrinsic: R = R1 * R2 * R3 on column vectors. */
@@ -567,7 +337,7 @@ static pb_status parse_motion(parser *ps, pb_clip *clip)
 {
     size_t header_frames = 0, header_line = 0;
     double ft = 1;
-    pb_status s = expect_label(ps, "Frames", "Frames:");
+    pb_status s = pb_bvh_expect_label(ps, "Frames", "Frames:");
     if (s == PB_OK) s = read_frame_count(ps, &header_frames, &header_line);
     if (s == PB_OK) s = read_frame_time(ps, &ft);
     if (s != PB_OK) return s;
@@ -576,10 +346,10 @@ static pb_status parse_motion(parser *ps, pb_clip *clip)
     s = count_rows(ps, &rows);
     if (s != PB_OK) return s;
     if (rows == 0)
-        return perr(ps, header_line, "no complete motion rows (header says Frames: %zu); expected at least one row of %zu values",
+        return pb_bvh_perr(ps, header_line, "no complete motion rows (header says Frames: %zu); expected at least one row of %zu values",
                     header_frames, ps->nchannels);
     if (header_frames != rows) {
-        s = pwarn(ps, header_line, "using the rows present", "header says Frames: %zu but %zu complete motion rows follow",
+        s = pb_bvh_pwarn(ps, header_line, "using the rows present", "header says Frames: %zu but %zu complete motion rows follow",
                   header_frames, rows);
         if (s != PB_OK) return s;
     }
@@ -681,8 +451,8 @@ static pb_status check_bytes(parser *ps)
     for (size_t i = 0; i < ps->size; i++) {
         unsigned char c = (unsigned char)ps->buf[i];
         if (c == '\n' || (c == '\r' && (i + 1 >= ps->size || ps->buf[i + 1] != '\n'))) line++;
-        else if ((c < 0x20 && !is_space(c)) || c == 0x7f)
-            return perr(ps, line, "unexpected control byte 0x%02x; expected text", c);
+        else if ((c < 0x20 && !pb_bvh_is_space(c)) || c == 0x7f)
+            return pb_bvh_perr(ps, line, "unexpected control byte 0x%02x; expected text", c);
     }
     return PB_OK;
 }
