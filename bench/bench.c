@@ -62,18 +62,19 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
     gb_add_context("seed", buf);
     if (bench_mocap.nclips) {
         const pb_mocap *m = &bench_mocap;
-        size_t used2 = (size_t)snprintf(buf, sizeof buf, "mocap crowd: the crowd builder playing %zu clip(s) of "
-                                        "%zu joints (", m->nclips, m->clips[0].joints);
+        size_t used2 = (size_t)snprintf(buf, sizeof buf, "mocap: validation's real-data cases from %zu clip(s), "
+                                        "clip 0 of %zu joints (", m->nclips, m->clips[0].joints);
         for (size_t i = 0; i < m->nclips && used2 < sizeof buf; i++)
             used2 += (size_t)snprintf(buf + used2, sizeof buf - used2, "%s%zu frames at %g fps", i ? ", " : "",
                                       m->clips[i].frames, (double)m->clips[i].fps);
         if (used2 < sizeof buf)
-            snprintf(buf + used2, sizeof buf - used2, "), ceil(n / joints) characters at seeded offsets: a at a "
-                     "clock, b %g s later; ops taking unnormalized, log or scalar inputs keep the mixed class",
-                     (double)MOCAP_GAP_S);
+            snprintf(buf + used2, sizeof buf - used2, "): elementwise ops keys at random frames of every clip, b "
+                     "the same joint at another moment; ops taking unnormalized, log or scalar inputs, and unroll, "
+                     "keep the mixed class");
         gb_add_context("input_class", buf);
-        gb_add_context("skeleton", "skeleton and sampling ops: whole characters of the mocap skeleton "
-                                         "(n rounded down to a multiple of its joints; ns_per_joint counts those); "
+        gb_add_context("skeleton", "skeleton and sampling ops: whole characters of clip 0's skeleton "
+                                         "(n rounded down to a multiple of its joints; ns_per_joint counts those), "
+                                         "each at a random frame (sampling: random times in a window of clip 0); "
                                          "chains: the clips' legs; skeleton arrays not counted in bytes");
     } else {
         gb_add_context("input_class", "mixed");
@@ -155,7 +156,7 @@ int bench_run(const bench_opts *opt)
             BAD("--mocap: no clips (the packaged CMU files are not installed: apt-get install assimp-testmodels, "
                 "or pass --bvh FILE)");
         }
-        fprintf(stderr, "posebench bench: inputs from a crowd of %zu-joint characters playing %zu mocap clip(s)\n",
+        fprintf(stderr, "posebench bench: inputs from %zu-joint characters of %zu mocap clip(s)\n",
                 bench_mocap.clips[0].joints, bench_mocap.nclips);
     }
 #undef BAD

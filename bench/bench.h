@@ -23,7 +23,7 @@ typedef struct bench_opts {
     int nsizes;                     /* 0: the defaults (64 ... 1048576; --quick 256, 4096, 65536) */
     int quick;                      /* 3 repetitions, short minimum time */
     int via_run;                    /* 0 the kernel table, 1 pb_run, 2 pb_plan_run */
-    int mocap;                      /* inputs from the crowd builder playing motion capture */
+    int mocap;                      /* inputs from motion capture (validation's real-data cases) */
     const char *const *bvh;         /* ... these files (NULL: the packaged CMU clips) */
     int nbvh;
     const char *json, *csv;         /* outputs (NULL: none) */

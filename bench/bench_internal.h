@@ -109,19 +109,18 @@ typedef struct pool {
     int flush;                          /* cold: flush the set before each iteration (cold.h) */
     bufset *sets;
     pb_skeleton skel;                   /* SKEL_FLAGS ops (shared by the sets: read only) */
-    pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip (generated) and per-character offsets */
-    const pb_clip *sclip;               /* the clip they sample: &clip, or a --mocap clip (borrowed) */
-    float *offsets;
+    pb_clip clip;                       /* PB_OPF_SAMPLE ops: the clip (generated, or a --mocap window) ... */
+    float *offsets;                     /* ... and per-character offsets (clip ops: the case's) */
     size_t n_work;                      /* elements processed: n, or for chains the largest 3 x k <= n */
     size_t bytes_read, bytes_written;   /* per call: 4 x floats read / written */
 } pool;
 
-/* --mocap / --bvh: inputs from the crowd builder playing real clips (bench_mocap.nclips > 0). */
+/* --mocap / --bvh: inputs from real clips (bench_mocap.nclips > 0; pool.c bench_case says which). */
 extern pb_mocap bench_mocap;
 /* Ops whose inputs are not poses but values of a kind (unnormalized
- * quaternions, rotation vectors, scalars): synthetic inputs even with --mocap. */
-#define MOCAP_SKIP (PB_OPF_UNNORM_IN | PB_OPF_SCALAR_IN | PB_OPF_LOG_IN)
-#define MOCAP_GAP_S 0.25f   /* pose b: each character's own motion this much later than pose a */
+ * quaternions, rotation vectors, scalars), and unroll (a clip of n keys, more
+ * than a real clip holds at the large sizes): synthetic inputs even with --mocap. */
+#define MOCAP_SKIP (PB_OPF_UNNORM_IN | PB_OPF_SCALAR_IN | PB_OPF_LOG_IN | PB_OPF_CLIP_IN)
 
 int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *err, size_t errlen);
 void pool_free(pool *p);

@@ -24,33 +24,49 @@ const pb_params bench_params = { .alpha = 0.37f, .alpha_vel = 2.5f, .dt = 1.0f /
 
 pb_mocap bench_mocap;
 
-/* Poses a and b from the crowd builder: ceil(n / J) characters playing the
- * loaded clips with clip 0's joint count, each at its own seeded time offset,
- * looping; a at a seeded clock, b MOCAP_GAP_S later (real velocities, a real
- * transition pair); the first n elements of that crowd layout. 0 or -1. */
-static int mocap_crowd_inputs(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed)
+/* The case the benchmarks time for op at n elements (n already rounded for
+ * chains and --mocap characters), filled by the harness's input builder
+ * (pb_case_fill, validate/inputs.c) as case 0 of the run's seed, like a
+ * validation case. What the benchmarks choose:
+ * - the mixed class: random rotations and every edge class in random order,
+ *   so no branch pattern can be learnt; a sampling op's clip keys too (a
+ *   mixed clip is one of validation's sampling cases);
+ * - skeleton and sampling ops: characters of SKEL_JOINTS joints when they
+ *   divide n (a crowd: the engine's case; random parents, depth < 16), else
+ *   one n-joint skeleton (depth < 24); sampling: a 1 s clip at 120 fps;
+ * - unroll (a clip in): frames of SKEL_JOINTS joints when they divide n,
+ *   else of the largest power of two that does (1000 = 125 x 8);
+ * - --mocap (mc): validation's real-data cases. Elementwise ops: keys of the
+ *   clips at random frames, b the same joint at another moment (a real
+ *   transition; elements are independent, so a crowd's layout would time the
+ *   same); skeleton ops: a crowd of clip 0's skeleton, each character at a
+ *   random frame; sampling ops: characters of that skeleton at random times
+ *   in a window of clip 0 (at most PB_CASE_CLIP_WINDOW_KEYS keys); chains:
+ *   the clips' legs. */
+static pb_vcase bench_case(const pb_op_info *info, size_t n, const pb_mocap *mc, uint64_t seed)
 {
-    size_t J = m->clips[0].joints, C = (a->n + J - 1) / J, nc = 0;
-    const pb_clip *clips[16];
-    for (size_t i = 0; i < m->nclips && nc < 16; i++)
-        if (m->clips[i].joints == J) clips[nc++] = &m->clips[i];
-    pb_crowd_desc d = { .clips = clips, .nclips = nc, .characters = C, .seed = seed, .loop = 1,
-                        .method = PB_SAMPLE_LINEAR };
-    pb_crowd_builder crowd;
-    pb_pose full = { 0 };
-    int fail = pb_crowd_builder_init(&crowd, &d) != PB_OK || pb_pose_alloc(&full, J * C) != PB_OK;
-    float clock = (float)(seed % 1000) * 0.01f;
-    for (int k = 0; k < 2 && !fail; k++) {
-        pb_pose *dst = k ? b : a;
-        fail = pb_crowd_build(&crowd, clock + (float)k * MOCAP_GAP_S, &full) != PB_OK;
-        for (int q = 0; q < PB_PLANES && !fail; q++) memcpy(dst->plane[q], full.plane[q], dst->n * sizeof(float));
+    pb_vcase cs = { .cls = mc ? PB_CLASS_MOCAP : PB_CLASS_MIXED, .n = n, .p = bench_params };
+    if (info->flags & PB_OPF_CLIP_IN) {
+        size_t joints = SKEL_JOINTS;
+        while (n % joints) joints /= 2;
+        cs.joints = joints;
+        cs.frames = n / joints;
+        cs.characters = 1;
+        cs.fps = SAMPLE_FPS;
+    } else if (info->flags & (SKEL_FLAGS | PB_OPF_SAMPLE)) {
+        const pb_clip *clip = mc ? pb_mocap_clip(mc, 0) : NULL;
+        cs.joints = clip ? clip->joints : n % SKEL_JOINTS == 0 ? SKEL_JOINTS : n;
+        cs.characters = n / cs.joints;
+        if (clip && (info->flags & PB_OPF_SAMPLE)) {
+            pb_case_clip_window(clip, seed, &cs.frames, &cs.frame0);
+            cs.fps = clip->fps;
+        } else if (info->flags & PB_OPF_SAMPLE) {
+            cs.frames = SAMPLE_FRAMES;
+            cs.fps = SAMPLE_FPS;
+        }
     }
-    pb_pose_free(&full);
-    pb_crowd_builder_free(&crowd);
-    return fail ? -1 : 0;
+    return cs;
 }
-
-
 
 static int planes_of(uint32_t mask)
 {
@@ -140,56 +156,25 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     }
     p->nsets = nsets;
 
-    /* One generated case, copied into every set. */
+    /* One case, copied into every set; a sampling op's keys (the case's pose a) stay in p->clip. */
+    pb_vcase cs = bench_case(info, n, mc, seed);
+    size_t n_in = pb_case_in_n(&cs, info);
+    int sample = (info->flags & PB_OPF_SAMPLE) != 0;
     pb_pose ga = { 0 }, gb = { 0 };
-    const pb_variant *scalar = NULL;
-    int fail = pb_pose_alloc(&ga, n) != PB_OK || pb_pose_alloc(&gb, n) != PB_OK ||
-               pb_variant_find("scalar", &scalar) != PB_OK;
-    if (!fail && mc) fail = mocap_crowd_inputs(mc, &ga, &gb, seed) != 0;
-    else if (!fail) pb_gen_case(&ga, &gb, PB_CLASS_MIXED, seed, info);
-    if (!fail && mc && (info->flags & SKEL_FLAGS)) {
-        fail = pb_crowd_skeleton(&p->skel, pb_mocap_skeleton(mc, 0), n / mJ) != PB_OK;   /* real bones: no rescale */
-    } else if (!fail && (info->flags & SKEL_FLAGS)) {
-        /* The validation's skeleton shapes: a crowd of 64-joint characters
-         * (random parents, depth <= 16) when 64 divides n, else one n-joint
-         * skeleton (depth <= 24); bone-scale poses. */
-        size_t joints = n % SKEL_JOINTS == 0 ? SKEL_JOINTS : n;
-        int32_t *parents = malloc(joints * sizeof *parents);
-        fail = !parents;
-        if (parents) {
-            pb_gen_parents(parents, joints, joints > SKEL_JOINTS ? 24 : 16, seed);
-            fail = pb_skeleton_init(&p->skel, parents, joints, n / joints) != PB_OK;
-            free(parents);
-        }
-        if (!fail) {
-            pb_gen_bone_scale(&ga);
-            pb_gen_bone_scale(&gb);
-        }
+    pb_pose_aos gaos = { 0 };
+    float *gaos_mem = NULL;
+    int fail = (sample ? pb_clip_alloc(&p->clip, cs.frames, cs.joints, cs.fps) : pb_pose_alloc(&ga, n_in)) != PB_OK ||
+               pb_pose_alloc(&gb, n_in) != PB_OK;
+    if (!fail && (info->flags & PB_OPF_AOS_IN)) {
+        fail = !(gaos_mem = malloc(PB_AOS_FLOATS * n * sizeof(float)));
+        if (!fail) pb_aos_layout(&gaos, gaos_mem, n);
     }
-    if (!fail && (info->flags & PB_OPF_TARGET)) pb_gen_targets(&ga, &gb, PB_CLASS_RANDOM, bench_params.axis, seed);
-    if (!fail && (info->flags & PB_OPF_CHAIN)) {
-        if (mc) pb_mocap_chains(mc, &ga, &gb, seed);   /* the clips' legs, targets near the feet */
-        else pb_gen_chains(&ga, &gb, PB_CLASS_MIXED, seed);
-    }
-    p->sclip = &p->clip;
-    if (!fail && mc && (info->flags & PB_OPF_SAMPLE)) {
-        /* characters of the real skeleton at random times in clip 0 */
-        p->sclip = pb_mocap_clip(mc, 0);
-        size_t chars = n / mJ;
-        fail = !(p->offsets = malloc(chars * sizeof(float)));
-        if (!fail)
-            pb_gen_offsets(p->offsets, chars, PB_CLASS_RANDOM, p->sclip->frames, p->sclip->fps, bench_params.time, seed);
-    } else if (!fail && (info->flags & PB_OPF_SAMPLE)) {
-        /* characters of SKEL_JOINTS joints (or one of n) at random times in a 1 s clip */
-        size_t joints = n % SKEL_JOINTS == 0 ? SKEL_JOINTS : n, chars = n / joints;
-        pb_pose dummy = { 0 };
-        fail = pb_clip_alloc(&p->clip, SAMPLE_FRAMES, joints, SAMPLE_FPS) != PB_OK ||
-               pb_pose_alloc(&dummy, SAMPLE_FRAMES * joints) != PB_OK || !(p->offsets = malloc(chars * sizeof(float)));
-        if (!fail) {
-            pb_gen_case(&p->clip.pose, &dummy, PB_CLASS_RANDOM, seed, info);
-            pb_gen_offsets(p->offsets, chars, PB_CLASS_RANDOM, SAMPLE_FRAMES, SAMPLE_FPS, bench_params.time, seed);
-        }
-        pb_pose_free(&dummy);
+    if (!fail && (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)))
+        fail = !(p->offsets = malloc(cs.characters * sizeof(float)));
+    if (!fail) {
+        pb_case_bufs io = { sample ? &p->clip.pose : &ga, &gb, gaos_mem ? &gaos : NULL, p->offsets,
+                            (info->flags & SKEL_FLAGS) ? &p->skel : NULL };
+        fail = pb_case_fill(&io, &cs, info, mc, seed, 0) != PB_OK;
     }
     for (int i = 0; i < nsets && !fail; i++) {
         bufset *s = &p->sets[i];
@@ -201,9 +186,8 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
         if (info->flags & PB_OPF_AOS_IN) {
             s->aos_in_mem = malloc(PB_AOS_FLOATS * n * sizeof(float));
             if (!s->aos_in_mem) { fail = 1; break; }
+            memcpy(s->aos_in_mem, gaos_mem, PB_AOS_FLOATS * n * sizeof(float));
             pb_aos_layout(&s->aos_in, s->aos_in_mem, n);
-            pb_call to = { .a = &ga, .aos_out = &s->aos_in };   /* the case's pose a, engine layout */
-            fail |= pb_run(PB_OP_pose_to_aos, scalar, &to) != PB_OK;
         }
         if (info->flags & PB_OPF_AOS_OUT) {
             s->aos_out_mem = malloc(PB_AOS_FLOATS * n * sizeof(float));
@@ -211,20 +195,15 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
             memset(s->aos_out_mem, 0, PB_AOS_FLOATS * n * sizeof(float));   /* fault the pages in */
             pb_aos_layout(&s->aos_out, s->aos_out_mem, n);
         }
-        if (info->flags & PB_OPF_CLIP_IN) {
-            /* frames x joints = n: SKEL_JOINTS-joint frames when they divide n, else the largest
-             * power-of-two joint count that does (1000 = 125 x 8), down to one joint */
-            size_t joints = SKEL_JOINTS;
-            while (n % joints) joints /= 2;
-            s->clip_a = (pb_clip){ .frames = n / joints, .joints = joints, .frame_time = 1.0f / SAMPLE_FPS,
-                                   .fps = SAMPLE_FPS, .pose = s->a };
-        }
+        if (info->flags & PB_OPF_CLIP_IN)   /* the case's clip: frames x joints = n keys */
+            s->clip_a = (pb_clip){ .frames = cs.frames, .joints = cs.joints, .frame_time = 1.0f / cs.fps, .fps = cs.fps,
+                                   .pose = s->a };
         s->call = (pb_call){ .a = info->in_a ? &s->a : NULL, .b = info->in_b ? &s->b : NULL,
                              .out = info->out ? &s->out : NULL,
                              .aos_in = (info->flags & PB_OPF_AOS_IN) ? &s->aos_in : NULL,
                              .aos_out = (info->flags & PB_OPF_AOS_OUT) ? &s->aos_out : NULL,
                              .skel = (info->flags & SKEL_FLAGS) ? &p->skel : NULL,
-                             .clip = (info->flags & PB_OPF_SAMPLE) ? p->sclip
+                             .clip = (info->flags & PB_OPF_SAMPLE) ? &p->clip
                                      : (info->flags & PB_OPF_CLIP_IN) ? &s->clip_a : NULL,
                              .offsets = (info->flags & PB_OPF_SAMPLE) ? p->offsets : NULL,
                              .params = bench_params };
@@ -240,8 +219,8 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
         if (info->flags & PB_OPF_CLIP_IN) add_planes(&s->a, CLIP_KEYS, s->in, s->in_len, &s->nin);
         if (info->flags & PB_OPF_SAMPLE)   /* the keys' pos/rot/scl planes, as many floats as counted */
             for (int pl = 0; pl < 10; pl++) {
-                s->in[s->nin] = p->sclip->pose.plane[pl];
-                s->in_len[s->nin++] = p->sclip->pose.n < rd / 10 * n ? p->sclip->pose.n : rd / 10 * n;
+                s->in[s->nin] = p->clip.pose.plane[pl];
+                s->in_len[s->nin++] = p->clip.pose.n < rd / 10 * n ? p->clip.pose.n : rd / 10 * n;
             }
         if (info->flags & PB_OPF_AOS_IN) {
             s->in[s->nin] = s->aos_in_mem;
@@ -255,6 +234,7 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     }
     pb_pose_free(&ga);
     pb_pose_free(&gb);
+    free(gaos_mem);
     if (fail) {
         snprintf(err, errlen, "cannot allocate or fill the inputs for n = %zu: %s", n,
                  pb_last_error()[0] ? pb_last_error() : "out of memory");

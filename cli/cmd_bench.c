@@ -42,8 +42,8 @@ static const opt_spec opts[O_COUNT] = {
                    "time calls through pb_run (argument validation included), not the kernel table" },
     [O_PLAN] = { "plan", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "time calls through pb_plan_run (plans made once per buffer set)" },
     [O_MOCAP] = { "mocap", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
-                  "inputs from the crowd builder playing real motion capture (the packaged CMU clips,\n"
-                  "/usr/share/assimp/models/BVH): real skeletons for fk/bk, real legs for IK" },
+                  "inputs from real motion capture, as validation's real-data cases (the packaged CMU clips,\n"
+                  "/usr/share/assimp/models/BVH): real keys, real skeletons for fk/bk, real legs for IK" },
     [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, 16, NULL, "the same with your own clips (implies --mocap)" },
 };
 

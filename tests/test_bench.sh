@@ -70,7 +70,7 @@ IFS=, read -r op var mode n nspj cv ratio speed cache <<<"$row"
 if [ "$op,$var,$mode,$n,$speed,$cache" = "quat_mul,scalar,native,64,1,warm" ] && [ -n "$nspj" ] && [ -n "$cv" ] \
    && [ -n "$ratio" ]; then ok; else bad "csv row: $row"; fi
 
-# Inputs from the crowd builder on real motion capture: the skeleton op runs whole
+# Inputs from real motion capture (validation's real-data cases): the skeleton op runs whole
 # 31-joint characters (4096 -> 4092 joints counted: 132 characters).
 check "missing bvh"   2 "nope.bvh"                      -- bench --bvh /nonexistent/nope.bvh --op fk_static
 cmu=/usr/share/assimp/models/BVH/01_01.bvh
@@ -79,7 +79,7 @@ if [ -f "$cmu" ]; then
   if run bench --mocap --op fk_static --op blend_static --variant scalar --sizes 4096 --seed 3 --json "$m" \
        -- --benchmark_min_time=0.001 --benchmark_repetitions=1 >/dev/null 2>"$tmp/merr"; then ok;
   else bad "--mocap run: status $?"; tail -3 "$tmp/merr"; fi
-  grep -q '"input_class": "mocap crowd: the crowd builder playing 3 clip(s) of 31 joints' "$m" && ok \
+  grep -q '"input_class": "mocap: validation'"'"'s real-data cases from 3 clip(s), clip 0 of 31 joints' "$m" && ok \
     || bad "--mocap: input_class context"
   # fk_static: 4092 joints per iteration; blend_static keeps all 4096
   awk '/"name": "fk_static\/scalar\/4096"/,/}/' "$m" | grep -q '"joints_per_s"' && ok || bad "--mocap fk_static ran"

@@ -1,7 +1,8 @@
 /* test_ik.c — what users need from look-at and two-bone IK, in every variant:
  * a reachable target is reached, an unreachable one is reached toward with a
  * nearly straight chain, degenerate chains (straight, zero-length bone,
- * target at the root) stay finite, and the head's axis points at its target. */
+ * target at the root) stay finite, and the head's axis points at its target.
+ * Chains and targets come from the harness's case builder (pb_case_fill). */
 #include <math.h>
 #include <string.h>
 #include "check.h"
@@ -9,6 +10,17 @@
 #include "all_variants.h"
 
 #define NC 257   /* chains: every tail length for 4, 8 and 16 lanes */
+
+/* op's inputs a and b (n elements) of class c from seed, as validation and the
+ * benchmarks build them (pb_case_fill): chains by class for two-bone IK,
+ * targets along p.axis for look-at. */
+static void op_case(pb_op op, pb_class c, const pb_params *p, uint64_t seed, pb_pose *a, pb_pose *b)
+{
+    pb_vcase cs = { .cls = c, .n = a->n, .p = *p };
+    pb_case_bufs io = { .a = a, .b = b };
+    CHECK(pb_case_fill(&io, &cs, pb_op_get(op), NULL, seed, 0) == PB_OK, "%s case: %s", pb_op_get(op)->name,
+          pb_last_error());
+}
 
 /* end position of chain c from the pose (double) */
 static void chain_end(const pb_pose *p, size_t C, size_t c, double out[3])
@@ -36,14 +48,12 @@ static void ik_checks(const pb_variant *v)
     size_t n = 3 * NC;
     pb_pose a, b, o;
     pb_pose_alloc(&a, n); pb_pose_alloc(&b, n); pb_pose_alloc(&o, n);
-    const pb_op_info *info = pb_op_get(PB_OP_two_bone_ik);
     pb_params p = { 0 };
     p.axis[0] = 1;
     static const pb_class classes[] = { PB_CLASS_RANDOM, PB_CLASS_IDENTITY, PB_CLASS_NEAR_IDENTICAL,
                                         PB_CLASS_NEAR_PI, PB_CLASS_ANTIPODAL };
     for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
-        pb_gen_case(&a, &b, classes[k], 40 + k, info);
-        pb_gen_chains(&a, &b, classes[k], 40 + k);
+        op_case(PB_OP_two_bone_ik, classes[k], &p, 40 + k, &a, &b);
         pb_call c = { .a = &a, .b = &b, .out = &o, .params = p };
         CHECK(pb_run(PB_OP_two_bone_ik, v, &c) == PB_OK, "ik: %s", pb_last_error());
         size_t nonfinite = 0;
@@ -83,11 +93,9 @@ static void lookat_checks(const pb_variant *v)
     size_t n = 100;
     pb_pose a, b, o;
     pb_pose_alloc(&a, n); pb_pose_alloc(&b, n); pb_pose_alloc(&o, n);
-    const pb_op_info *info = pb_op_get(PB_OP_lookat);
     float axis[3] = { 0.3f, -0.4f, 0.5f };
-    pb_gen_case(&a, &b, PB_CLASS_RANDOM, 7, info);
-    pb_gen_targets(&a, &b, PB_CLASS_RANDOM, axis, 7);
     pb_call c = { .a = &a, .b = &b, .out = &o, .params = { .axis = { axis[0], axis[1], axis[2] } } };
+    op_case(PB_OP_lookat, PB_CLASS_RANDOM, &c.params, 7, &a, &b);
     CHECK(pb_run(PB_OP_lookat, v, &c) == PB_OK, "lookat");
     double worst = 0, al = sqrt(0.09 + 0.16 + 0.25);
     for (size_t i = 0; i < n; i++) {

@@ -4,7 +4,8 @@
  * scalar reference over small shapes (the few-characters record path), in
  * place and keeping the pose padding identity; the chain schedule of that
  * path (every element once, parents before children); fk of a known chain; skeletons
- * with bad parent arrays are refused with the joint named. */
+ * with bad parent arrays are refused with the joint named. Skeletons and
+ * locals come from the harness's case builder (pb_case_fill), as validation's do. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,24 +34,28 @@ static int same_pose(const pb_pose *x, const pb_pose *y)
     return 1;
 }
 
+/* A skeleton case as validation and the benchmarks build it (pb_case_fill):
+ * random parents (depth < 16; < 24 over 64 joints), locals in x at bone scale
+ * from seed for op (y: the case's other pose). 1, or 0 after a failed check. */
+static int skeleton_case(pb_skeleton *sk, pb_pose *x, pb_pose *y, pb_op op, size_t joints, size_t chars, uint64_t seed)
+{
+    pb_vcase cs = { .cls = PB_CLASS_RANDOM, .n = joints * chars, .joints = joints, .characters = chars };
+    pb_case_bufs io = { .a = x, .b = y, .skel = sk };
+    pb_status s = pb_case_fill(&io, &cs, pb_op_get(op), NULL, seed, 0);
+    CHECK(s == PB_OK, "%s case of %zu joints x %zu: %s", pb_op_get(op)->name, joints, chars, pb_last_error());
+    return s == PB_OK;
+}
+
 static void round_trip(const pb_variant *v, size_t joints, size_t chars, uint64_t seed)
 {
-    int32_t *parents = malloc(joints * sizeof *parents);
-    CHECK(parents != NULL, "out of memory");
-    if (!parents) return;
-    pb_gen_parents(parents, joints, 16, seed);
     pb_skeleton sk;
-    CHECK(pb_skeleton_init(&sk, parents, joints, chars) == PB_OK, "skeleton: %s", pb_last_error());
     pb_pose local, global, back, dummy;
     size_t n = joints * chars;
-    if (!poses_alloc(n, 4, &local, &global, &back, &dummy)) {
-        pb_skeleton_free(&sk);
-        free(parents);
+    if (!poses_alloc(n, 4, &local, &global, &back, &dummy)) return;
+    if (!skeleton_case(&sk, &local, &dummy, PB_OP_fk, joints, chars, seed)) {
+        pb_pose_free(&local); pb_pose_free(&global); pb_pose_free(&back); pb_pose_free(&dummy);
         return;
     }
-    const pb_op_info *info = pb_op_get(PB_OP_fk);
-    pb_gen_case(&local, &dummy, PB_CLASS_RANDOM, seed, info);
-    pb_gen_bone_scale(&local);
     pb_call fk = { .a = &local, .out = &global, .skel = &sk }, bk = { .a = &global, .out = &back, .skel = &sk };
     CHECK(pb_run(PB_OP_fk, v, &fk) == PB_OK, "fk: %s", pb_last_error());
     CHECK(pb_run(PB_OP_bk, v, &bk) == PB_OK, "bk: %s", pb_last_error());
@@ -67,30 +72,19 @@ static void round_trip(const pb_variant *v, size_t joints, size_t chars, uint64_
           pb_variant_name(v), POSE_GAP_ARGS(g));
     pb_pose_free(&local); pb_pose_free(&global); pb_pose_free(&back); pb_pose_free(&dummy);
     pb_skeleton_free(&sk);
-    free(parents);
 }
 
 /* fk_static, fk and bk of v against the scalar reference on joints x chars;
  * in place must equal out of place exactly, and padding lanes stay identity. */
 static void against_reference(const pb_variant *v, const pb_variant *ref, size_t joints, size_t chars, uint64_t seed)
 {
-    int32_t *parents = malloc(joints * sizeof *parents);
-    CHECK(parents != NULL, "out of memory");
-    if (!parents) return;
-    pb_gen_parents(parents, joints, 16, seed);
-    pb_skeleton sk;
-    CHECK(pb_skeleton_init(&sk, parents, joints, chars) == PB_OK, "skeleton: %s", pb_last_error());
     size_t n = joints * chars;
     pb_pose in, dummy, want, got, inplace;
-    if (!poses_alloc(n, 5, &in, &dummy, &want, &got, &inplace)) {
-        pb_skeleton_free(&sk);
-        free(parents);
-        return;
-    }
+    if (!poses_alloc(n, 5, &in, &dummy, &want, &got, &inplace)) return;
     static const pb_op ops[] = { PB_OP_fk_static, PB_OP_fk, PB_OP_bk };
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
-        pb_gen_case(&in, &dummy, PB_CLASS_RANDOM, seed + o, pb_op_get(ops[o]));
-        pb_gen_bone_scale(&in);
+        pb_skeleton sk;   /* each op its own skeleton and locals */
+        if (!skeleton_case(&sk, &in, &dummy, ops[o], joints, chars, seed + o)) continue;
         if (ops[o] == PB_OP_bk) {   /* bk of globals: the fk of these locals */
             pb_call f = { .a = &in, .out = &in, .skel = &sk };
             CHECK(pb_run(PB_OP_fk, ref, &f) == PB_OK, "reference fk");
@@ -105,7 +99,7 @@ static void against_reference(const pb_variant *v, const pb_variant *ref, size_t
         if (ops[o] == PB_OP_fk_static)   /* transforms only: the reference zeroes the rates, kernels skip them */
             for (int p = PB_VEL_X; p < PB_PLANES; p++) memcpy(want.plane[p], got.plane[p], n * sizeof(float));
         pose_gap g;
-        /* globals reach a few metres through up to 16 levels: a few ulp per level */
+        /* globals reach a few metres through up to 16 levels (24 at 200 joints): a few ulp per level */
         CHECK(near(&want, &got, 5e-5, &g), "%s %s %zu joints x %zu: differs from the reference by " POSE_GAP_FMT,
               pb_variant_name(v), pb_op_get(ops[o])->name, joints, chars, POSE_GAP_ARGS(g));
         CHECK(same_pose(&got, &inplace), "%s %s %zu x %zu: in place differs", pb_variant_name(v),
@@ -116,10 +110,9 @@ static void against_reference(const pb_variant *v, const pb_variant *ref, size_t
                 pad_ok &= got.plane[p][i] == pb_plane_identity(p) && inplace.plane[p][i] == pb_plane_identity(p);
         CHECK(pad_ok, "%s %s %zu x %zu: padding is not identity", pb_variant_name(v), pb_op_get(ops[o])->name, joints,
               chars);
+        pb_skeleton_free(&sk);
     }
     pb_pose_free(&in); pb_pose_free(&dummy); pb_pose_free(&want); pb_pose_free(&got); pb_pose_free(&inplace);
-    pb_skeleton_free(&sk);
-    free(parents);
 }
 
 /* The chain schedule of the few-characters path: every element written by

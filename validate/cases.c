@@ -1,7 +1,8 @@
 /* cases.c — the validation's input cases: synthetic families (every class at
  * every lane tail, degenerate parameters, skeleton crowds, clips, chains),
  * the real-data cases drawn from loaded motion capture, and the buffers of
- * one case filled with its inputs. */
+ * one case: its inputs (from the shared builder, inputs.c), outputs, double
+ * views and the per-character arrays of the "per" forms. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ static size_t make_sample_cases(pb_vcase *c, int quick)
 /* Real motion capture, after an op's synthetic cases: the same op family
  * on the loaded clips (elementwise ops on real frames and transitions;
  * crowds of the real skeletons; real legs; the clips themselves). Clip
- * cases take a window of at most PB_VAL_CLIP_WINDOW_KEYS keys at a seeded
+ * cases take a window of at most PB_CASE_CLIP_WINDOW_KEYS keys at a seeded
  * frame, so a case's memory does not grow with the file. */
 static size_t make_mocap_cases(const pb_op_info *info, const pb_mocap *m, uint64_t seed, pb_vcase *c)
 {
@@ -109,10 +110,8 @@ static size_t make_mocap_cases(const pb_op_info *info, const pb_mocap *m, uint64
     p.time = 0.125f;
     for (size_t i = 0; i < m->nclips && k < 24; i++) {
         const pb_clip *cl = &m->clips[i];
-        size_t J = cl->joints, F = cl->frames, W = PB_VAL_CLIP_WINDOW_KEYS / J;
-        if (W == 0) W = 1;
-        if (W > F) W = F;
-        size_t f0 = F > W ? (size_t)((seed + 0x9E3779B97F4A7C15ull * (i + 1)) % (F - W + 1)) : 0;
+        size_t J = cl->joints, W, f0;
+        pb_case_clip_window(cl, seed + 0x9E3779B97F4A7C15ull * (i + 1), &W, &f0);
         if (info->flags & PB_OPF_CLIP_IN) {
             c[k++] = (pb_vcase){ PB_CLASS_MOCAP, W * J, p, J, 1, W, cl->fps, i, f0 };
         } else if (info->flags & PB_OPF_SAMPLE) {
@@ -209,35 +208,6 @@ int pb_val_bufs_alloc(pb_val_bufs *b, size_t n_in, size_t n_out)
     return 0;
 }
 
-/* Keys of frames [f0, f0 + frames) of a clip into pose a (frames x joints). */
-static void copy_window(pb_pose *a, const pb_clip *clip, size_t f0, size_t frames)
-{
-    size_t J = clip->joints;
-    for (int q = 0; q < PB_PLANES; q++)
-        memcpy(a->plane[q], clip->pose.plane[q] + f0 * J, frames * J * sizeof(float));
-}
-
-/* The skeleton of a skeletal case: random parents, or the real clip's. */
-static pb_status case_skeleton(pb_val_bufs *b, const pb_vcase *cs, const pb_mocap *m, uint64_t seed)
-{
-    int32_t *parents = malloc(cs->joints * sizeof *parents);
-    if (!parents) return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
-    if (cs->cls == PB_CLASS_MOCAP) memcpy(parents, pb_mocap_skeleton(m, cs->clip)->parents, cs->joints * sizeof *parents);
-    else pb_gen_parents(parents, cs->joints, cs->joints > 64 ? 24 : 16, seed);
-    pb_status s = pb_skeleton_init(&b->sk, parents, cs->joints, cs->characters);
-    free(parents);
-    if (s != PB_OK) return s;
-    b->skel = &b->sk;
-    if (cs->cls == PB_CLASS_MOCAP) {
-        pb_mocap_crowd(m, cs->clip, &b->a, cs->characters, seed);
-        pb_mocap_crowd(m, cs->clip, &b->b, cs->characters, seed + 1);
-    } else {
-        pb_gen_bone_scale(&b->a);
-        pb_gen_bone_scale(&b->b);
-    }
-    return PB_OK;
-}
-
 /* The "per" form: parameters per character (the skeleton's, else n / J for the
  * largest J of 64, 16, 4, 2, 1 dividing n) and a per-joint weight mask; the
  * half-life-axes form: half-lives per joint per axis, every other parameter uniform. */
@@ -260,41 +230,23 @@ static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_inf
 pb_status pb_val_case_build(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info *info, int form, const pb_mocap *m,
                             uint64_t seed, size_t ci)
 {
-    int real = cs->cls == PB_CLASS_MOCAP;
-    int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0, chained = (info->flags & PB_OPF_CHAIN) != 0;
-    int clip_in = (info->flags & PB_OPF_CLIP_IN) != 0, sampling = (info->flags & PB_OPF_SAMPLE) != 0 || clip_in;
-    size_t n_in = sampling ? cs->frames * cs->joints : cs->n, n_out = clip_in ? n_in : cs->n;
-    const pb_variant *scalar = NULL;
-    pb_status s = pb_variant_find("scalar", &scalar);
-    if (s != PB_OK) return s;
+    int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0;
+    int sampling = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) != 0;
+    size_t n_in = pb_case_in_n(cs, info), n_out = (info->flags & PB_OPF_CLIP_IN) ? n_in : cs->n;
     if (pb_val_bufs_alloc(b, n_in, n_out) || (sampling && !(b->offsets = malloc(cs->characters * sizeof *b->offsets)))) {
         pb_val_bufs_free(b);
         return pb_fail(PB_ERR_NOMEM, "validate: out of memory for n = %zu", cs->n);
     }
-    /* seeds from the run's and the case's index: the generator's spread apart, the rest consecutive */
-    pb_gen_case(&b->a, &b->b, cs->cls, seed + ci * 7919u, info);
-    uint64_t s1 = seed + ci;
-    if (real && !sampling && !chained && !skeletal) pb_mocap_fill(m, &b->a, &b->b, s1);
-    if (info->flags & PB_OPF_TARGET) pb_gen_targets(&b->a, &b->b, real ? PB_CLASS_RANDOM : cs->cls, cs->p.axis, s1);
-    if (chained) {
-        if (real) pb_mocap_chains(m, &b->a, &b->b, s1);
-        else pb_gen_chains(&b->a, &b->b, cs->cls, s1);
-    }
-    if (sampling) {
-        if (real) copy_window(&b->a, pb_mocap_clip(m, cs->clip), cs->frame0, cs->frames);
-        else pb_gen_clip_class(&b->a, cs->frames, cs->joints, cs->cls);
-        pb_gen_offsets(b->offsets, cs->characters, real ? PB_CLASS_RANDOM : cs->cls, cs->frames, cs->fps, cs->p.time, s1);
+    /* the inputs (with the AoS input, which pose_from_aos reads and the double views take) */
+    pb_case_bufs io = { &b->a, &b->b, &b->aos_in, b->offsets, skeletal ? &b->sk : NULL };
+    pb_status s = pb_case_fill(&io, cs, info, m, seed, ci);
+    if (s == PB_OK && skeletal) b->skel = &b->sk;
+    if (sampling) {   /* the clip the runner hands the op: pose a's keys */
         b->frames = cs->frames;
         b->joints = cs->joints;
         b->fps = cs->fps;
     }
-    if (skeletal) s = case_skeleton(b, cs, m, s1);
-    if (s == PB_OK && (form == PB_FORM_PER || form == PB_FORM_AXES)) s = case_arrays(b, cs, info, form, s1);
-    if (s == PB_OK) {
-        /* AoS input (pose_from_aos): the case's pose a in engine layout. */
-        pb_call to = { .a = &b->a, .aos_out = &b->aos_in };
-        s = pb_run(PB_OP_pose_to_aos, scalar, &to);
-    }
+    if (s == PB_OK && (form == PB_FORM_PER || form == PB_FORM_AXES)) s = case_arrays(b, cs, info, form, seed + ci);
     if (s != PB_OK) {
         pb_fail(s, "validate: inputs of %s (%s, n = %zu): %s", info->name, pb_class_name(cs->cls), cs->n, pb_last_error());
         pb_val_bufs_free(b);

@@ -1,5 +1,6 @@
 /* engine.h — internal to the validation harness (validate/), not for the CLI:
- * the input cases and one case's buffers (cases.c), the velocity check
+ * the validation's case lists and one case's buffers (cases.c; the inputs
+ * themselves: inputs.c, validate.h), the velocity check
  * (velcheck.c), one op in one form over every case and variant (runner.c),
  * the entry point that loops over ops (validate.c) and the table/JSON front
  * end (table.c). validate.h is the harness's public face. */
@@ -11,22 +12,6 @@
 #define PB_VAL_MAXV 16        /* variants validated at once */
 #define PB_VAL_FAMILY 64      /* cases per synthetic family */
 #define PB_VAL_OP_CASES 96    /* an op's cases: its family's and its real-data ones */
-/* Real-data cases that take a clip (sampling, unroll) use a window of it of
- * at most this many keys (frames x joints): the buffers of a case cost about
- * 2 KB per key (float poses, AoS copies, six double views), so a whole 56k-frame
- * clip would need gigabytes. */
-#define PB_VAL_CLIP_WINDOW_KEYS ((size_t)65536)
-
-/* One input case. Clip cases: frames x joints keys from frame frame0 of clip
- * `clip` (real data) or generated; n = joints x characters outputs. */
-typedef struct pb_vcase {
-    pb_class cls;
-    size_t n;
-    pb_params p;
-    size_t joints, characters, frames;
-    float fps;
-    size_t clip, frame0;
-} pb_vcase;
 
 /* The synthetic case families, made once per run. */
 typedef struct pb_val_cases {
