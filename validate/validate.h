@@ -235,7 +235,7 @@ typedef struct pb_val_row {
     size_t nan, pad_bad;
     int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing */
     double vel_consistency; /* PB_OPF_VELCHECK ops: oracle velocities vs central finite differences of the
-                               oracle's own outputs (relative, max(1, |v|)); -1 if not applicable */
+                               oracle's own outputs (steps h and 2h, Richardson-extrapolated) (relative, max(1, |v|)); -1 if not applicable */
     double vel_bound;
     int pass;
 } pb_val_row;
