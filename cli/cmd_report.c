@@ -214,7 +214,9 @@ static int run(const opt_val *o, int nrest, char **rest)
         double t0 = wall_seconds();
         s->status = run_child(av, p_txt, NULL, 0);
         s->seconds = wall_seconds() - t0;
-        if (s->status != 0)
+        if (k == 4 && s->status == 1)   /* budget's check: judged below, once its JSON is read */
+            fprintf(stderr, "posebench report: budget's check failed (exit 1: no blending method fits?), see %s\n", p_txt);
+        else if (s->status != 0)
             fprintf(stderr, "posebench report: %s exited with status %d (see %s)\n", name, s->status, p_txt);
     }
 
