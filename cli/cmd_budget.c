@@ -318,6 +318,9 @@ static int run(const opt_val *o, int nrest, char **rest)
         if (budget_write_json(&R, json) != 0) status = EXIT_USAGE;
         else fprintf(stderr, "posebench budget: wrote %s\n", json);
     }
+    if (status == EXIT_OK)   /* last on stdout, in both outcomes: the line the exit status stands for */
+        printf("\ncheck: %s (exit %d: 0 when a blending method's whole frame fits or is marginal, else 1)\n",
+               budget_check_passes(&R) ? "passed" : "FAILED", budget_check_passes(&R) ? 0 : 1);
     if (status == EXIT_OK && !budget_check_passes(&R)) {
         /* the command's check, for scripts: the frame does not fit with any blending method */
         fprintf(stderr, "posebench budget: CHECK FAILED: no blending method's whole frame fits %g us at %zu characters "
