@@ -65,3 +65,26 @@ PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {
     return simde_mm256_i32gather_ps(base, vi_load(idx), 4);
 }
+
+/* In-place transpose of PB_LANES rows (v[r] lane c -> v[c] lane r): a 4x4
+ * transpose inside each 128-bit half (unpack ps, then pd), after which
+ * u[4g+e] half k holds column 4k+e of rows 4g..4g+3; swapping halves
+ * between u[e] and u[4+e] finishes it. 24 shuffles. */
+PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
+{
+    pb_vf u[PB_LANES];
+    for (int g = 0; g < PB_LANES; g += 4) {
+        simde__m256d t0 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(v[g], v[g + 1]));
+        simde__m256d t1 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(v[g], v[g + 1]));
+        simde__m256d t2 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(v[g + 2], v[g + 3]));
+        simde__m256d t3 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(v[g + 2], v[g + 3]));
+        u[g] = simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(t0, t2));
+        u[g + 1] = simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(t0, t2));
+        u[g + 2] = simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(t1, t3));
+        u[g + 3] = simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(t1, t3));
+    }
+    for (int e = 0; e < 4; e++) {
+        v[e] = simde_mm256_permute2f128_ps(u[e], u[4 + e], 0x20);
+        v[4 + e] = simde_mm256_permute2f128_ps(u[e], u[4 + e], 0x31);
+    }
+}

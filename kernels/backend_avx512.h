@@ -72,3 +72,31 @@ PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
     simde__m256 hi = simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)(idx + 8)), 4);
     return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
 }
+
+/* In-place transpose of PB_LANES rows (v[r] lane c -> v[c] lane r): a 4x4
+ * transpose inside each 128-bit quarter (unpack ps, then pd), after which
+ * u[4g+e] quarter k holds column 4k+e of rows 4g..4g+3; a 4x4 transpose of
+ * quarters among u[e], u[4+e], u[8+e], u[12+e] (two rounds of
+ * shuffle_f32x4) finishes it. 64 shuffles. */
+PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
+{
+    pb_vf u[PB_LANES];
+    for (int g = 0; g < PB_LANES; g += 4) {
+        simde__m512d t0 = simde_mm512_castps_pd(simde_mm512_unpacklo_ps(v[g], v[g + 1]));
+        simde__m512d t1 = simde_mm512_castps_pd(simde_mm512_unpackhi_ps(v[g], v[g + 1]));
+        simde__m512d t2 = simde_mm512_castps_pd(simde_mm512_unpacklo_ps(v[g + 2], v[g + 3]));
+        simde__m512d t3 = simde_mm512_castps_pd(simde_mm512_unpackhi_ps(v[g + 2], v[g + 3]));
+        u[g] = simde_mm512_castpd_ps(simde_mm512_unpacklo_pd(t0, t2));
+        u[g + 1] = simde_mm512_castpd_ps(simde_mm512_unpackhi_pd(t0, t2));
+        u[g + 2] = simde_mm512_castpd_ps(simde_mm512_unpacklo_pd(t1, t3));
+        u[g + 3] = simde_mm512_castpd_ps(simde_mm512_unpackhi_pd(t1, t3));
+    }
+    for (int e = 0; e < 4; e++) {
+        pb_vf a = simde_mm512_shuffle_f32x4(u[e], u[4 + e], 0x44), b = simde_mm512_shuffle_f32x4(u[e], u[4 + e], 0xEE);
+        pb_vf c = simde_mm512_shuffle_f32x4(u[8 + e], u[12 + e], 0x44), d = simde_mm512_shuffle_f32x4(u[8 + e], u[12 + e], 0xEE);
+        v[e] = simde_mm512_shuffle_f32x4(a, c, 0x88);
+        v[4 + e] = simde_mm512_shuffle_f32x4(a, c, 0xDD);
+        v[8 + e] = simde_mm512_shuffle_f32x4(b, d, 0x88);
+        v[12 + e] = simde_mm512_shuffle_f32x4(b, d, 0xDD);
+    }
+}

@@ -105,3 +105,14 @@ PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
     float t[4] = { base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]] };
     return simde_vld1q_f32(t);
 }
+
+/* In-place transpose of PB_LANES rows (v[r] lane c -> v[c] lane r): 2x2
+ * element transposes of row pairs, then their 64-bit halves recombined. */
+PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
+{
+    simde_float32x4x2_t a = simde_vtrnq_f32(v[0], v[1]), b = simde_vtrnq_f32(v[2], v[3]);
+    v[0] = simde_vcombine_f32(simde_vget_low_f32(a.val[0]), simde_vget_low_f32(b.val[0]));
+    v[1] = simde_vcombine_f32(simde_vget_low_f32(a.val[1]), simde_vget_low_f32(b.val[1]));
+    v[2] = simde_vcombine_f32(simde_vget_high_f32(a.val[0]), simde_vget_high_f32(b.val[0]));
+    v[3] = simde_vcombine_f32(simde_vget_high_f32(a.val[1]), simde_vget_high_f32(b.val[1]));
+}

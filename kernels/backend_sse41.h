@@ -74,3 +74,15 @@ PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {
     return simde_mm_set_ps(base[idx[3]], base[idx[2]], base[idx[1]], base[idx[0]]);
 }
+
+/* In-place transpose of PB_LANES rows (v[r] lane c -> v[c] lane r): pairs
+ * of rows interleaved, then pairs of pairs as 64-bit halves. */
+PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
+{
+    pb_vf t0 = simde_mm_unpacklo_ps(v[0], v[1]), t1 = simde_mm_unpackhi_ps(v[0], v[1]);
+    pb_vf t2 = simde_mm_unpacklo_ps(v[2], v[3]), t3 = simde_mm_unpackhi_ps(v[2], v[3]);
+    v[0] = simde_mm_movelh_ps(t0, t2);
+    v[1] = simde_mm_movehl_ps(t2, t0);
+    v[2] = simde_mm_movelh_ps(t1, t3);
+    v[3] = simde_mm_movehl_ps(t3, t1);
+}
