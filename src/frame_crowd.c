@@ -31,6 +31,12 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
 
 pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler)
 {
+    return pb_frame_crowd_init_range(c, sc, 0, characters, sampler);
+}
+
+pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_t first, size_t characters,
+                                    pb_op sampler)
+{
     memset(c, 0, sizeof *c);
     if (sc->joints * characters > PB_FRAME_CROWD_MAX_ELEMENTS)
         return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu joints is %zu elements; at most %zu (11 poses "
@@ -38,6 +44,7 @@ pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t char
                        sc->joints * characters, PB_FRAME_CROWD_MAX_ELEMENTS);
     c->sc = sc;
     c->characters = characters;
+    c->first = first;
     c->n = sc->joints * characters;
     c->sampler = sampler;
     c->clip_of[0] = 0;
@@ -63,10 +70,11 @@ pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t char
     /* Characters spread over the first half of each clip (the frame loop adds
      * up to another half), by golden-ratio steps: deterministic, no two alike. */
     for (size_t k = 0; k < characters; k++) {
-        double g1 = fmod(0.6180339887 * (double)k, 1.0), g2 = fmod(0.7548776662 * (double)k + 0.5, 1.0);
+        double g = (double)(first + k);   /* the character's index in the whole crowd */
+        double g1 = fmod(0.6180339887 * g, 1.0), g2 = fmod(0.7548776662 * g + 0.5, 1.0);
         offset[0][k] = (float)g1 * 0.5f * pb_clip_duration(&sc->clip[0]);
         offset[1][k] = (float)g2 * 0.5f * pb_clip_duration(&sc->clip[1]);
-        c->lift[k] = ((float)fmod(0.3819660113 * (double)k, 1.0) - 0.5f) * 0.06f;   /* +-3 cm: uneven ground */
+        c->lift[k] = ((float)fmod(0.3819660113 * g, 1.0) - 0.5f) * 0.06f;   /* +-3 cm: uneven ground */
     }
     st = pb_frame_crowd_play(c, 0, 0, offset[0]);
     if (st == PB_OK) st = pb_frame_crowd_play(c, 1, 1, offset[1]);
@@ -76,9 +84,11 @@ pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t char
         pb_frame_crowd_free(c);
         return st;
     }
-    /* The additive layer's delta: up to ~3 degrees and 1 cm, slowly animating. */
-    uint64_t r = 0xADD171FEull;
+    /* The additive layer's delta: up to ~3 degrees and 1 cm, slowly animating;
+     * drawn per (joint, character in the whole crowd), so ranges agree. */
     for (size_t e = 0; e < c->n; e++) {
+        uint64_t r = 0xADD171FEull ^ ((uint64_t)(e / characters) << 40) ^ (uint64_t)(first + e % characters);
+        pb_rng_next(&r);
         double ax[3];
         pb_rng_dir(&r, ax);
         qd_set(&c->delta, e, qd_axis(ax, 0.05 * pb_rng_unit01(&r)));
@@ -275,12 +285,31 @@ pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method 
     if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_step: method %d is not a pb_frame_method", (int)m);
     if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_step: frame k = %d is negative", k);
     pb_status s = PB_OK;
-    if (info->samples == 2) s = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
-    if (s == PB_OK) s = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
-    if (s == PB_OK) s = pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
-    if (s == PB_OK) s = pb_frame_additive(c, v);
-    if (s == PB_OK) s = pb_frame_leg_fk(c, v);
-    if (s == PB_OK) s = pb_frame_ik(c, v);
-    if (s == PB_OK) s = pb_frame_fk(c, v);
+    for (int st = 0; s == PB_OK && st < PB_FS_COUNT; st++) s = pb_frame_stage_run(c, v, m, k, (pb_frame_stage)st);
     return s;
+}
+
+static const char *const stage_names[PB_FS_COUNT] = { "sample_src", "sample_dst", "transition", "additive",
+                                                      "legs_fk", "ik", "fk" };
+const char *pb_frame_stage_name(pb_frame_stage s)
+{
+    return (unsigned)s < PB_FS_COUNT ? stage_names[s] : NULL;
+}
+
+pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage s)
+{
+    const pb_frame_method_info *info = pb_frame_method_get(m);
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_stage_run: crowd is NULL or not initialized");
+    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: method %d is not a pb_frame_method", (int)m);
+    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: frame k = %d is negative", k);
+    switch (s) {
+    case PB_FS_SAMPLE_SRC: return info->samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
+    case PB_FS_SAMPLE_DST: return pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
+    case PB_FS_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
+    case PB_FS_ADDITIVE: return pb_frame_additive(c, v);
+    case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);
+    case PB_FS_IK: return pb_frame_ik(c, v);
+    case PB_FS_FK: return pb_frame_fk(c, v);
+    default: return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: stage %d is not a pb_frame_stage", (int)s);
+    }
 }

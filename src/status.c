@@ -24,6 +24,7 @@ const char *pb_status_name(pb_status s)
     case PB_ERR_ALIAS: return "PB_ERR_ALIAS";
     case PB_ERR_STATIC: return "PB_ERR_STATIC";
     case PB_ERR_STALE: return "PB_ERR_STALE";
+    case PB_ERR_THREAD: return "PB_ERR_THREAD";
     }
     return "PB_ERR_UNKNOWN";
 }

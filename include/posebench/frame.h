@@ -26,6 +26,7 @@
 #include "clip.h"
 #include "bvh.h"
 #include "builders.h"
+#include "pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +111,7 @@ PB_API const pb_frame_method_info *pb_frame_method_get(pb_frame_method m);   /* 
 typedef struct pb_frame_crowd {
     const pb_scene *sc;
     size_t characters, n;     /* n = joints x characters (crowd layout) */
+    size_t first;             /* the crowd's first character in a larger crowd (blocks); 0 for a whole crowd */
     pb_skeleton skel;
     pb_op sampler;            /* PB_OP_sample_linear or PB_OP_sample_cubic */
     int clip_of[2];           /* scene clip played as the source (role 0) and the destination (role 1) */
@@ -136,6 +138,12 @@ typedef struct pb_frame_crowd {
  * spread over the clips deterministically. Errors: PB_ERR_SIZE (above
  * PB_FRAME_CROWD_MAX_ELEMENTS), PB_ERR_NOMEM, the crowd builder's. */
 PB_API pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler);
+/* The same for characters [first, first + characters) of a larger crowd:
+ * every per-character quantity (clip offsets, IK lift, additive delta) is a
+ * function of the character's index in the whole crowd, so a crowd split
+ * into ranges computes exactly (bit for bit) what the whole crowd computes. */
+PB_API pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_t first, size_t characters,
+                                           pb_op sampler);
 /* What role (0 source, 1 destination) plays: scene clip `clip`, character k
  * at offsets[k] s (c->characters of them) plus the stage's time. */
 PB_API pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets);
@@ -162,6 +170,63 @@ PB_API float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k);
  * pb_frame_begin must have run for m. Errors: PB_ERR_NULL, PB_ERR_PARAM
  * (m or k), then the first failing stage's (c->failed names its op). */
 PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k);
+
+/* The stages of a timed frame, in order. pb_frame_step(c, v, m, k) is
+ * pb_frame_stage_run for each of them; PB_FS_SAMPLE_SRC does nothing for
+ * methods that sample one clip (pb_frame_method_info.samples == 1). */
+typedef enum pb_frame_stage {
+    PB_FS_SAMPLE_SRC, PB_FS_SAMPLE_DST, PB_FS_TRANSITION, PB_FS_ADDITIVE, PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK,
+    PB_FS_COUNT
+} pb_frame_stage;
+PB_API const char *pb_frame_stage_name(pb_frame_stage s);   /* "sample_src" ... "fk"; NULL if out of range */
+/* Stage s of timed frame k. Errors: as pb_frame_step. */
+PB_API pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k,
+                                    pb_frame_stage s);
+
+/* ---- fused execution by character block, on threads -------------------------------------------
+ * A crowd of C characters split into floor(C / block) blocks of `block`
+ * characters, the remainder joining the last block (a crowd smaller than a
+ * block is one block), each its own pb_frame_crowd (pb_frame_crowd_init_range):
+ * the same kernels on smaller ranges, no second copy of any op. A block's
+ * working set (8 poses of 76 bytes per element, block x joints elements)
+ * can stay in L2 while it runs through every stage (fused order), where the
+ * stage-by-stage order streams the whole crowd through memory once per stage.
+ * The split never depends on the thread count, and blocks are independent,
+ * so every order and every thread count computes the same poses, bit for
+ * bit, as one pb_frame_crowd of all C characters. That needs blocks of at
+ * least PB_FRAME_BLOCK_MIN characters: below the vector width, FK takes its
+ * few-character path (per-element records), exact but rounded differently. */
+#define PB_FRAME_BLOCK_MIN 16
+typedef enum pb_frame_order {
+    PB_FO_FUSED,    /* each block through all stages, then the next block */
+    PB_FO_STAGED    /* each stage over all blocks, then the next stage */
+} pb_frame_order;
+
+typedef struct pb_frame_blocks {
+    const pb_scene *sc;
+    size_t characters;        /* C, the whole crowd */
+    size_t block;             /* characters per block */
+    size_t count;             /* blocks: max(1, floor(C / block)) */
+    pb_frame_crowd *crowd;    /* count crowds; crowd[b] holds characters [b x block, ...), the last up to C - 1 */
+} pb_frame_blocks;
+
+/* The default block for a scene: the most characters, a multiple of 16 (every
+ * ISA's vector width divides it) and at least 16, whose working set fits in
+ * half of l2_bytes (0: 1 MiB), so the clip keys and the stack keep the other half. */
+PB_API size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes);
+/* Errors: PB_ERR_NULL, PB_ERR_EMPTY (no characters), PB_ERR_PARAM (block < PB_FRAME_BLOCK_MIN),
+ * pb_frame_crowd_init_range's. */
+PB_API pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
+                                      pb_op sampler);
+PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
+/* pb_frame_begin on every block, spread over pool (NULL: this thread). */
+PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool);
+/* Timed frame k of every block in the given order, blocks spread over pool
+ * (NULL: this thread; the staged order waits for all blocks after each
+ * stage). Errors: PB_ERR_NULL, PB_ERR_PARAM (m, k or order), then the failing
+ * block's stage (lowest block first), its message naming the block. */
+PB_API pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k,
+                                      pb_frame_order order, pb_pool *pool);
 
 #ifdef __cplusplus
 }

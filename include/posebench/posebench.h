@@ -10,4 +10,5 @@
 #include "bvh.h"
 #include "builders.h"
 #include "frame.h"
+#include "pool.h"
 #endif

@@ -28,7 +28,8 @@ typedef enum pb_status {
     PB_ERR_PARSE,       /* a file's contents are malformed */
     PB_ERR_ALIAS,       /* output partially overlaps an input */
     PB_ERR_STATIC,      /* a static pose (no velocity planes) where the op needs velocities */
-    PB_ERR_STALE        /* a plan's pose, clip or skeleton was freed or changed since the plan was made */
+    PB_ERR_STALE,       /* a plan's pose, clip or skeleton was freed or changed since the plan was made */
+    PB_ERR_THREAD       /* a worker thread could not be created */
 } pb_status;
 
 /* Short stable name of a status code ("PB_ERR_ALIGN"). Never NULL. */

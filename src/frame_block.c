@@ -1,0 +1,114 @@
+/* frame_block.c — a crowd in blocks of characters (frame.h, "fused execution
+ * by character block"): each block a pb_frame_crowd over its range, run
+ * through the stages fused (block-major) or staged (stage-major), the blocks
+ * spread over a pb_pool. Blocks never share a buffer, so any split of the
+ * blocks over threads computes the same thing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "posebench/frame.h"
+#include "internal.h"
+
+/* What one element of a block's crowd costs in the stages' working set:
+ * src, dst, state, tmp, mix, delta, local, global (76 bytes each: the
+ * kineform with velocities). The IK's chain poses add 6 elements per character. */
+#define BLOCK_POSES 8
+#define ELEMENT_BYTES (PB_PLANES * sizeof(float))
+
+size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes)
+{
+    if (!sc || !sc->joints) return 16;
+    if (!l2_bytes) l2_bytes = (size_t)1 << 20;
+    size_t per_char = (BLOCK_POSES * sc->joints + 3 * 6) * ELEMENT_BYTES;
+    size_t fit = l2_bytes / 2 / per_char / 16 * 16;
+    return fit < 16 ? 16 : fit;
+}
+
+void pb_frame_blocks_free(pb_frame_blocks *b)
+{
+    if (!b) return;
+    for (size_t i = 0; b->crowd && i < b->count; i++) pb_frame_crowd_free(&b->crowd[i]);
+    free(b->crowd);
+    memset(b, 0, sizeof *b);
+}
+
+pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
+                               pb_op sampler)
+{
+    if (!b || !sc) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_init: %s is NULL", b ? "scene" : "blocks");
+    memset(b, 0, sizeof *b);
+    if (!characters) return pb_fail(PB_ERR_EMPTY, "pb_frame_blocks_init: characters = 0");
+    if (block < PB_FRAME_BLOCK_MIN)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_init: block = %zu characters; at least %d (the widest vector: "
+                       "fewer characters take the kernels' few-character paths, which round differently from the "
+                       "whole crowd's)", block, PB_FRAME_BLOCK_MIN);
+    size_t count = characters / block ? characters / block : 1;   /* the remainder joins the last block */
+    b->crowd = calloc(count, sizeof *b->crowd);
+    if (!b->crowd) return pb_fail(PB_ERR_NOMEM, "pb_frame_blocks_init: out of memory for %zu blocks", count);
+    b->sc = sc;
+    b->characters = characters;
+    b->block = block;
+    for (size_t i = 0; i < count; i++) {
+        size_t first = i * block, len = i + 1 == count ? characters - first : block;
+        pb_status st = pb_frame_crowd_init_range(&b->crowd[i], sc, first, len, sampler);
+        if (st != PB_OK) {
+            b->count = i;
+            pb_frame_blocks_free(b);
+            return pb_fail(st, "pb_frame_blocks_init: block %zu (characters %zu .. %zu): %s", i, first,
+                           first + len - 1, pb_last_error());
+        }
+        b->count = i + 1;
+    }
+    return PB_OK;
+}
+
+/* One pool task: a block through a range of stages (fused: all of them; staged: one). */
+typedef struct block_job {
+    pb_frame_blocks *b;
+    const pb_variant *v;
+    pb_frame_method m;
+    int k;
+    int begin;                    /* run pb_frame_begin instead of stages */
+    pb_frame_stage from, to;      /* stages [from, to) */
+} block_job;
+
+static pb_status block_task(void *arg, size_t i, int thread)
+{
+    (void)thread;
+    const block_job *j = arg;
+    pb_frame_crowd *c = &j->b->crowd[i];
+    pb_status s = PB_OK;
+    if (j->begin) s = pb_frame_begin(c, j->v, j->m);
+    for (int st = j->from; s == PB_OK && st < (int)j->to; st++) s = pb_frame_stage_run(c, j->v, j->m, j->k, (pb_frame_stage)st);
+    if (s != PB_OK)
+        return pb_fail(s, "block %zu (characters %zu .. %zu): %s: %s", i, c->first, c->first + c->characters - 1,
+                       c->failed ? c->failed : "stage", pb_last_error());
+    return PB_OK;
+}
+
+pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool)
+{
+    if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_begin: blocks are NULL or not initialized");
+    if (!pb_frame_method_get(m)) return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_begin: method %d is not a pb_frame_method", (int)m);
+    block_job j = { .b = b, .v = v, .m = m, .begin = 1, .from = PB_FS_COUNT, .to = PB_FS_COUNT };
+    return pb_pool_run(pool, b->count, block_task, &j);
+}
+
+pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k,
+                               pb_frame_order order, pb_pool *pool)
+{
+    if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_step: blocks are NULL or not initialized");
+    if (!pb_frame_method_get(m)) return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_step: method %d is not a pb_frame_method", (int)m);
+    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_step: frame k = %d is negative", k);
+    if (order != PB_FO_FUSED && order != PB_FO_STAGED)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_step: order %d is not a pb_frame_order", (int)order);
+    block_job j = { .b = b, .v = v, .m = m, .k = k, .from = 0, .to = PB_FS_COUNT };
+    if (order == PB_FO_FUSED) return pb_pool_run(pool, b->count, block_task, &j);
+    for (int st = 0; st < PB_FS_COUNT; st++) {
+        j.from = (pb_frame_stage)st;
+        j.to = (pb_frame_stage)(st + 1);
+        pb_status s = pb_pool_run(pool, b->count, block_task, &j);
+        if (s != PB_OK) return s;
+    }
+    return PB_OK;
+}

@@ -1,0 +1,177 @@
+/* test_frame_blocks.c — fused execution by character block and the worker
+ * pool (frame.h, pool.h):
+ *   - a crowd split into blocks, run fused or staged, on 1, 2 or 3 threads,
+ *     gives the same globals, bit for bit, as one crowd of all characters run
+ *     stage by stage on one thread (every method, both samplers, every
+ *     variant this build has, block sizes that do and do not divide the crowd);
+ *   - the pool: every task runs exactly once on the thread its static share
+ *     names, the failing task with the lowest index is the one reported,
+ *     bad arguments are refused, and a worker that cannot be created gives
+ *     PB_ERR_THREAD with nothing left running (address-space limit in a child).
+ * PB_TEST_NO_THREADS (cross builds under qemu-user, which hangs in
+ * pthread_create) keeps everything on one thread; the tsan stage runs the
+ * threaded checks natively under ThreadSanitizer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "all_variants.h"
+#include "posebench/frame.h"
+#include "posebench/pool.h"
+
+static int threaded;   /* 0 under PB_TEST_NO_THREADS */
+
+/* 1 if block crowd b's globals equal whole crowd w's for its characters, bit for bit */
+static int same_globals(const pb_frame_crowd *w, const pb_frame_crowd *b)
+{
+    size_t J = w->sc->joints;
+    for (int p = 0; p < PB_PLANES; p++)
+        for (size_t j = 0; j < J; j++)
+            if (memcmp(w->global.plane[p] + j * w->characters + b->first, b->global.plane[p] + j * b->characters,
+                       b->characters * sizeof(float)))
+                return 0;
+    return 1;
+}
+
+static void blocks_match(const pb_scene *sc, const pb_variant *v, pb_op sampler, size_t C, pb_pool **pools, int npools)
+{
+    static const size_t blocks[] = { 16, 20, 1000 };
+    const char *vn = pb_variant_name(v);
+    for (int m = 0; m < PB_FM_COUNT; m++) {
+        const char *mk = pb_frame_method_get((pb_frame_method)m)->key;
+        pb_frame_crowd whole;
+        CHECK(pb_frame_crowd_init(&whole, sc, C, sampler) == PB_OK, "whole crowd: %s", pb_last_error());
+        pb_status st = pb_frame_sample(&whole, v, 0, 0.0f);
+        if (st == PB_OK) st = pb_frame_sample(&whole, v, 1, 0.0f);
+        if (st == PB_OK) st = pb_frame_begin(&whole, v, (pb_frame_method)m);
+        for (int k = 0; st == PB_OK && k < 3; k++) st = pb_frame_step(&whole, v, (pb_frame_method)m, k);
+        CHECK(st == PB_OK, "%s %s whole: %s", vn, mk, pb_last_error());
+        for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++)
+            for (int order = 0; order < 2; order++)
+                for (int t = 0; t < npools; t++) {
+                    pb_frame_blocks b;
+                    CHECK(pb_frame_blocks_init(&b, sc, C, blocks[bi], sampler) == PB_OK, "blocks: %s", pb_last_error());
+                    /* begin reads src and dst as sampled at time 0, as the whole crowd's did */
+                    st = PB_OK;
+                    for (size_t i = 0; st == PB_OK && i < b.count; i++) {
+                        st = pb_frame_sample(&b.crowd[i], v, 0, 0.0f);
+                        if (st == PB_OK) st = pb_frame_sample(&b.crowd[i], v, 1, 0.0f);
+                    }
+                    if (st == PB_OK) st = pb_frame_blocks_begin(&b, v, (pb_frame_method)m, pools[t]);
+                    for (int k = 0; st == PB_OK && k < 3; k++)
+                        st = pb_frame_blocks_step(&b, v, (pb_frame_method)m, k, (pb_frame_order)order, pools[t]);
+                    CHECK(st == PB_OK, "%s %s blocks: %s", vn, mk, pb_last_error());
+                    int same = st == PB_OK;
+                    for (size_t i = 0; same && i < b.count; i++) same = same_globals(&whole, &b.crowd[i]);
+                    CHECK(same, "%s %s %s: block %zu, %s, %d threads: globals differ from the whole crowd's", vn,
+                          pb_op_get(sampler)->name, mk, blocks[bi], order ? "staged" : "fused",
+                          pb_pool_threads(pools[t]));
+                    pb_frame_blocks_free(&b);
+                }
+        pb_frame_crowd_free(&whole);
+    }
+}
+
+static pb_status count_task(void *arg, size_t i, int thread)
+{
+    int *seen = arg;   /* per task: 1 + the thread that ran it */
+    seen[i] += 1 + thread;
+    return PB_OK;
+}
+
+static pb_status fail_task(void *arg, size_t i, int thread)
+{
+    (void)arg, (void)thread;
+    if (i == 7 || i == 90) return pb_fail(PB_ERR_PARAM, "task %zu failed", i);
+    return PB_OK;
+}
+
+static void pool_checks(void)
+{
+    pb_pool *p = NULL;
+    CHECK(pb_pool_create(NULL, 2) == PB_ERR_NULL, "NULL pool");
+    CHECK(pb_pool_create(&p, 0) == PB_ERR_PARAM && !p && strstr(pb_last_error(), "threads = 0"), "0 threads: %s",
+          pb_last_error());
+    CHECK(pb_pool_create(&p, -3) == PB_ERR_PARAM && strstr(pb_last_error(), "1 .. "), "-3 threads: %s", pb_last_error());
+    CHECK(pb_pool_create(&p, PB_POOL_MAX_THREADS + 1) == PB_ERR_PARAM, "too many threads");
+    CHECK(pb_pool_run(NULL, 3, NULL, NULL) == PB_ERR_NULL, "NULL task");
+    CHECK(pb_pool_threads(NULL) == 1 && pb_cpu_threads() >= 1, "defaults");
+    int T = threaded ? 3 : 1;
+    CHECK(pb_pool_create(&p, T) == PB_OK && pb_pool_threads(p) == T, "pool of %d: %s", T, pb_last_error());
+    for (size_t n = 0; n < 12; n++) {   /* fewer tasks than threads too */
+        int seen[12] = { 0 }, ok = 1;
+        CHECK(pb_pool_run(p, n, count_task, seen) == PB_OK, "run %zu", n);
+        for (size_t i = 0; i < n; i++) {
+            int owner = 0;   /* the thread whose share [t n / T, (t + 1) n / T) holds task i */
+            while (i >= n * (size_t)(owner + 1) / (size_t)T) owner++;
+            ok &= seen[i] == 1 + owner;
+        }
+        CHECK(ok, "%zu tasks on %d threads: each once, on its static share", n, T);
+    }
+    for (int r = 0; r < 2; r++)
+        CHECK(pb_pool_run(p, 100, fail_task, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "task 7"),
+              "lowest failing task reported: %s", pb_last_error());
+    pb_pool_destroy(p);
+    pb_pool_destroy(NULL);
+    if (!threaded) return;
+    /* A worker that cannot be created: an address space too small for its stack. */
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = { 64u << 20, 64u << 20 };
+        pb_pool *q = NULL;
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(2);
+        pb_status s = pb_pool_create(&q, 64);
+        _exit(s == PB_ERR_THREAD && !q && strstr(pb_last_error(), "could not be created") ? 0 : 1);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "thread creation failure gives PB_ERR_THREAD (child status %d)", status);
+}
+
+int main(void)
+{
+    threaded = getenv("PB_TEST_NO_THREADS") == NULL;
+    if (!threaded) printf("threads: skipped (%s); the tsan stage runs them natively\n", getenv("PB_TEST_NO_THREADS"));
+    pool_checks();
+    pb_pool *pools[3] = { NULL, NULL, NULL };
+    int npools = 1;
+    if (threaded) {
+        CHECK(pb_pool_create(&pools[1], 2) == PB_OK, "pool 2: %s", pb_last_error());
+        CHECK(pb_pool_create(&pools[2], 3) == PB_OK, "pool 3: %s", pb_last_error());
+        npools = 3;
+    }
+    pb_scene s;
+    CHECK(pb_scene_synthetic(&s, 24, 11) == PB_OK, "scene: %s", pb_last_error());
+    const char *only = getenv("PB_TEST_VARIANT");   /* the tsan stage: one native variant is enough */
+    for (size_t i = 0; i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
+        if (pb_variant_check(v) != PB_OK || (only && strcmp(only, pb_variant_name(v)))) continue;
+        blocks_match(&s, v, PB_OP_sample_linear, 37, pools, npools);
+        blocks_match(&s, v, PB_OP_sample_cubic, 37, pools, npools);
+    }
+    pb_frame_blocks b;
+    CHECK(pb_frame_blocks_init(&b, &s, 40, 0, PB_OP_sample_linear) == PB_ERR_PARAM && strstr(pb_last_error(), "block = 0"),
+          "block 0: %s", pb_last_error());
+    CHECK(pb_frame_blocks_init(&b, &s, 40, 5, PB_OP_sample_linear) == PB_ERR_PARAM && strstr(pb_last_error(), "at least 16"),
+          "block 5: %s", pb_last_error());
+    CHECK(pb_frame_blocks_init(&b, &s, 0, 16, PB_OP_sample_linear) == PB_ERR_EMPTY, "no characters");
+    CHECK(pb_frame_blocks_init(NULL, &s, 10, 16, PB_OP_sample_linear) == PB_ERR_NULL, "NULL blocks");
+    CHECK(pb_frame_blocks_step(&b, NULL, PB_FM_DEAD, 0, PB_FO_FUSED, NULL) == PB_ERR_NULL, "uninitialized blocks");
+    CHECK(pb_frame_blocks_init(&b, &s, 50, 16, PB_OP_sample_linear) == PB_OK && b.count == 3 && b.crowd[2].characters == 18
+          && b.crowd[2].first == 32, "50 characters in blocks of 16: 16 + 16 + 18");
+    pb_frame_blocks_free(&b);
+    CHECK(pb_frame_blocks_init(&b, &s, 7, 16, PB_OP_sample_linear) == PB_OK && b.count == 1 && b.crowd[0].characters == 7,
+          "7 characters in blocks of 16: one block");
+    CHECK(pb_frame_blocks_step(&b, NULL, PB_FM_DEAD, 0, (pb_frame_order)7, NULL) == PB_ERR_PARAM, "bad order");
+    CHECK(pb_frame_blocks_step(&b, NULL, PB_FM_COUNT, 0, PB_FO_FUSED, NULL) == PB_ERR_PARAM, "bad method");
+    pb_frame_blocks_free(&b);
+    CHECK(pb_frame_block_default(&s, 1u << 20) % 16 == 0 && pb_frame_block_default(&s, 1u << 20) >= 16, "default block");
+    pb_scene_free(&s);
+    pb_pool_destroy(pools[1]);
+    pb_pool_destroy(pools[2]);
+    return check_done();
+}
