@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "context.h"
+#include "frame_cmd.h"
 #include "posebench/frame.h"
 #include "measure.h"
 #include "pick.h"
@@ -23,7 +24,7 @@
 #define MAX_BVH 64
 
 enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
-       O_QUICK, O_JSON, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
@@ -43,17 +44,16 @@ static const opt_spec opts[O_COUNT] = {
                     "only this variant (default: the forced one, else every native variant this CPU runs)" },
     [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "20 frames x 3 repetitions" },
     [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write the table as JSON" },
+    [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
+                    "the blocked table's scaling rows: 1, 2, ... N threads" },
+    [O_BLOCK] = { "block", OPT_LONG, "N", PB_FRAME_BLOCK_MIN, 4096, NULL, 0, "the most that fits half of L2",
+                  "characters per block in the blocked table (fused and staged)" },
 };
 
 enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_COUNT };
 static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk" };
 static const char *stage_head[ST_COUNT] = { "sample", "transition", "additive", "legs FK", "2-leg IK", "FK+vel" };
 
-typedef struct frame_cfg {
-    size_t characters;
-    int frames, reps;
-    pb_op sampler;
-} frame_cfg;
 
 typedef struct frame_row {
     const pb_scene *sc;
@@ -258,6 +258,12 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
     ok = ok && (cf = cJSON_AddObjectToObject(root, "config")) &&
          cJSON_AddNumberToObject(cf, "characters", (double)cfg->characters) &&
          cJSON_AddNumberToObject(cf, "frames", cfg->frames) && cJSON_AddNumberToObject(cf, "repetitions", cfg->reps) &&
+         cJSON_AddNumberToObject(cf, "threads", cfg->threads) &&
+         cJSON_AddNumberToObject(cf, "block", (double)cfg->block) &&
+         cJSON_AddStringToObject(cf, "blocked_timing", "blocked: one thread, CPU time shared out per stage by "
+                                 "CLOCK_MONOTONIC reads after each stage of each block; threads: wall time of a "
+                                 "block of fused frames, medians; copy: memcpy of the blocks' 8 poses on as many "
+                                 "threads, GB/s counting read + write") &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
          cJSON_AddNumberToObject(cf, "transition_s", (double)PB_FRAME_TRANSITION_S) &&
@@ -363,11 +369,48 @@ static void print_legend(const frame_cfg *cfg)
            ST_COUNT);
 }
 
+/* The scene's blocked table (frame_fused.c): every method x variant of the first. */
+static int fused_table(pb_frame_crowd *crowd, const frame_cfg *cfg, const int want_m[3], const pb_frame_method mlist[3],
+                       const pb_variant *const *vars, int nv, cJSON *root)
+{
+    const pb_scene *sc = crowd->sc;
+    size_t block = fused_block(sc, cfg->block);
+    size_t blocks = cfg->characters / block ? cfg->characters / block : 1;
+    printf("\n%s in blocks of %zu characters (%zu block%s, the last holding the remainder), one thread, CPU time, "
+           "us per frame; then the fused frame on 1 .. %d threads, wall time:\n", sc->name, block, blocks,
+           blocks > 1 ? "s" : "", cfg->threads);
+    if ((size_t)cfg->threads > blocks)
+        printf("  note: %d threads for %zu block%s: at most %zu run at once, the others wait (blocks are the unit "
+               "of work)\n", cfg->threads, blocks, blocks > 1 ? "s" : "", blocks);
+    printf("%-16s %-8s %-7s", "method", "variant", "order");
+    for (int s = 0; s < PB_FS_COUNT; s++) printf(" %9.9s", pb_frame_stage_name((pb_frame_stage)s));
+    printf(" %9s %8s\n", "total us", "ns/joint");
+    cJSON *fr = root ? cJSON_GetObjectItemCaseSensitive(root, "blocked") : NULL;
+    if (root && !fr && !(fr = cJSON_AddArrayToObject(root, "blocked"))) return EXIT_USAGE;
+    for (int mi = 0; mi < 3; mi++) {
+        if (!want_m[mi]) continue;
+        for (int vi = 0; vi < nv; vi++) {
+            fused_row row;
+            fprintf(stderr, "posebench frame: %s, blocks, %s, %s ...\n", sc->name, pb_frame_method_get(mlist[mi])->method,
+                    pb_variant_name(vars[vi]));
+            if (fused_measure(crowd, cfg, vars[vi], mlist[mi], &row) != 0) return EXIT_CHECK;
+            fused_print(&row, sc, vars[vi], mlist[mi], cfg->characters);
+            if (fr && fused_json(fr, &row, sc, vars[vi], mlist[mi], cfg->characters) != 0) {
+                fprintf(stderr, "posebench frame: out of memory\n");
+                return EXIT_USAGE;
+            }
+        }
+    }
+    return EXIT_OK;
+}
+
 static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
     int quick = v[O_QUICK].count > 0;
-    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear };
+    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0 };
+    if (v[O_THREADS].count) cfg.threads = (int)v[O_THREADS].l;
+    if (v[O_BLOCK].count) cfg.block = (size_t)v[O_BLOCK].l;
     if (v[O_CHARACTERS].count) cfg.characters = (size_t)v[O_CHARACTERS].l;
     if (v[O_FRAMES].count) cfg.frames = (int)v[O_FRAMES].l;
     if (v[O_REPS].count) cfg.reps = (int)v[O_REPS].l;
@@ -436,6 +479,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
             }
         }
+        if (status == EXIT_OK) status = fused_table(&crowd, &cfg, want_m, mlist, vars, nv, root);
         pb_frame_crowd_free(&crowd);
     }
     if (status == EXIT_OK) print_legend(&cfg);

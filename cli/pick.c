@@ -2,6 +2,7 @@
  * the checks of POSEBENCH_VARIANT and POSEBENCH_DISABLE. */
 #include "pick.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,30 @@ static int check_disable(void)
     return 0;
 }
 
+/* POSEBENCH_THREADS: the default of --threads (an integer 1 .. PB_POOL_MAX_THREADS). */
+static int threads_default;
+static int check_threads(void)
+{
+    const char *env = getenv("POSEBENCH_THREADS");
+    threads_default = pb_cpu_threads();
+    if (!env) return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(env, &end, 10);
+    if (errno || end == env || *end || n < 1 || n > PB_POOL_MAX_THREADS) {
+        fprintf(stderr, "posebench: POSEBENCH_THREADS expects an integer in 1..%d, got '%s'\n", PB_POOL_MAX_THREADS,
+                env);
+        return 2;
+    }
+    threads_default = (int)n;
+    return 0;
+}
+
+int pick_threads(void) { return threads_default > 0 ? threads_default : pb_cpu_threads(); }
+
 int pick_init(const char *global_variant)
 {
-    if (check_disable() != 0) return 2;
+    if (check_disable() != 0 || check_threads() != 0) return 2;
     /* an -emu name is the harness's to force; the others the runtime resolves */
     if (pb_all_variant_env() != PB_OK) {
         fprintf(stderr, "posebench: %s\n", pb_last_error());

@@ -15,6 +15,8 @@
 int pick_init(const char *global_variant);
 /* The forced variant's name (global --variant, else POSEBENCH_VARIANT), or NULL. */
 const char *pick_forced(void);
+/* The default thread count of --threads: POSEBENCH_THREADS, else every CPU this process may run on. */
+int pick_threads(void);
 /* The features POSEBENCH_DISABLE hides (0: none). */
 uint32_t pick_disabled(void);
 /* 1 if v runs on this CPU once POSEBENCH_DISABLE is ignored (v fails pb_variant_check only because of it). */

@@ -45,12 +45,15 @@ stage "install: find_package + pkg-config consumer, static and shared" \
 stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc \
                                         -DPB_EMULATED=ON
 stage "asan+ubsan: unit tests"        unit build-asan
-tsan() { # plans run from many threads at once: no data race (ThreadSanitizer, clang, native kernels)
+tsan() { # plans from many threads at once, the worker pool and the blocked frame on 2 and 3 threads:
+  # no data race (ThreadSanitizer, clang, native kernels)
   cmake -S . -B build-tsan -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DPB_TSAN=ON \
-    -DPB_EMULATED=OFF -DPB_BUILD_BENCH=OFF >/dev/null && cmake --build build-tsan -j"$jobs" --target test_plan &&
-    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_plan
+    -DPB_EMULATED=OFF -DPB_BUILD_BENCH=OFF >/dev/null &&
+    cmake --build build-tsan -j"$jobs" --target test_plan --target test_frame_blocks &&
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_plan &&
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_frame_blocks
 }
-stage "tsan: plans on threads"        tsan
+stage "tsan: plans, pool, blocked frame" tsan
 fuzz() { # the BVH parser under libFuzzer (+ASan/UBSan) for a bounded time, from the seed corpus
   cmake -S . -B build-fuzz -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
     -DPB_FUZZ=ON >/dev/null && cmake --build build-fuzz -j"$jobs" --target fuzz_bvh &&

@@ -1,0 +1,46 @@
+/* frame_cmd.h — what `posebench frame`'s two tables share (cmd_frame.c: the
+ * whole crowd stage by stage; frame_fused.c: the crowd in blocks, fused, on
+ * threads). */
+#ifndef CLI_FRAME_CMD_H
+#define CLI_FRAME_CMD_H
+
+#include <stddef.h>
+#include "context.h"
+#include "posebench/frame.h"
+
+typedef struct frame_cfg {
+    size_t characters;
+    int frames, reps;
+    pb_op sampler;
+    int threads;      /* the most threads the scaling rows use (1, 2, ... threads) */
+    size_t block;     /* characters per block; 0: pb_frame_block_default for the L2 of cpu0 */
+} frame_cfg;
+
+#define FUSED_MAX_THREADS 16
+typedef struct fused_threads {
+    int threads;
+    double wall_us;    /* fused frame, wall time, median */
+    double copy_gbs;   /* copy of the blocks' pose bytes on as many threads (read + write) */
+    double copy_us;    /* that copy's time: the frame's memory-traffic floor */
+} fused_threads;
+
+typedef struct fused_row {
+    size_t block, blocks;
+    double staged_us[PB_FS_COUNT], fused_us[PB_FS_COUNT];   /* one thread, CPU time */
+    double staged_total, fused_total;
+    fused_threads threads[FUSED_MAX_THREADS];
+    int nthreads;
+} fused_row;
+
+/* The block the fused table uses for sc: want, or the default for this host's L2. */
+size_t fused_block(const pb_scene *sc, size_t want);
+/* Staged and fused on one thread, then fused on 1 .. cfg->threads threads;
+ * whole is the first table's crowd (re-run here and compared bit for bit).
+ * 0, or -1 after a message. */
+int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant *v, pb_frame_method m,
+                  fused_row *row);
+void fused_print(const fused_row *row, const pb_scene *sc, const pb_variant *v, pb_frame_method m, size_t characters);
+int fused_json(cJSON *rows, const fused_row *row, const pb_scene *sc, const pb_variant *v, pb_frame_method m,
+               size_t characters);
+
+#endif
