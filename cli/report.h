@@ -119,6 +119,7 @@ typedef struct report {
     val_data *val;
     cJSON *frame, *budget;      /* frame.json, budget.json (NULL: not read) */
     int have_frame, have_budget;
+    int have_scaling;           /* frame.json has blocked rows (plot 8) */
     step steps[6];
     int nsteps;
     int small_i, large_i;   /* size indices of the summary columns */
@@ -133,8 +134,8 @@ typedef struct report {
 FILE *open_data(const report *r, const char *name);
 void dat_num(FILE *f, double v);
 /* ---- data files and plots (report_plots.c) ---- */
-#define NPLOTS 7
-enum { PL_NSPJ, PL_SPEEDUP, PL_COPY, PL_BW, PL_VALID, PL_FRAME, PL_BUDGET };
+#define NPLOTS 8
+enum { PL_NSPJ, PL_SPEEDUP, PL_COPY, PL_BW, PL_VALID, PL_FRAME, PL_BUDGET, PL_SCALING };
 /* Write data/vars.gp and the data files, run gnuplot for each plot whose
  * input exists (made[i]: png and svg written). 0, 1 a plot failed, 2 the data
  * folder is unwritable. */
@@ -146,10 +147,18 @@ const char *report_plot_file(int i);     /* plot i's output base name */
 typedef struct out2 {
     FILE *h, *m;   /* index.html, summary.md */
 } out2;
+/* Shared by the sections: one piece for both outputs, a table row, the "how to read" note, a figure. */
+void both(out2 *o, const char *html, const char *md);
+void trow(out2 *o, int head, int ncell, const char *const *cells, const char *klass);
+void how_to_read(out2 *o, const char *text);
+void figure(out2 *o, const char *file, const char *caption, int made);
 void validation_section(report *r, out2 *o, int made);
 void bench_section(report *r, out2 *o, const int *made);
 void frame_section(report *r, out2 *o, int made);
 void budget_section(report *r, out2 *o, int made);
+/* report_scaling.c: plot 8's data (0, or -1: no blocked rows) and the fusion-and-threads section. */
+int write_scaling_data(report *r, FILE *vars);
+void scaling_section(report *r, out2 *o, int made);
 /* report_bw.c: the data of plots 3 and 4 (0 or -1), and the bandwidth tables. */
 int write_bw_data(report *r, FILE *vars);
 void bandwidth_tables(report *r, out2 *o);

@@ -59,7 +59,7 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     fprintf(o.h, "<h1>posebench report</h1>\n<p class=\"note\">%s &middot; %s run &middot; %.0f s</p>\n", when,
             r->quick ? "quick" : "full", total_s);
     fputs("<nav><a href=\"#context\">context</a><a href=\"#validation\">validation</a><a href=\"#bench\">benchmarks</a>"
-          "<a href=\"#frame\">frame pipeline</a><a href=\"#budget\">budget</a><a href=\"#files\">files</a></nav>\n", o.h);
+          "<a href=\"#frame\">frame pipeline</a><a href=\"#scaling\">fusion, threads</a><a href=\"#budget\">budget</a><a href=\"#files\">files</a></nav>\n", o.h);
     fprintf(o.m, "# posebench report\n\n%s, %s run, %.0f s.\n\n", when, r->quick ? "quick" : "full", total_s);
 
     /* headline */
@@ -161,6 +161,7 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     validation_section(r, &o, made[PL_VALID]);
     bench_section(r, &o, made);
     frame_section(r, &o, made[PL_FRAME]);
+    scaling_section(r, &o, made[PL_SCALING]);
     budget_section(r, &o, made[PL_BUDGET]);
 
     fputs("<h2 id=\"files\">Files</h2><p>", o.h);

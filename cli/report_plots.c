@@ -235,6 +235,7 @@ static const plot plots[NPLOTS] = {
     [PL_VALID] = { "5_validation", "validation.gp", "validation: worst error / bound per op and variant", 2 },
     [PL_FRAME] = { "6_frame", "frame.gp", "frame pipeline: us per stage", 3 },
     [PL_BUDGET] = { "7_budget", "budget.gp", "transition methods: cost vs quality", 4 },
+    [PL_SCALING] = { "8_scaling", "scaling.gp", "the frame fused by block and on threads", 5 },
 };
 
 const char *report_plot_file(int i) { return plots[i].file; }
@@ -242,7 +243,7 @@ const char *report_plot_file(int i) { return plots[i].file; }
 static int have_input(const report *r, int needs)
 {
     return needs == 1 ? r->bench && r->bench->ok : needs == 2 ? r->val && r->val->ok
-           : needs == 3 ? r->have_frame : r->have_budget;
+           : needs == 3 ? r->have_frame : needs == 5 ? r->have_scaling : r->have_budget;
 }
 
 static int run_plots(report *r, int made[NPLOTS])
@@ -319,6 +320,7 @@ int report_plots(report *r, int made[NPLOTS])
     }
     if (r->val && r->val->ok && write_validate_data(r, vars) != 0) r->val->ok = 0;
     if (r->have_frame && write_frame_data(r, vars) != 0) r->have_frame = 0;
+    r->have_scaling = r->have_frame && write_scaling_data(r, vars) == 0;
     if (r->have_budget && write_budget_data(r, vars) != 0) r->have_budget = 0;
     if (fclose(vars) != 0) {
         fprintf(stderr, "posebench report: error writing %s/vars.gp\n", r->data);

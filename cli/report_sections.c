@@ -8,14 +8,14 @@
 #include "report.h"
 
 
-static void both(out2 *o, const char *html, const char *md)
+void both(out2 *o, const char *html, const char *md)
 {
     if (html) fputs(html, o->h);
     if (md) fputs(md, o->m);
 }
 
 /* A table row: cells as strings; the first `left` cells left-aligned. */
-static void trow(out2 *o, int head, int ncell, const char *const *cells, const char *klass)
+void trow(out2 *o, int head, int ncell, const char *const *cells, const char *klass)
 {
     fputs(klass ? "<tr class=\"" : "<tr>", o->h);
     if (klass) fprintf(o->h, "%s\">", klass);
@@ -72,7 +72,7 @@ static void json_table(out2 *o, const cJSON *rows, const json_col *cols, int nco
 }
 
 /* The "how to read this" paragraph that opens each section (HTML and Markdown). */
-static void how_to_read(out2 *o, const char *text)
+void how_to_read(out2 *o, const char *text)
 {
     fputs("<div class=\"howto\"><b>How to read this.</b> ", o->h);
     html_esc(o->h, text);
@@ -80,7 +80,7 @@ static void how_to_read(out2 *o, const char *text)
     fprintf(o->m, "*How to read this.* %s\n\n", text);
 }
 
-static void figure(out2 *o, const char *file, const char *caption, int made)
+void figure(out2 *o, const char *file, const char *caption, int made)
 {
     if (!made) {
         fprintf(o->h, "<p class=\"missing\">plot %s not produced (see the notes above)</p>\n", file);

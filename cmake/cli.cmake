@@ -15,7 +15,7 @@ target_sources(posebench_cli PRIVATE
   ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c
   # report: reading the steps' JSON, plots, HTML
   ${PB_CLI_ROOT}/cli/report_util.c ${PB_CLI_ROOT}/cli/report_read.c ${PB_CLI_ROOT}/cli/report_plots.c
-  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c)
+  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c ${PB_CLI_ROOT}/cli/report_scaling.c)
 target_include_directories(posebench_cli PRIVATE ${PB_CLI_ROOT}/cli)
 target_link_libraries(posebench_cli PRIVATE pb_cjson)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_report.sh — the report end to end: `posebench report --quick` into a
-# temporary folder, all seven plots there as png and svg, none of them empty
+# temporary folder, all eight plots there as png and svg, none of them empty
 # (every SVG draws more marks than it has plot groups: an empty data set
 # leaves at most its legend sample), a DRAM row in the copy bandwidth table,
 # then index.html opened in headless Chromium in a 1400 px wide window:
@@ -26,7 +26,7 @@ if [ "$st" = 0 ] || [ "$st" = 1 ]; then ok; else bad "report exited with $st"; t
 [ "$st" = 1 ] && { echo "note: report exited 1:"; grep -E "FAILED|exited with|failed" "$tmp/stderr" | head -5; }
 grep -qx "$out" "$tmp/stdout" && ok || bad "report did not print its folder: $(cat "$tmp/stdout")"
 
-plots="1_ns_per_joint 2_speedup 3_copy_levels 4_bandwidth 5_validation 6_frame 7_budget"
+plots="1_ns_per_joint 2_speedup 3_copy_levels 4_bandwidth 5_validation 6_frame 7_budget 8_scaling"
 for p in $plots; do
   for ext in png svg; do
     [ -s "$out/$p.$ext" ] && ok || bad "missing or empty plot $p.$ext"
@@ -42,6 +42,8 @@ done
 grep -q 'DRAM</td><td>-</td><td>from' "$out/index.html" && ! grep -q '<tr class="bad"><td>DRAM' "$out/index.html" && ok \
   || bad "the copy bandwidth table has no measured DRAM row"
 [ -s "$out/bench_dram.json" ] && ok || bad "missing bench_dram.json (the DRAM-sized run)"
+grep -q '<h2 id="scaling">Fusion and threads' "$out/index.html" && grep -q '"fused_total_us"' "$out/frame.json" && ok \
+  || bad "no fusion-and-threads section (frame.json's blocked rows)"
 for f in index.html summary.md validate.json bench.json bench.csv frame.json budget.json; do
   [ -s "$out/$f" ] && ok || bad "missing or empty $f"
 done
