@@ -65,7 +65,9 @@ static int time_order(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m
             for (size_t outer = 0; outer < (order ? (size_t)PB_FS_COUNT : b->count); outer++)
                 for (size_t inner = 0; inner < (order ? b->count : (size_t)PB_FS_COUNT); inner++) {
                     size_t blk = order ? inner : outer, st = order ? outer : inner;
-                    if (pb_frame_stage_run(&b->crowd[blk], v, m, k, (pb_frame_stage)st) != PB_OK) {
+                    /* fused: in thread 0's scratch, as pb_frame_blocks_step runs it */
+                    if (pb_frame_block_run(b, v, m, k, blk, (pb_frame_stage)st, (pb_frame_stage)(st + 1),
+                                           order ? -1 : 0) != PB_OK) {
                         free(tot);
                         return -1;
                     }
@@ -162,7 +164,7 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
                 pb_variant_name(v));
         goto out;
     }
-    if (time_order(&b, v, m, 1, cfg, row->staged_us, &row->staged_total) != 0 ||
+    if (pb_frame_blocks_scratch(&b, 1) != PB_OK || time_order(&b, v, m, 1, cfg, row->staged_us, &row->staged_total) != 0 ||
         time_order(&b, v, m, 0, cfg, row->fused_us, &row->fused_total) != 0) {
         fprintf(stderr, "posebench frame: blocks: %s\n", pb_last_error());
         goto out;

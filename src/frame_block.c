@@ -24,11 +24,55 @@ size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes)
     return fit < 16 ? 16 : fit;
 }
 
+#define SCRATCH_POSES 5
+static pb_pose *temp_pose(pb_frame_crowd *c, int i)
+{
+    pb_pose *t[SCRATCH_POSES] = { &c->src, &c->dst, &c->tmp, &c->mix, &c->local };
+    return t[i];
+}
+
+static void scratch_free(pb_frame_blocks *b)
+{
+    for (int i = 0; b->scratch && i < SCRATCH_POSES * b->scratch_threads; i++) pb_pose_free(&b->scratch[i]);
+    free(b->scratch);
+    b->scratch = NULL;
+    b->scratch_threads = 0;
+}
+
+/* Scratch for `threads` threads (kept if there is enough already). */
+static pb_status scratch_ensure(pb_frame_blocks *b, int threads)
+{
+    if (b->scratch_threads >= threads) return PB_OK;
+    scratch_free(b);
+    b->scratch = calloc((size_t)threads * SCRATCH_POSES, sizeof *b->scratch);
+    if (!b->scratch) return pb_fail(PB_ERR_NOMEM, "pb_frame_blocks_step: out of memory for %d threads' scratch", threads);
+    b->scratch_threads = threads;
+    size_t n = b->sc->joints * b->block;
+    for (int i = 0; i < SCRATCH_POSES * threads; i++)
+        if (pb_pose_alloc(&b->scratch[i], n) != PB_OK) {
+            scratch_free(b);
+            return pb_fail(PB_ERR_NOMEM, "pb_frame_blocks_step: out of memory for %d threads' scratch (%zu elements "
+                           "per pose)", threads, n);
+        }
+    return PB_OK;
+}
+
+/* Exchange a block's temporaries with a thread's scratch (twice: back as they were). */
+static void scratch_swap(pb_frame_crowd *c, pb_pose *slot)
+{
+    for (int i = 0; i < SCRATCH_POSES; i++) {
+        pb_pose t = *temp_pose(c, i);
+        *temp_pose(c, i) = slot[i];
+        slot[i] = t;
+    }
+}
+
 void pb_frame_blocks_free(pb_frame_blocks *b)
 {
     if (!b) return;
     for (size_t i = 0; b->crowd && i < b->count; i++) pb_frame_crowd_free(&b->crowd[i]);
     free(b->crowd);
+    scratch_free(b);
     memset(b, 0, sizeof *b);
 }
 
@@ -62,28 +106,58 @@ pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t ch
     return PB_OK;
 }
 
-/* One pool task: a block through a range of stages (fused: all of them; staged: one). */
+pb_status pb_frame_blocks_scratch(pb_frame_blocks *b, int threads)
+{
+    if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_scratch: blocks are NULL or not initialized");
+    if (threads < 1 || threads > PB_POOL_MAX_THREADS)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_scratch: threads = %d; it must be 1 .. %d", threads,
+                       PB_POOL_MAX_THREADS);
+    return scratch_ensure(b, threads);
+}
+
+pb_status pb_frame_block_run(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k, size_t block,
+                             pb_frame_stage from, pb_frame_stage to, int thread)
+{
+    if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_block_run: blocks are NULL or not initialized");
+    if (block >= b->count)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: block %zu of %zu", block, b->count);
+    if ((unsigned)from > (unsigned)to || (unsigned)to > PB_FS_COUNT)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: stages [%d, %d) are not within [0, %d)", (int)from, (int)to,
+                       PB_FS_COUNT);
+    if (thread >= b->scratch_threads)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: thread %d, but scratch for %d thread%s "
+                       "(pb_frame_blocks_scratch)", thread, b->scratch_threads, b->scratch_threads == 1 ? "" : "s");
+    pb_frame_crowd *c = &b->crowd[block];
+    pb_pose *slot = thread >= 0 && c->characters == b->block ? b->scratch + SCRATCH_POSES * thread : NULL;
+    if (slot) scratch_swap(c, slot);
+    pb_status s = PB_OK;
+    for (int st = from; s == PB_OK && st < (int)to; st++) s = pb_frame_stage_run(c, v, m, k, (pb_frame_stage)st);
+    if (slot) scratch_swap(c, slot);
+    if (s != PB_OK)
+        return pb_fail(s, "block %zu (characters %zu .. %zu): %s: %s", block, c->first, c->first + c->characters - 1,
+                       c->failed ? c->failed : "stage", pb_last_error());
+    return PB_OK;
+}
+
+/* One pool task: a block through a range of stages (fused: all of them, in its thread's scratch; staged: one),
+ * or its pb_frame_begin. */
 typedef struct block_job {
     pb_frame_blocks *b;
     const pb_variant *v;
     pb_frame_method m;
     int k;
     int begin;                    /* run pb_frame_begin instead of stages */
+    int scratch;                  /* fused: full blocks run in their thread's scratch */
     pb_frame_stage from, to;      /* stages [from, to) */
 } block_job;
 
 static pb_status block_task(void *arg, size_t i, int thread)
 {
-    (void)thread;
     const block_job *j = arg;
+    if (!j->begin) return pb_frame_block_run(j->b, j->v, j->m, j->k, i, j->from, j->to, j->scratch ? thread : -1);
     pb_frame_crowd *c = &j->b->crowd[i];
-    pb_status s = PB_OK;
-    if (j->begin) s = pb_frame_begin(c, j->v, j->m);
-    for (int st = j->from; s == PB_OK && st < (int)j->to; st++) s = pb_frame_stage_run(c, j->v, j->m, j->k, (pb_frame_stage)st);
-    if (s != PB_OK)
-        return pb_fail(s, "block %zu (characters %zu .. %zu): %s: %s", i, c->first, c->first + c->characters - 1,
-                       c->failed ? c->failed : "stage", pb_last_error());
-    return PB_OK;
+    pb_status s = pb_frame_begin(c, j->v, j->m);
+    return s == PB_OK ? s : pb_fail(s, "block %zu: %s: %s", i, c->failed ? c->failed : "begin", pb_last_error());
 }
 
 pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool)
@@ -103,7 +177,11 @@ pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, pb_frame
     if (order != PB_FO_FUSED && order != PB_FO_STAGED)
         return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_step: order %d is not a pb_frame_order", (int)order);
     block_job j = { .b = b, .v = v, .m = m, .k = k, .from = 0, .to = PB_FS_COUNT };
-    if (order == PB_FO_FUSED) return pb_pool_run(pool, b->count, block_task, &j);
+    if (order == PB_FO_FUSED) {
+        pb_status s = scratch_ensure(b, pb_pool_threads(pool));
+        j.scratch = 1;
+        return s != PB_OK ? s : pb_pool_run(pool, b->count, block_task, &j);
+    }
     for (int st = 0; st < PB_FS_COUNT; st++) {
         j.from = (pb_frame_stage)st;
         j.to = (pb_frame_stage)(st + 1);

@@ -3,7 +3,8 @@
  *   - a crowd split into blocks, run fused or staged, on 1, 2 or 3 threads,
  *     gives the same globals, bit for bit, as one crowd of all characters run
  *     stage by stage on one thread (every method, both samplers, every
- *     variant this build has, block sizes that do and do not divide the crowd);
+ *     variant this build has, block sizes that do and do not divide the crowd; fused
+ *     blocks run in their thread's scratch, two of them one after the other);
  *   - the pool: every task runs exactly once on the thread its static share
  *     names, the failing task with the lowest index is the one reported,
  *     bad arguments are refused, and a worker that cannot be created gives
@@ -161,8 +162,8 @@ int main(void)
     for (size_t i = 0; i < pb_all_variant_count(); i++) {
         const pb_variant *v = pb_all_variant_at(i);
         if (pb_variant_check(v) != PB_OK || (only && strcmp(only, pb_variant_name(v)))) continue;
-        blocks_match(&s, v, PB_OP_sample_linear, 37, pools, npools);
-        blocks_match(&s, v, PB_OP_sample_cubic, 37, pools, npools);
+        blocks_match(&s, v, PB_OP_sample_linear, 53, pools, npools);
+        blocks_match(&s, v, PB_OP_sample_cubic, 53, pools, npools);
     }
     pb_frame_blocks b;
     CHECK(pb_frame_blocks_init(&b, &s, 40, 0, PB_OP_sample_linear) == PB_ERR_PARAM && strstr(pb_last_error(), "block = 0"),
@@ -178,6 +179,13 @@ int main(void)
     CHECK(pb_frame_blocks_init(&b, &s, 7, 16, PB_OP_sample_linear) == PB_OK && b.count == 1 && b.crowd[0].characters == 7,
           "7 characters in blocks of 16: one block");
     CHECK(pb_frame_blocks_step(&b, NULL, PB_FM_DEAD, 0, (pb_frame_order)7, NULL) == PB_ERR_PARAM, "bad order");
+    CHECK(pb_frame_block_run(&b, NULL, PB_FM_DEAD, 0, 0, 0, PB_FS_COUNT, 0) == PB_ERR_PARAM
+          && strstr(pb_last_error(), "pb_frame_blocks_scratch"), "a thread without scratch: %s", pb_last_error());
+    CHECK(pb_frame_blocks_scratch(&b, 0) == PB_ERR_PARAM && pb_frame_blocks_scratch(&b, 2) == PB_OK, "scratch for 2");
+    CHECK(pb_frame_block_run(&b, NULL, PB_FM_DEAD, 0, 3, 0, PB_FS_COUNT, 0) == PB_ERR_PARAM
+          && strstr(pb_last_error(), "block 3 of 1"), "block out of range: %s", pb_last_error());
+    CHECK(pb_frame_block_run(&b, NULL, PB_FM_DEAD, 0, 0, PB_FS_FK, PB_FS_IK, 1) == PB_ERR_PARAM, "stages backwards");
+    CHECK(pb_frame_block_run(&b, NULL, PB_FM_DEAD, 0, 0, 0, PB_FS_COUNT, 2) == PB_ERR_PARAM, "thread 2 of 2");
     CHECK(pb_frame_blocks_step(&b, NULL, PB_FM_COUNT, 0, PB_FO_FUSED, NULL) == PB_ERR_PARAM, "bad method");
     pb_frame_blocks_free(&b);
     CHECK(pb_frame_block_default(&s, 1u << 20) % 16 == 0 && pb_frame_block_default(&s, 1u << 20) >= 16, "default block");

@@ -208,6 +208,14 @@ typedef struct pb_frame_blocks {
     size_t block;             /* characters per block */
     size_t count;             /* blocks: max(1, floor(C / block)) */
     pb_frame_crowd *crowd;    /* count crowds; crowd[b] holds characters [b x block, ...), the last up to C - 1 */
+    /* The fused order's per-thread scratch: for each pool thread, the 5 poses a
+     * frame only passes between its stages (src, dst, tmp, mix, local) for one
+     * block of `block` characters. A thread runs its blocks one after another
+     * in these, so they stay in its L2; each block keeps only what outlives
+     * the frame (the transition state, the additive delta, the globals).
+     * Allocated on the first fused step with that many threads, then reused. */
+    pb_pose *scratch;         /* 5 x scratch_threads poses */
+    int scratch_threads;
 } pb_frame_blocks;
 
 /* The default block for a scene: the most characters, a multiple of 16 (every
@@ -223,10 +231,25 @@ PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
 PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool);
 /* Timed frame k of every block in the given order, blocks spread over pool
  * (NULL: this thread; the staged order waits for all blocks after each
- * stage). Errors: PB_ERR_NULL, PB_ERR_PARAM (m, k or order), then the failing
- * block's stage (lowest block first), its message naming the block. */
+ * stage). Fused, a block of `block` characters runs in its thread's scratch
+ * (above), so its src, dst, mix and local poses are left unchanged (the
+ * remainder block, larger, uses its own). Errors: PB_ERR_NULL, PB_ERR_PARAM
+ * (m, k or order), PB_ERR_NOMEM (the scratch), then the failing block's stage
+ * (lowest block first), its message naming the block. */
 PB_API pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k,
                                       pb_frame_order order, pb_pool *pool);
+/* The per-block form, for an engine's own job system (one job per block):
+ * stages [from, to) of timed frame k for one block, as thread `thread` of
+ * the caller's (it uses scratch slot `thread`: two calls running at once
+ * must pass different threads), or thread -1: in the block's own buffers
+ * (what the staged order uses). pb_frame_blocks_scratch(b, T) first makes
+ * the slots of T threads. pb_frame_blocks_step(.., PB_FO_FUSED, pool) is
+ * pb_frame_block_run(b, v, m, k, i, 0, PB_FS_COUNT, t) for block i on pool
+ * thread t. Errors: PB_ERR_NULL, PB_ERR_PARAM (block, stages, thread without
+ * scratch), PB_ERR_NOMEM, the stage's. */
+PB_API pb_status pb_frame_blocks_scratch(pb_frame_blocks *b, int threads);
+PB_API pb_status pb_frame_block_run(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k, size_t block,
+                                    pb_frame_stage from, pb_frame_stage to, int thread);
 
 #ifdef __cplusplus
 }
