@@ -16,6 +16,9 @@ typedef struct budget_row {
     bv_verdict cost_v, frame_v;
     double setup_us;         /* once per transition */
     bv_search max, frame_max;   /* the largest crowd that fits, measured by bisection (alone, whole frame) */
+    bv_meas frame_mt;        /* us per whole frame, fused blocks on budget_res.threads threads (wall time) */
+    bv_verdict frame_mt_v;
+    bv_search frame_mt_max;  /* the largest crowd whose threaded frame fits */
     bq_quality q;            /* mean over pairs (jumps: mean of each pair's peak) */
     bq_quality pq[BUDGET_MAX_PAIRS];
 } budget_row;
@@ -33,6 +36,8 @@ typedef struct budget_res {
     const pb_scene *cost_scene;
     const pb_variant *v;
     pb_op sampler;
+    int threads;                         /* the threaded whole frame: pool threads */
+    pb_pool *pool;
     budget_row rows[BUDGET_NM];
     bv_meas rest;                        /* the rest of the frame at the crowd (additive, legs FK, IK, FK), us */
     int real;                            /* quality on CMU mocap (else the synthetic clips) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "frame_cmd.h"
 #include "context.h"
 
 /* "cross-fade (nlerp)", "inertialization" */
@@ -116,6 +117,17 @@ void budget_print(const budget_res *R)
         if (in->once[0]) printf(" %8.1f\n", r->setup_us);
         else printf(" %8s\n", "-");
     }
+    printf("\nWHOLE FRAME ON %d THREAD%s: the crowd in fused blocks of %zu characters (pb_frame_blocks), wall time, "
+           "median of %ld x %ld frames\n", R->threads, R->threads > 1 ? "S" : "", fused_block(R->cost_scene, 0),
+           R->reps, R->frames);
+    printf("%-16s %-9s | %9s %6s %-12s %11s\n", "method", "rotation", "us/frame", "spread", "verdict", "max crowd*");
+    for (int mi = 0; mi < BUDGET_NM; mi++) {
+        const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
+        const budget_row *r = &R->rows[mi];
+        printf("%-16s %-9s | %9.1f %5.1f%% %-12s %11s\n", in->method, in->rot, r->frame_mt.median,
+               100 * (r->frame_mt.max - r->frame_mt.min) / r->frame_mt.median, bv_word(r->frame_mt_v),
+               crowd_str(&r->frame_mt_max, c1, sizeof c1));
+    }
     printf("  method: the clips it samples + its transition ops: cut samples the destination; cross-fades sample both\n"
            "  clips and run blend_static (slerp), blend_static_nlerp (nlerp) or blend (slerp, exact velocities);\n"
            "  inertialization samples the destination and runs inertialize; dead blending samples the destination and\n"
@@ -217,6 +229,11 @@ static int add_row(cJSON *rows, const budget_res *R, int mi)
              cJSON_AddNumberToObject(o, "frame_max_characters", (double)r->frame_max.fit) &&
              add_meas(o, "cost", &r->cost, r->cost_v) && add_meas(o, "frame", &r->frame, r->frame_v) &&
              add_search(o, "max_crowd", &r->max) && add_search(o, "frame_max_crowd", &r->frame_max) &&
+             json_add_num(o, "frame_threads_us", r->frame_mt.median) &&
+             cJSON_AddStringToObject(o, "frame_threads_verdict", bv_word(r->frame_mt_v)) &&
+             cJSON_AddNumberToObject(o, "frame_threads_max_characters", (double)r->frame_mt_max.fit) &&
+             add_meas(o, "frame_threads", &r->frame_mt, r->frame_mt_v) &&
+             add_search(o, "frame_threads_max_crowd", &r->frame_mt_max) &&
              add_quality(o, &r->q) && (pp = cJSON_AddArrayToObject(o, "per_pair"));
     for (int p = 0; ok && p < R->np; p++) {
         cJSON *q = cJSON_CreateObject();
@@ -247,6 +264,8 @@ int budget_write_json(const budget_res *R, const char *path)
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(R->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "duration_s", R->duration) && cJSON_AddNumberToObject(cf, "halflife_s", R->halflife) &&
          cJSON_AddNumberToObject(cf, "frames", (double)R->frames) &&
+         cJSON_AddNumberToObject(cf, "threads", R->threads) &&
+         cJSON_AddNumberToObject(cf, "block", (double)fused_block(R->cost_scene, 0)) &&
          cJSON_AddNumberToObject(cf, "repetitions", (double)R->reps) &&
          (sizes = cJSON_CreateDoubleArray(sz, 1)) && cJSON_AddItemToObject(cf, "crowd_sizes", sizes) &&
          cJSON_AddNumberToObject(cf, "noise_floor", BV_NOISE_FLOOR) &&

@@ -23,6 +23,7 @@
 #include "budget.h"
 #include "command.h"
 #include "context.h"
+#include "frame_cmd.h"
 #include "measure.h"
 #include "pick.h"
 
@@ -31,7 +32,7 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -49,9 +50,12 @@ static const opt_spec opts[O_COUNT] = {
                    "quality on the synthetic clips even when the CMU clips are packaged" },
     [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "fewer frames and repetitions" },
     [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write both tables as JSON" },
+    [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
+                    "the threaded whole frame: fused blocks on N threads (wall time)" },
 };
 
-enum { K_COST, K_FRAME, K_REST };   /* what a block times: the method's own work, the whole frame, the rest */
+/* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
+enum { K_COST, K_FRAME, K_REST, K_FRAME_MT };
 
 /* One block of F frames of kind `kind` for method m, us per frame. */
 static pb_status time_block(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int kind, int F, double *us)
@@ -79,6 +83,32 @@ static pb_status time_block(pb_frame_crowd *c, const pb_variant *v, pb_frame_met
         return PB_ERR_PARAM;
     }
     *us = (t1 - t0) / F * 1e6;
+    return st;
+}
+
+/* The whole frame in fused blocks on R's pool: F frames, wall us per frame (CPU time adds up over threads). */
+static pb_status time_blocks(pb_frame_blocks *b, const budget_res *R, pb_frame_method m, int F, double *us)
+{
+    pb_status st = PB_OK;
+    double t0 = wall_seconds();
+    for (int k = 0; k < F && st == PB_OK; k++) st = pb_frame_blocks_step(b, R->v, m, k, PB_FO_FUSED, R->pool);
+    *us = (wall_seconds() - t0) / F * 1e6;
+    return st;
+}
+
+/* A blocked crowd of n characters ready for timed frames of m (as crowd_ready). */
+static pb_status blocks_ready(pb_frame_blocks *b, const budget_res *R, size_t n, pb_frame_method m)
+{
+    pb_status st = pb_frame_blocks_init(b, R->cost_scene, n, fused_block(R->cost_scene, 0), R->sampler);
+    for (size_t i = 0; st == PB_OK && i < b->count; i++) {
+        b->crowd[i].duration = (float)R->duration;
+        b->crowd[i].halflife = (float)R->halflife;
+        st = pb_frame_sample(&b->crowd[i], R->v, 0, 0);
+        if (st == PB_OK) st = pb_frame_sample(&b->crowd[i], R->v, 1, 0);
+    }
+    if (st == PB_OK) st = pb_frame_blocks_begin(b, R->v, m, R->pool);
+    if (st == PB_OK) st = pb_frame_blocks_step(b, R->v, m, 0, PB_FO_FUSED, R->pool);
+    if (st != PB_OK) pb_frame_blocks_free(b);
     return st;
 }
 
@@ -122,6 +152,17 @@ typedef struct probe_ctx {
 static int probe(void *ctx, long n, bv_meas *out)
 {
     probe_ctx *p = ctx;
+    if (p->kind == K_FRAME_MT) {
+        pb_frame_blocks b;
+        pb_status st = blocks_ready(&b, p->R, (size_t)n, p->m);
+        for (long r = 0; r < p->R->reps && st == PB_OK; r++)
+            st = time_blocks(&b, p->R, p->m, (int)p->R->frames, &p->samples[r]);
+        if (st != PB_OK) report_fail(NULL, "bisection (threads)");
+        pb_frame_blocks_free(&b);   /* also after a failed blocks_ready: it left b empty */
+        if (st != PB_OK) return st == PB_ERR_NOMEM || st == PB_ERR_SIZE ? EXIT_USAGE : EXIT_CHECK;
+        *out = meas_of(p->samples, p->R->reps);
+        return 0;
+    }
     pb_frame_crowd c;
     pb_status st = crowd_ready(&c, p->R, (size_t)n, p->m);
     if (st != PB_OK) {
@@ -144,11 +185,11 @@ static int probe(void *ctx, long n, bv_meas *out)
 static int search(budget_res *R, int mi, int kind, double *samples)
 {
     budget_row *row = &R->rows[mi];
-    const bv_meas *at = kind == K_FRAME ? &row->frame : &row->cost;
+    const bv_meas *at = kind == K_FRAME ? &row->frame : kind == K_FRAME_MT ? &row->frame_mt : &row->cost;
     double g = at->median > 0 ? (double)R->characters * R->budget / at->median : (double)R->cap;
     long guess = g > (double)R->cap ? R->cap : g < 1 ? 1 : (long)g;
     probe_ctx p = { R, budget_methods[mi], kind, samples };
-    bv_search *out = kind == K_FRAME ? &row->frame_max : &row->max;
+    bv_search *out = kind == K_FRAME ? &row->frame_max : kind == K_FRAME_MT ? &row->frame_mt_max : &row->max;
     int st = bv_bisect(probe, &p, guess, R->cap, R->budget, BV_NOISE_FLOOR, BUDGET_TOL, BUDGET_PROBES, out);
     if (st == -1) {
         fprintf(stderr, "posebench budget: bisection: bad arguments\n");
@@ -205,11 +246,31 @@ static int measure_cost(budget_res *R, double *samples)
         row->frame_v = bv_judge(&row->frame, R->budget, BV_NOISE_FLOOR);
     }
     R->rest = meas_of(&samples[(size_t)(2 * NM) * reps], reps);
+    /* the whole frame in fused blocks on the pool's threads, each method its own blocked crowd */
+    fprintf(stderr, "posebench budget: the whole frame in fused blocks on %d thread%s ...\n", R->threads,
+            R->threads > 1 ? "s" : "");
+    for (int mi = 0; mi < NM; mi++) {
+        pb_frame_blocks b;
+        if ((st = blocks_ready(&b, R, R->characters, budget_methods[mi])) != PB_OK) {
+            report_fail(NULL, "threaded frame");
+            return st == PB_ERR_NOMEM ? EXIT_USAGE : EXIT_CHECK;
+        }
+        for (long r = 0; r < reps && st == PB_OK; r++) st = time_blocks(&b, R, budget_methods[mi], (int)frames, &samples[r]);
+        pb_frame_blocks_free(&b);
+        if (st != PB_OK) {
+            report_fail(NULL, "threaded frame");
+            return EXIT_CHECK;
+        }
+        budget_row *row = &R->rows[mi];
+        row->frame_mt = meas_of(samples, reps);
+        row->frame_mt_v = bv_judge(&row->frame_mt, R->budget, BV_NOISE_FLOOR);
+    }
     fprintf(stderr, "posebench budget: the largest crowd within %.0f us, by bisection (up to %d probes per method, "
                     "to %.0f%% or 1 character) ...\n", R->budget, BUDGET_PROBES, 100 * BUDGET_TOL);
     for (int mi = 0; mi < NM; mi++) {
         int e = search(R, mi, K_COST, samples);
         if (e == EXIT_OK) e = search(R, mi, K_FRAME, samples);
+        if (e == EXIT_OK) e = search(R, mi, K_FRAME_MT, samples);
         if (e != EXIT_OK) return e;
     }
     return EXIT_OK;
@@ -283,6 +344,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     R.frames = o[O_FRAMES].count ? o[O_FRAMES].l : quick ? 30 : 100;
     R.reps = o[O_REPS].count ? o[O_REPS].l : quick ? 3 : 5;
     R.sampler = o[O_SAMPLER].count && o[O_SAMPLER].choice == 1 ? PB_OP_sample_cubic : PB_OP_sample_linear;
+    R.threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads();
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
     if (json_path_check("budget", json) != 0) return EXIT_USAGE;   /* before the measurements */
@@ -308,7 +370,13 @@ static int run(const opt_val *o, int nrest, char **rest)
     }
     R.scene = syn.name;
     R.cost_scene = &syn;
+    if (status == EXIT_OK && pb_pool_create(&R.pool, R.threads) != PB_OK) {
+        fprintf(stderr, "posebench budget: %s\n", pb_last_error());
+        status = EXIT_USAGE;
+    }
     if (status == EXIT_OK) status = measure_cost(&R, samples);
+    pb_pool_destroy(R.pool);
+    R.pool = NULL;
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
     if (status == EXIT_OK) {
         budget_print(&R);

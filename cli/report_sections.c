@@ -399,12 +399,16 @@ void budget_section(report *r, out2 *o, int made)
         { "us/frame", "cost_us", 'f', 1 }, { "spread", "cost_spread", '%', 1 }, { fitsh, "verdict", 's', 0 },
         { "max crowd*", "max_characters", 'f', 0 }, { "frame us", "frame_us", 'f', 1 },
         { "frame", "frame_verdict", 's', 0 }, { "max crowd* (frame)", "frame_max_characters", 'f', 0 },
+        { "frame us, threads**", "frame_threads_us", 'f', 1 }, { "frame, threads", "frame_threads_verdict", 's', 0 },
+        { "max crowd* (threads)", "frame_threads_max_characters", 'f', 0 },
         { "setup us (once)", "setup_us", 'g', 3 } };
     both(o, "<h3>Cost</h3>\n<div class=\"wide\"><table class=\"num budget\">\n", "### Cost\n\n");
     json_table(o, rows, cost_cols, sizeof cost_cols / sizeof cost_cols[0], "fits");
     both(o, "</table></div>\n", "\n");
     fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us, measured: a bisection over the character count, "
-                  "each probe a median of the repetitions (the JSON's max_crowd_search has every probe).</p>\n", budget);
+                  "each probe a median of the repetitions (the JSON's max_crowd_search has every probe). ** the whole "
+                  "frame with the crowd in fused blocks of %.0f characters on %.0f threads (wall time).</p>\n", budget,
+            json_num(cfg, "block"), json_num(cfg, "threads"));
     const json_col quality_cols[] = {
         { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
         { "velocity jump m/s", "vel_jump_ms", 'f', 3 }, { "angular jump rad/s", "ang_jump_rads", 'f', 2 },

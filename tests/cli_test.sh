@@ -38,6 +38,7 @@ out=$(POSEBENCH_THREADS=lots run variants 2>&1); st=$?
 [ "$st" = 2 ] && grep -q "POSEBENCH_THREADS expects an integer in 1..1024, got 'lots'" <<<"$out" && pass=$((pass+1)) \
   || { fail=$((fail+1)); echo "FAIL bad POSEBENCH_THREADS: status $st: $out"; }
 check "budget bad budget"    2 "budget"                        -- budget --budget-us -3
+check "budget threads 0"     2 "--threads expects an integer in 1..1024, got '0'" -- budget --threads 0
 boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
 if [ -f "$boxing" ]; then   # its header's frame count is one short: a warning, an error with --strict
   check "validate bvh warning" 0 "warning: .*Boxing_Toes.bvh:128" -- validate --quick --op quat_mul --variant scalar --bvh "$boxing"
@@ -129,7 +130,7 @@ grep -Eq "^cross-fade .*(fits|marginal|does not fit)" <<<"$out" && pass=$((pass+
 grep -Eq "largest crowd within 50 us, MEASURED" <<<"$out" && grep -Eq "^dead blending .*( 0 |[0-9]+\.\.[0-9]+|>=[0-9]+)" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget bisection result"; }
 grep -Eq "rest of the frame .* of the 50 us budget" <<<"$out" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget rest share"; }
-grep -Eq '"frame_max_crowd":' "$j" && grep -Eq '"probes":' "$j" && grep -Eq '"verdict":[[:space:]]*"(fits|marginal|does not fit)"' "$j" \
+grep -Eq '"frame_max_crowd":' "$j" && grep -Eq '"frame_threads_us":' "$j" && grep -Eq '"probes":' "$j" && grep -Eq '"verdict":[[:space:]]*"(fits|marginal|does not fit)"' "$j" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget JSON: bisection and verdict"; }
 rm -f "$j"
 # a budget nothing fits: exit 1, said on stderr and in the JSON, the JSON still written whole
