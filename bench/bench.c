@@ -83,6 +83,13 @@ static void add_context(const bench_opts *o, const char *variants, const size_t 
                                          "arrays not counted in bytes");
     }
     gb_add_context("quick", o->quick ? "true" : "false");
+    snprintf(buf, sizeof buf, "%d", o->threads > 1 ? o->threads : 1);
+    gb_add_context("threads", buf);
+    if (o->threads > 1)
+        gb_add_context("threaded_rows", "<op>/<variant>/<n>/t<T>/real_time: the dispatch variant over T threads, "
+                                        "each its own buffer set of n / T elements (disjoint), one pb_pool run per "
+                                        "iteration, wall time; copy/<op>/<n>/t<T>: a memcpy of every thread's bytes "
+                                        "at once, the same way (the all-core copy roofline); warm, n >= 65536");
     gb_add_context("timing", "cpu_time");
     gb_add_context("call_path", bench_state.via_run == 2 ? "pb_plan_run" : bench_state.via_run ? "pb_run" : "kernel_table");
     gb_add_context("copy_roofline", "copy/<op>/<n>: memcpy of the op's input arrays into its output arrays "
@@ -111,6 +118,8 @@ static void plan_overhead_summary(void)
 
 static void free_specs(void)
 {
+    mt_free();
+    pb_pool_destroy(bench_state.workers);
     for (size_t i = 0; i < bench_state.nspecs; i++) free(bench_state.specs[i].rep);
     free(bench_state.specs);
     pool_free(&bench_state.pool);
@@ -218,7 +227,21 @@ int bench_run(const bench_opts *opt)
         }
         nops++;
     }
-    bench_state.specs = calloc(nops * (size_t)nsizes * 2 * (size_t)(nvars + 1), sizeof *bench_state.specs);
+    /* threaded rows: the dispatch variant, when it is one of those asked for */
+    const pb_variant *mtv = NULL;
+    if (opt->threads > 1 && pb_variant_active(&mtv) == PB_OK) {
+        int in = 0;
+        for (int vi = 0; vi < nvars; vi++) in |= vars[vi] == mtv;
+        if (!in) {
+            fprintf(stderr, "posebench bench: --threads %d: no threaded rows (they time the dispatch variant, %s, "
+                            "which is not among those asked for)\n", opt->threads, pb_variant_name(mtv));
+            mtv = NULL;
+        } else if (pb_pool_create(&bench_state.workers, opt->threads) != PB_OK) {
+            fprintf(stderr, "posebench bench: %s\n", pb_last_error());
+            goto out;
+        }
+    }
+    bench_state.specs = calloc(nops * (size_t)nsizes * 2 * (size_t)(nvars + 3), sizeof *bench_state.specs);
     if (!bench_state.specs) {
         fprintf(stderr, "posebench bench: out of memory\n");
         goto out;
@@ -255,6 +278,20 @@ int bench_run(const bench_opts *opt)
                 if (!gb_register(copy->name, run_copy, copy)) goto oom;
                 for (spec *s = first; s < &bench_state.specs[bench_state.nspecs]; s++)
                     if (!gb_register(s->name, run_op, s)) goto oom;
+                if (!mtv || cold || sizes[si] < THREADED_MIN_N) continue;
+                /* threaded: the copy of every thread's bytes at once, then the op (wall time) */
+                spec *mcopy = &bench_state.specs[bench_state.nspecs++], *mop = &bench_state.specs[bench_state.nspecs++];
+                *mcopy = (spec){ .op = (pb_op)o, .n = sizes[si], .threads = opt->threads };
+                *mop = (spec){ .op = (pb_op)o, .v = mtv, .n = sizes[si], .threads = opt->threads, .copy = mcopy };
+                snprintf(mcopy->name, sizeof mcopy->name, "copy/%s/%zu/t%d", opname, sizes[si], opt->threads);
+                snprintf(mop->name, sizeof mop->name, "%s/%s/%zu/t%d", opname, pb_variant_name(mtv), sizes[si],
+                         opt->threads);
+                for (spec *s = mcopy; s <= mop; s++) {
+                    gb_bench *b = gb_register(s->name, run_threaded, s);
+                    if (!b) goto oom;
+                    gb_use_real_time(b);
+                    strncat(s->name, "/real_time", sizeof s->name - strlen(s->name) - 1);   /* as reported */
+                }
             }
     }
 

@@ -34,6 +34,8 @@ typedef struct bench_opts {
     const char *const *ctx_keys;    /* the run's context (cli/context.h), added to the JSON's */
     const char *const *ctx_vals;
     int nctx;
+    int threads;                    /* > 1: also "<op>/<variant>/<n>/t<threads>" rows (THREADED_MIN_N and up,
+                                       the dispatch variant) and their copy rows, on a pb_pool */
 } bench_opts;
 
 /* Register, run, write the outputs. Returns the exit status: 0 when every

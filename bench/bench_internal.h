@@ -41,6 +41,8 @@ typedef struct spec {
     struct spec *copy;      /* copy roofline of the same op, n and cache state */
     struct spec *scalar;    /* scalar run of the same op, n and cache state (NULL if not benchmarked) */
     int via;                /* this row's call path: 0 the run's (bench_state.via_run), 2 pb_plan_run */
+    int threads;            /* > 1: a threaded row: n split into `threads` disjoint ranges of n / threads
+                               elements, each its own buffer set, run at once on a pb_pool (wall time) */
     struct spec *kernel;    /* plan rows: the kernel-table row of the same op, variant and n */
     int started, error, skipped, ratio_missing;
     /* Google Benchmark's aggregates (when there are repetitions) ... */
@@ -131,10 +133,19 @@ void copy_set(const bufset *s);
 
 /* ---- the run (bench.c) and its timing loops (timing.c) ------------------------------------ */
 
+/* Threaded rows: warm sizes from this many joints (below it a range is a few
+ * microseconds and the pool's per-run handshake would be timed). */
+#define THREADED_MIN_N ((size_t)65536)
+
 struct harness {
     spec *specs;
     size_t nspecs;
     pool pool;
+    pool *mt;                 /* threaded rows: mt_threads pools of n / threads each, for (mt_op, mt_n) */
+    int mt_threads;
+    pb_op mt_op;
+    size_t mt_n;
+    pb_pool *workers;         /* the threaded rows' worker pool */
     uint64_t seed;
     int via_run;              /* time pb_run (validation included) instead of the kernel table */
     size_t total, nstarted;   /* benchmarks the filter selects / started so far */
@@ -145,6 +156,8 @@ extern struct harness bench_state;
 
 void run_copy(gb_state *st, void *user);
 void run_op(gb_state *st, void *user);
+void run_threaded(gb_state *st, void *user);   /* a threaded row: the op (spec.v) or its copy (spec.v NULL) */
+void mt_free(void);
 const char *fmt_dur(double s, char *buf, size_t len);
 
 #endif

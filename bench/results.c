@@ -73,13 +73,13 @@ void on_result(const gb_result *r, void *user)
             s->rep = t;
             s->caprep = cap;
         }
-        s->rep[3 * s->nrep] = r->cpu_time;
+        s->rep[3 * s->nrep] = s->threads > 1 ? r->real_time : r->cpu_time;   /* threaded rows: wall time */
         s->rep[3 * s->nrep + 1] = counter_of(r, "ns_per_joint");
         s->rep[3 * s->nrep + 2] = counter_of(r, "copy_ratio");
         s->nrep++;
     } else if (!strcmp(r->aggregate, "median")) {
         s->have_med = 1;
-        s->med_cpu_s = r->cpu_time;
+        s->med_cpu_s = s->threads > 1 ? r->real_time : r->cpu_time;
         s->med_nspj = counter_of(r, "ns_per_joint");
         s->med_ratio = counter_of(r, "copy_ratio");
     } else if (!strcmp(r->aggregate, "cv")) {
@@ -96,7 +96,7 @@ static void csv_num(FILE *f, double v)
 
 int write_csv(FILE *f)
 {
-    fputs("op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache\n", f);
+    fputs("op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache,threads\n", f);
     for (size_t i = 0; i < bench_state.nspecs; i++) {
         const spec *s = &bench_state.specs[i];
         if (!s->v || s->error || s->kernel) continue;   /* /plan rows: in the summary and the JSON */
@@ -113,7 +113,7 @@ int write_csv(FILE *f)
         csv_num(f, st.cv);
         csv_num(f, st.ratio);
         csv_num(f, speedup);
-        fprintf(f, ",%s\n", s->cold ? "cold" : "warm");
+        fprintf(f, ",%s,%d\n", s->cold ? "cold" : "warm", s->threads > 1 ? s->threads : 1);
     }
     return ferror(f) ? -1 : 0;
 }

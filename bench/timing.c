@@ -66,10 +66,8 @@ static void flush_if_cold(gb_state *st, const pool *p, const bufset *s)
  * (a call into the shim per step) is negligible next to the work. */
 static int64_t batch_for(size_t n) { return n >= BATCH_JOINTS ? 1 : (int64_t)(BATCH_JOINTS / n); }
 
-static void set_common_counters(gb_state *st, const spec *s, const pool *p)
+static void set_counters(gb_state *st, const spec *s, double n, double bytes)
 {
-    double n = (double)p->n_work, bytes = (double)(p->bytes_read + p->bytes_written);
-    (void)s;
     const unsigned per_iter_rate = PB_BC_RATE | PB_BC_ITER_INVARIANT;
     gb_set_label(st, s->cold ? "cold" : "warm");
     /* CPU seconds per iteration / (n x 1e-9) = ns per joint. */
@@ -78,6 +76,97 @@ static void set_common_counters(gb_state *st, const spec *s, const pool *p)
     gb_set_counter(st, "bytes_per_s", bytes, per_iter_rate | PB_BC_1024);
     gb_set_counter(st, "bytes", bytes, PB_BC_PLAIN);
     gb_set_counter(st, "bytes_per_joint", bytes / n, PB_BC_PLAIN);
+}
+
+static void set_common_counters(gb_state *st, const spec *s, const pool *p)
+{
+    set_counters(st, s, (double)p->n_work, (double)(p->bytes_read + p->bytes_written));
+}
+
+/* ---- threaded rows ---------------------------------------------------------------------------- */
+void mt_free(void)
+{
+    for (int t = 0; bench_state.mt && t < bench_state.mt_threads; t++) pool_free(&bench_state.mt[t]);
+    free(bench_state.mt);
+    bench_state.mt = NULL;
+    bench_state.mt_threads = 0;
+}
+
+/* The threaded row's pools: one per thread, n / threads elements each, seeded apart. */
+static int mt_get(const spec *s, char *err, size_t errlen)
+{
+    if (bench_state.mt && bench_state.mt_op == s->op && bench_state.mt_n == s->n && bench_state.mt_threads == s->threads)
+        return 0;
+    mt_free();
+    pool_free(&bench_state.pool);   /* one op's buffers at a time: the single-thread rows rebuild theirs */
+    bench_state.mt = calloc((size_t)s->threads, sizeof *bench_state.mt);
+    if (!bench_state.mt) {
+        snprintf(err, errlen, "out of memory for %d pools", s->threads);
+        return -1;
+    }
+    bench_state.mt_threads = s->threads;
+    bench_state.mt_op = s->op;
+    bench_state.mt_n = s->n;
+    for (int t = 0; t < s->threads; t++) {
+        uint64_t seed = bench_state.seed ^ ((uint64_t)s->op * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)s->n << 20) ^
+                        ((uint64_t)(t + 1) << 52);
+        if (pool_build(&bench_state.mt[t], s->op, s->n / (size_t)s->threads, 0, seed, err, errlen) != 0) {
+            mt_free();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+typedef struct mt_job {
+    pb_kernel_fn fn;   /* NULL: the copy */
+} mt_job;
+
+static pb_status mt_task(void *arg, size_t i, int thread)
+{
+    const mt_job *j = arg;
+    (void)thread;
+    const bufset *b = &bench_state.mt[i].sets[0];
+    if (j->fn) j->fn(&b->k);
+    else copy_set(b);
+    return PB_OK;
+}
+
+/* One iteration = every thread through its own range once (one pb_pool_run); wall time. */
+void run_threaded(gb_state *st, void *user)
+{
+    spec *s = user;
+    char err[512];
+    note_start(s);
+    if (mt_get(s, err, sizeof err) != 0) {
+        gb_skip_with_error(st, err);
+        return;
+    }
+    mt_job j = { s->v ? s->v->table[s->op] : NULL };
+    double n = 0, bytes = 0;
+    for (int t = 0; t < s->threads; t++) {
+        const pool *p = &bench_state.mt[t];
+        if (s->v && pb_run(s->op, s->v, &p->sets[0].call) != PB_OK) {
+            snprintf(err, sizeof err, "pb_run refused the call: %s", pb_last_error());
+            gb_skip_with_error(st, err);
+            return;
+        }
+        n += (double)p->n_work;
+        bytes += (double)(p->bytes_read + p->bytes_written);
+    }
+    int bad = 0;
+    while (gb_keep_running_batch(st, 1)) bad |= pb_pool_run(bench_state.workers, (size_t)s->threads, mt_task, &j) != PB_OK;
+    gb_clobber_memory();
+    if (bad) {
+        gb_skip_with_error(st, "the worker pool failed inside the timing loop");
+        return;
+    }
+    set_counters(st, s, n, bytes);
+    stats c = s->copy ? spec_stats(s->copy) : (stats){ 0, NAN, NAN, NAN, NAN };
+    if (s->v && c.ok && c.cpu_s > 0)
+        gb_set_counter(st, "copy_ratio", c.cpu_s, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT);
+    else if (s->v)
+        s->ratio_missing = 1;
 }
 
 void run_copy(gb_state *st, void *user)

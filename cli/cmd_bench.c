@@ -21,7 +21,7 @@
 #define MAX_VARIANTS 32
 
 enum { O_OP, O_VARIANT, O_SIZES, O_QUICK, O_EMULATED, O_JSON, O_CSV, O_SEED, O_PB_RUN, O_PLAN, O_MOCAP, O_BVH,
-       O_COUNT };
+       O_THREADS, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, 64, NULL, "only this op (default: every op)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
@@ -36,7 +36,7 @@ static const opt_spec opts[O_COUNT] = {
                  "Google Benchmark JSON (same as -- --benchmark_out=FILE --benchmark_out_format=json)" },
     [O_CSV] = { "csv", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
                 "summary: op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,\n"
-                "speedup_vs_scalar,cache" },
+                "speedup_vs_scalar,cache,threads (threaded rows: --threads)" },
     [O_SEED] = { "seed", OPT_U64, "N", 0, 0, NULL, 0, "from the clock and pid, printed", "input seed" },
     [O_PB_RUN] = { "pb-run", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
                    "time calls through pb_run (argument validation included), not the kernel table" },
@@ -45,6 +45,9 @@ static const opt_spec opts[O_COUNT] = {
                   "inputs from real motion capture, as validation's real-data cases (the packaged CMU clips,\n"
                   "/usr/share/assimp/models/BVH): real keys, real skeletons for fk/bk, real legs for IK" },
     [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, 16, NULL, "the same with your own clips (implies --mocap)" },
+    [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
+                    "N > 1: also the dispatch variant over N threads on disjoint ranges, with an N-thread copy\n"
+                    "roofline (warm, sizes >= 65536, wall time)" },
 };
 
 /* "64,256,1000": every entry a joint count, none empty. 0, or -1 after a message. */
@@ -128,6 +131,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         .quick = o[O_QUICK].count > 0, .via_run = o[O_PLAN].count ? 2 : o[O_PB_RUN].count ? 1 : 0,
         .mocap = o[O_MOCAP].count || o[O_BVH].count, .bvh = o[O_BVH].all, .nbvh = o[O_BVH].count,
         .json = o[O_JSON].str, .csv = o[O_CSV].str, .have_seed = o[O_SEED].count > 0, .seed = o[O_SEED].u,
+        .threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads(),
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
     };
     int st = bench_run(&b);

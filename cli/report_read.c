@@ -45,6 +45,7 @@ static int parse_bname(const char *run, bname *o)
     o->n = strtoull(parts[2], NULL, 10);
     o->cold = np >= 4 && !strcmp(parts[3], "cold");
     if (np >= 4 && !strcmp(parts[3], "plan")) return -1;   /* /plan rows: the plan-overhead check, not a kernel row */
+    if (np >= 4 && strcmp(parts[3], "cold")) return -1;     /* /t<T> threaded rows: not one thread's figures */
     return o->n ? 0 : -1;
 }
 

@@ -62,7 +62,7 @@ done
 grep -qF '"bytes": 3.072' "$j" && ok || bad "json bytes per iteration (want 3072 = 64 x 12 x 4)"
 # The copy roofline has no copy_ratio of its own.
 awk '/"name": "copy\/quat_mul\/64"/,/}/' "$j" | grep -q copy_ratio && bad "copy benchmark has copy_ratio" || ok
-hdr='op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache'
+hdr='op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs_scalar,cache,threads'
 [ "$(head -1 "$c")" = "$hdr" ] && ok || bad "csv header: $(head -1 "$c")"
 [ "$(wc -l < "$c")" = 2 ] && ok || bad "csv rows: $(cat "$c")"
 row=$(sed -n 2p "$c")
