@@ -8,6 +8,8 @@ set -u
 emu=$1; bin=$2
 pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# qemu-user 7.2 hangs in pthread_create on some host kernels (tests/CMakeLists.txt): one thread under emulation
+[ -n "$emu" ] && export POSEBENCH_THREADS=1
 run() { if [ -n "$emu" ]; then $emu "$bin" "$@"; else "$bin" "$@"; fi; }
 ok() { pass=$((pass+1)); }
 bad() { fail=$((fail+1)); echo "FAIL $*"; }
@@ -66,8 +68,8 @@ hdr='op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,speedup_vs
 [ "$(head -1 "$c")" = "$hdr" ] && ok || bad "csv header: $(head -1 "$c")"
 [ "$(wc -l < "$c")" = 2 ] && ok || bad "csv rows: $(cat "$c")"
 row=$(sed -n 2p "$c")
-IFS=, read -r op var mode n nspj cv ratio speed cache <<<"$row"
-if [ "$op,$var,$mode,$n,$speed,$cache" = "quat_mul,scalar,native,64,1,warm" ] && [ -n "$nspj" ] && [ -n "$cv" ] \
+IFS=, read -r op var mode n nspj cv ratio speed cache threads <<<"$row"
+if [ "$op,$var,$mode,$n,$speed,$cache,$threads" = "quat_mul,scalar,native,64,1,warm,1" ] && [ -n "$nspj" ] && [ -n "$cv" ] \
    && [ -n "$ratio" ]; then ok; else bad "csv row: $row"; fi
 
 # Inputs from real motion capture (validation's real-data cases): the skeleton op runs whole
@@ -87,6 +89,19 @@ if [ -f "$cmu" ]; then
   [ -n "$fk_bytes" ] && ok || bad "--mocap fk_static copy roofline"
 else
   echo "skipped --mocap: $cmu not installed (apt-get install assimp-testmodels)"
+fi
+
+# --threads 2: a threaded row of the dispatch variant and its copy roofline, in the CSV with threads = 2
+if [ -z "$emu" ]; then
+  dv=$(run variants 2>/dev/null | awk '/dispatch/ {print $1; exit}')
+  c2=$tmp/t.csv; j2=$tmp/t.json
+  if run bench --quick --op quat_mul --sizes 65536 --threads 2 --seed 7 --csv "$c2" --json "$j2" >/dev/null 2>&1; then ok;
+  else bad "bench --threads 2 failed"; fi
+  grep -q "^quat_mul,[a-z0-9]*,native,65536,[0-9.e+-]*,[0-9.e+-]*,[0-9.e+-]*,,warm,2$" "$c2" && ok \
+    || bad "threaded csv row: $(cat "$c2")"
+  grep -q '"name": "copy/quat_mul/65536/t2/real_time"' "$j2" && grep -q '"threads": "2"' "$j2" && ok \
+    || bad "threaded rows in the JSON"
+  check "bench threads 0" 2 "--threads expects an integer in 1..1024, got '0'" -- bench --threads 0
 fi
 
 echo "$pass passed, $fail failed"
