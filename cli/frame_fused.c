@@ -19,37 +19,9 @@
 #include "frame_cmd.h"
 #include "measure.h"
 
-/* The L2 data cache of cpu0 in bytes (sysfs), 0 if unknown. */
-static size_t l2_bytes(void)
-{
-    for (int i = 0; i < 8; i++) {
-        char p[96], type[32] = "", size[32] = "";
-        int level = 0;
-        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        FILE *f = fopen(p, "r");
-        if (!f) break;
-        int ok = fscanf(f, "%d", &level) == 1;
-        fclose(f);
-        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        if (!ok || level != 2 || !(f = fopen(p, "r"))) continue;
-        ok = fscanf(f, "%31s", type) == 1;
-        fclose(f);
-        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (!ok || !strcmp(type, "Instruction") || !(f = fopen(p, "r"))) continue;
-        ok = fscanf(f, "%31s", size) == 1;
-        fclose(f);
-        char *end;
-        double v = ok ? strtod(size, &end) : 0;
-        if (ok && (*end == 'K' || *end == 'k')) v *= 1024;
-        else if (ok && *end == 'M') v *= 1048576;
-        return v > 0 ? (size_t)v : 0;
-    }
-    return 0;
-}
-
 size_t fused_block(const pb_scene *sc, size_t want)
 {
-    return want ? want : pb_frame_block_default(sc, l2_bytes());
+    return want ? want : pb_frame_block_default(sc, (size_t)host_cache_bytes(2));
 }
 
 /* ---- one thread: staged vs fused, per stage ---- */
