@@ -1,58 +1,34 @@
 /* palette.h — the skinning palettes' kernels (palette: 3x4 matrices;
- * palette_dq: dual quaternions), SIMD across elements, and the wide AoS
- * store they share: N = 12 or 8 floats per element written back to back.
+ * palette_dq: dual quaternions), SIMD across elements, and the AoS store
+ * they share: an element is `rows` rows of 4 floats (3 matrix rows, or the
+ * real and dual quaternions), written back to back.
  *
- * The store generalizes elementwise.h's interleave plans to any N <= 12:
- * output vector k of a block holds the floats k*L .. k*L+L-1 of the block's
- * L elements, i.e. lane l holds component g % N of element g / N (g = k*L +
- * l). Every component vector present in that output vector is permuted by
- * the same index g / N and a select keeps its lanes; components absent from
- * it (N > L) are skipped, so SSE/NEON pay 4 permutes per output vector and
- * AVX2 8, not N. */
-#define PAL_MAX 12
+ * The store transposes each row's 4 component vectors block by block (4x4
+ * within every 128 bits: the backends' vtranspose4_blocks, in-lane shuffles)
+ * and writes each element's row as one 4-float store. Measured on AVX-512
+ * (AMD EPYC, 4096 joints in cache): palette 3.3 ns per joint, as fast as
+ * with the stores left out, against 8.8 ns with any-lane permutes and selects
+ * (elementwise.h's interleave plans widened to 12 components: 12 permutes
+ * per output vector); palette_dq 2.4 against 4.4. */
+#define PAL_ROWS 3
 
-typedef struct {
-    int n;                       /* floats per element */
-    int nsrc[PAL_MAX];           /* components present in output vector k */
-    int src[PAL_MAX][PAL_MAX];   /* which ones, in lane order of first appearance */
-    pb_vidx idx[PAL_MAX];        /* lane l <- element (k*L + l) / n */
-    pb_vm pick[PAL_MAX][PAL_MAX];/* lanes of output vector k taken from its j-th component */
-} pal_plan;
-
-static void pal_plan_make(pal_plan *pl, int n)
+/* The L elements of comp[0 .. 4 rows) (one vector per component, row by
+ * row; clobbered) to dst[0 .. 4 rows L). */
+PB_VINLINE void pal_store(float *dst, pb_vf *comp, int rows)
 {
-    pl->n = n;
-    for (int k = 0; k < n; k++) {
-        int32_t idx[PB_LANES];
-        float comp[PB_LANES];
-        pl->nsrc[k] = 0;
-        for (int l = 0; l < PB_LANES; l++) {
-            int g = k * PB_LANES + l, c = g % n, seen = 0;
-            idx[l] = g / n;
-            comp[l] = (float)c;
-            for (int j = 0; j < pl->nsrc[k]; j++) seen |= pl->src[k][j] == c;
-            if (!seen) pl->src[k][pl->nsrc[k]++] = c;
-        }
-        pl->idx[k] = vidx_make(idx);
-        for (int j = 0; j < pl->nsrc[k]; j++) pl->pick[k][j] = veq(vloadu(comp), vset1((float)pl->src[k][j]));
-    }
-}
-
-/* The L elements of comp[0..n-1] (one vector per component) to dst[0 .. n*L). */
-PB_VINLINE void pal_store(float *dst, const pb_vf *comp, const pal_plan *pl)
-{
-    for (int k = 0; k < pl->n; k++) {
-        pb_vf o = vpermute(comp[pl->src[k][0]], pl->idx[k]);
-        for (int j = 1; j < pl->nsrc[k]; j++) o = vsel(pl->pick[k][j], vpermute(comp[pl->src[k][j]], pl->idx[k]), o);
-        vstoreu(dst + (size_t)k * PB_LANES, o);
+    for (int r = 0; r < rows; r++) {
+        pb_vf *t = comp + 4 * r;
+        vtranspose4_blocks(t);
+        for (int m = 0; m < PB_LANES / 4; m++)
+            for (int j = 0; j < 4; j++) vstore_block4(dst + (size_t)(4 * m + j) * (size_t)(4 * rows) + 4 * r, t[j], m);
     }
 }
 /* The same for the last, partial block: through a buffer, `left` elements copied. */
-PB_VINLINE void pal_store_tail(float *dst, const pb_vf *comp, const pal_plan *pl, size_t left)
+PB_VINLINE void pal_store_tail(float *dst, pb_vf *comp, int rows, size_t left)
 {
-    float buf[PAL_MAX * PB_LANES];
-    pal_store(buf, comp, pl);
-    memcpy(dst, buf, left * (size_t)pl->n * sizeof(float));
+    float buf[4 * PAL_ROWS * PB_LANES];
+    pal_store(buf, comp, rows);
+    memcpy(dst, buf, left * (size_t)(4 * rows) * sizeof(float));
 }
 
 /* R(q) S(s) as in the reference: rotation matrix columns scaled by s. */
@@ -75,8 +51,6 @@ PB_VINLINE void vrs_matrix(vq q, vv3 s, pb_vf m[3][3])
 
 static void k_palette(const pb_kargs *k)
 {
-    pal_plan plan;
-    pal_plan_make(&plan, PB_PALETTE_MAT_FLOATS);
     for (size_t i = 0; i < k->n; i += PB_LANES) {
         pb_vf a[3][3], b[3][3], o[PB_PALETTE_MAT_FLOATS];
         vrs_matrix(vq_load(k->a, i), vv3_load(k->a, PB_SCL_X, i), a);
@@ -89,15 +63,13 @@ static void k_palette(const pb_kargs *k)
             o[4 * r + 3] = vadd(vadd(vadd(vmul(a[r][0], u[0]), vmul(a[r][1], u[1])), vmul(a[r][2], u[2])), t[r]);
         }
         float *dst = k->pal + i * PB_PALETTE_MAT_FLOATS;
-        if (k->n - i >= PB_LANES) pal_store(dst, o, &plan);
-        else pal_store_tail(dst, o, &plan, k->n - i);
+        if (k->n - i >= PB_LANES) pal_store(dst, o, PB_PALETTE_MAT_FLOATS / 4);
+        else pal_store_tail(dst, o, PB_PALETTE_MAT_FLOATS / 4, k->n - i);
     }
 }
 
 static void k_palette_dq(const pb_kargs *k)
 {
-    pal_plan plan;
-    pal_plan_make(&plan, PB_PALETTE_DQ_FLOATS);
     const pb_vf half = vset1(0.5f);
     for (size_t i = 0; i < k->n; i += PB_LANES) {
         vq ra = vq_load(k->a, i), rb = vq_load(k->b, i);
@@ -108,7 +80,7 @@ static void k_palette_dq(const pb_kargs *k)
         pb_vf o[PB_PALETTE_DQ_FLOATS] = { r.w, r.x, r.y, r.z, vmul(half, d.w), vmul(half, d.x), vmul(half, d.y),
                                           vmul(half, d.z) };
         float *dst = k->pal + i * PB_PALETTE_DQ_FLOATS;
-        if (k->n - i >= PB_LANES) pal_store(dst, o, &plan);
-        else pal_store_tail(dst, o, &plan, k->n - i);
+        if (k->n - i >= PB_LANES) pal_store(dst, o, PB_PALETTE_DQ_FLOATS / 4);
+        else pal_store_tail(dst, o, PB_PALETTE_DQ_FLOATS / 4, k->n - i);
     }
 }
