@@ -6,7 +6,8 @@
  * does; q and -q give the same matrix (and the negated dual quaternion).
  * The inverse bind pose of a small BVH: the palette of the rest pose is the
  * identity. Bad calls are refused with the argument named and nothing
- * written; NaN inputs propagate (the library does not scan pose data). */
+ * written; NaN inputs propagate (the library does not scan pose data). Plans
+ * and the typed calls run the same kernel. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,8 +267,32 @@ static void check_bad_calls(void)
     pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&c);
 }
 
+/* A plan runs the same kernel as pb_run; the typed calls match too. */
+static void check_plan(void)
+{
+    pb_pose a, b;
+    pb_pose_alloc(&a, N);
+    pb_pose_alloc(&b, N);
+    pb_gen_case(&a, &b, PB_CLASS_RANDOM, 11, pb_op_get(PB_OP_palette_dq));
+    float x[N * 8], y[N * 8];
+    pb_palette px = { x, N }, py = { y, N };
+    pb_call c = { .a = &a, .b = &b, .palette = &px };
+    pb_plan *plan = NULL;
+    CHECK(pb_plan_create(&plan, PB_OP_palette_dq, NULL, &c) == PB_OK, "%s", pb_last_error());
+    CHECK(pb_plan_run(plan) == PB_OK, "%s", pb_last_error());
+    CHECK(pb_dq_palette(&a, &b, &py) == PB_OK, "%s", pb_last_error());
+    CHECK(memcmp(x, y, sizeof x) == 0, "plan and pb_dq_palette differ");
+    pb_plan_destroy(plan);
+    pb_palette bad = { x, N + 1 };
+    CHECK(pb_dq_palette(&a, &b, &bad) == PB_ERR_SIZE && pb_matrix_palette(&a, &b, NULL) == PB_ERR_NULL, "%s",
+          pb_last_error());
+    pb_pose_free(&a);
+    pb_pose_free(&b);
+}
+
 int main(void)
 {
+    check_plan();
     check_variants();
     check_inverse_bind();
     check_bad_calls();
