@@ -283,6 +283,14 @@ static void check_plan(void)
     CHECK(pb_dq_palette(&a, &b, &py) == PB_OK, "%s", pb_last_error());
     CHECK(memcmp(x, y, sizeof x) == 0, "plan and pb_dq_palette differ");
     pb_plan_destroy(plan);
+    /* static poses (pos/rot/scl planes only) give the same palette */
+    pb_pose sa, sb;
+    pb_pose_alloc_static(&sa, N);
+    pb_pose_alloc_static(&sb, N);
+    CHECK(pb_pose_copy(&sa, &a) == PB_OK && pb_pose_copy(&sb, &b) == PB_OK, "%s", pb_last_error());
+    CHECK(pb_dq_palette(&sa, &sb, &py) == PB_OK && memcmp(x, y, sizeof x) == 0, "static poses: %s", pb_last_error());
+    pb_pose_free(&sa);
+    pb_pose_free(&sb);
     pb_palette bad = { x, N + 1 };
     CHECK(pb_dq_palette(&a, &b, &bad) == PB_ERR_SIZE && pb_matrix_palette(&a, &b, NULL) == PB_ERR_NULL, "%s",
           pb_last_error());
