@@ -80,6 +80,8 @@ typedef struct bufset {
     pb_clip clip_a;                     /* PB_OPF_CLIP_IN ops: a clip whose keys are pose a (a view, not a copy) */
     float *aos_in_mem, *aos_out_mem;
     pb_pose_aos aos_in, aos_out;
+    float *pal_mem;                     /* palette ops: n x width floats */
+    pb_palette pal;
     pb_call call;
     pb_kargs k;
     const float *in[2 * PB_PLANES + 1];

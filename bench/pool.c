@@ -89,7 +89,7 @@ static void add_planes(const pb_pose *p, uint32_t mask, const float **in, size_t
 static void bufset_free(bufset *s)
 {
     pb_pose_free(&s->a); pb_pose_free(&s->b); pb_pose_free(&s->out);
-    free(s->aos_in_mem); free(s->aos_out_mem);
+    free(s->aos_in_mem); free(s->aos_out_mem); free(s->pal_mem);
     memset(s, 0, sizeof *s);
 }
 
@@ -110,7 +110,8 @@ static size_t set_alloc_bytes(const pb_op_info *info, size_t n)
     size_t aos = PB_AOS_FLOATS * n * sizeof(float);
     int a = info->in_a || (info->flags & PB_OPF_CLIP_IN);
     return (a ? pose : 0) + (info->in_b ? pose : 0) + (info->out ? pose : 0) +
-           ((info->flags & PB_OPF_AOS_IN) ? aos : 0) + ((info->flags & PB_OPF_AOS_OUT) ? aos : 0);
+           ((info->flags & PB_OPF_AOS_IN) ? aos : 0) + ((info->flags & PB_OPF_AOS_OUT) ? aos : 0) +
+           (size_t)pb_palette_width(info) * n * sizeof(float);
 }
 
 int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *err, size_t errlen)
@@ -132,7 +133,7 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
      * (cubic) keys per output element, counted as if streamed. */
     if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
     size_t wr = (size_t)planes_of(info->out | (info->out ? info->opt : 0)) +
-                ((info->flags & PB_OPF_AOS_OUT) ? PB_AOS_FLOATS : 0);
+                ((info->flags & PB_OPF_AOS_OUT) ? PB_AOS_FLOATS : 0) + (size_t)pb_palette_width(info);
     p->bytes_read = rd * n * sizeof(float);
     p->bytes_written = wr * n * sizeof(float);
 
@@ -195,6 +196,12 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
             memset(s->aos_out_mem, 0, PB_AOS_FLOATS * n * sizeof(float));   /* fault the pages in */
             pb_aos_layout(&s->aos_out, s->aos_out_mem, n);
         }
+        if (pb_palette_width(info)) {
+            size_t pf = (size_t)pb_palette_width(info) * n;
+            if (!(s->pal_mem = malloc(pf * sizeof(float)))) { fail = 1; break; }
+            memset(s->pal_mem, 0, pf * sizeof(float));   /* fault the pages in */
+            s->pal = (pb_palette){ s->pal_mem, n };
+        }
         if (info->flags & PB_OPF_CLIP_IN)   /* the case's clip: frames x joints = n keys */
             s->clip_a = (pb_clip){ .frames = cs.frames, .joints = cs.joints, .frame_time = 1.0f / cs.fps, .fps = cs.fps,
                                    .pose = s->a };
@@ -206,6 +213,7 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
                              .clip = (info->flags & PB_OPF_SAMPLE) ? &p->clip
                                      : (info->flags & PB_OPF_CLIP_IN) ? &s->clip_a : NULL,
                              .offsets = (info->flags & PB_OPF_SAMPLE) ? p->offsets : NULL,
+                             .palette = pb_palette_width(info) ? &s->pal : NULL,
                              .params = bench_params };
         /* The kernel block exactly as a plan (and pb_run) builds it: the
          * parameters' scale mode resolved to the op's default. */
@@ -230,6 +238,10 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
         if (info->flags & PB_OPF_AOS_OUT) {
             s->outp[s->nout] = s->aos_out_mem;
             s->out_len[s->nout++] = PB_AOS_FLOATS * n;
+        }
+        if (pb_palette_width(info)) {
+            s->outp[s->nout] = s->pal_mem;
+            s->out_len[s->nout++] = (size_t)pb_palette_width(info) * n;
         }
     }
     pb_pose_free(&ga);

@@ -88,3 +88,22 @@ PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
         v[4 + e] = simde_mm256_permute2f128_ps(u[e], u[4 + e], 0x31);
     }
 }
+
+/* AoS stores of 4-float rows (the skinning palettes): each 4-lane block of
+ * v[0..3] transposed as a 4x4 matrix (block m of v[j] <- lane 4m + j of v[0],
+ * v[1], v[2], v[3]), and block m of v stored (4 floats, unaligned). */
+PB_BINLINE void vtranspose4_blocks(pb_vf v[4])
+{
+    simde__m256d t0 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(v[0], v[1]));
+    simde__m256d t1 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(v[0], v[1]));
+    simde__m256d t2 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(v[2], v[3]));
+    simde__m256d t3 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(v[2], v[3]));
+    v[0] = simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(t0, t2));
+    v[1] = simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(t0, t2));
+    v[2] = simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(t1, t3));
+    v[3] = simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(t1, t3));
+}
+PB_BINLINE void vstore_block4(float *p, pb_vf v, int m)
+{
+    simde_mm_storeu_ps(p, m ? simde_mm256_extractf128_ps(v, 1) : simde_mm256_castps256_ps128(v));
+}

@@ -100,3 +100,27 @@ PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
         v[12 + e] = simde_mm512_shuffle_f32x4(b, d, 0xDD);
     }
 }
+
+/* AoS stores of 4-float rows (the skinning palettes): each 4-lane block of
+ * v[0..3] transposed as a 4x4 matrix (block m of v[j] <- lane 4m + j of v[0],
+ * v[1], v[2], v[3]), and block m of v stored (4 floats, unaligned). */
+PB_BINLINE void vtranspose4_blocks(pb_vf v[4])
+{
+    simde__m512d t0 = simde_mm512_castps_pd(simde_mm512_unpacklo_ps(v[0], v[1]));
+    simde__m512d t1 = simde_mm512_castps_pd(simde_mm512_unpackhi_ps(v[0], v[1]));
+    simde__m512d t2 = simde_mm512_castps_pd(simde_mm512_unpacklo_ps(v[2], v[3]));
+    simde__m512d t3 = simde_mm512_castps_pd(simde_mm512_unpackhi_ps(v[2], v[3]));
+    v[0] = simde_mm512_castpd_ps(simde_mm512_unpacklo_pd(t0, t2));
+    v[1] = simde_mm512_castpd_ps(simde_mm512_unpackhi_pd(t0, t2));
+    v[2] = simde_mm512_castpd_ps(simde_mm512_unpacklo_pd(t1, t3));
+    v[3] = simde_mm512_castpd_ps(simde_mm512_unpackhi_pd(t1, t3));
+}
+PB_BINLINE void vstore_block4(float *p, pb_vf v, int m)
+{
+    switch (m) {   /* the block is an immediate of the extract */
+    case 0: simde_mm_storeu_ps(p, simde_mm512_castps512_ps128(v)); break;
+    case 1: simde_mm_storeu_ps(p, simde_mm512_extractf32x4_ps(v, 1)); break;
+    case 2: simde_mm_storeu_ps(p, simde_mm512_extractf32x4_ps(v, 2)); break;
+    default: simde_mm_storeu_ps(p, simde_mm512_extractf32x4_ps(v, 3)); break;
+    }
+}

@@ -116,3 +116,9 @@ PB_BINLINE void vtranspose(pb_vf v[PB_LANES])
     v[2] = simde_vcombine_f32(simde_vget_high_f32(a.val[0]), simde_vget_high_f32(b.val[0]));
     v[3] = simde_vcombine_f32(simde_vget_high_f32(a.val[1]), simde_vget_high_f32(b.val[1]));
 }
+
+/* AoS stores of 4-float rows (the skinning palettes): each 4-lane block of
+ * v[0..3] transposed as a 4x4 matrix (block m of v[j] <- lane 4m + j of v[0],
+ * v[1], v[2], v[3]), and block m of v stored (4 floats, unaligned). */
+PB_BINLINE void vtranspose4_blocks(pb_vf v[4]) { vtranspose(v); }
+PB_BINLINE void vstore_block4(float *p, pb_vf v, int m) { (void)m; simde_vst1q_f32(p, v); }

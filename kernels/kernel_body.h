@@ -24,6 +24,7 @@
 #include "transition.h"
 #include "target.h"
 #include "sample.h"
+#include "palette.h"
 
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,

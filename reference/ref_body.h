@@ -12,7 +12,7 @@
  *
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
- * kineform.h, skeleton.h, transition.h, target.h and sample.h. They are
+ * kineform.h, skeleton.h, transition.h, target.h, sample.h and palette.h. They are
  * include-only, in this order (a family may use common.h, nothing else). */
 #include "common.h"
 #include "elementwise.h"
@@ -21,6 +21,7 @@
 #include "transition.h"
 #include "target.h"
 #include "sample.h"
+#include "palette.h"
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

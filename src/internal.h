@@ -62,7 +62,9 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
  * n is the element count, n_padded the count rounded up to PB_PAD: SoA
  * kernels process n_padded lanes (padding is identity, so that is safe); AoS
  * sides hold exactly n elements. aos_* are interleaved arrays in the order
- * pos, rot, scl, vel, ang, svl (3, 4, 3, 3, 3, 3 values per element). */
+ * pos, rot, scl, vel, ang, svl (3, 4, 3, 3, 3, 3 values per element).
+ * pal is the palette output of PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops: exactly
+ * n x width values (no padding). */
 #define PB_AOS_ARRAYS 6
 #define PB_DEFINE_KARGS(T, NAME)               \
     typedef struct NAME {                      \
@@ -72,6 +74,7 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
         T *out[PB_PLANES];                     \
         const T *aos_in[PB_AOS_ARRAYS];        \
         T *aos_out[PB_AOS_ARRAYS];             \
+        T *pal;                                \
         const pb_skeleton *skel;               \
         const float *offsets;                  \
         size_t frames, joints;                 \

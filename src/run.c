@@ -85,6 +85,26 @@ static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const c
     return PB_OK;
 }
 
+/* The palette output: non-NULL, n entries, float-aligned, not overlapping
+ * the input poses (it is written while they are read). */
+static pb_status check_palette(const pb_op_info *info, const pb_call *c, size_t n)
+{
+    const pb_palette *pal = c->palette;
+    if (!pal) return pb_fail(PB_ERR_NULL, "%s: call.palette is NULL (the output of a palette op)", info->name);
+    if (!pal->data) return pb_fail(PB_ERR_NULL, "%s: palette.data is NULL", info->name);
+    if (pal->n != n)
+        return pb_fail(PB_ERR_SIZE, "%s: palette has n = %zu but pose a has n = %zu (one entry per element)", info->name,
+                       pal->n, n);
+    if ((uintptr_t)pal->data % _Alignof(float))
+        return pb_fail(PB_ERR_ALIGN, "%s: palette.data is not aligned for float", info->name);
+    size_t w = (info->flags & PB_OPF_MAT_OUT) ? PB_PALETTE_MAT_FLOATS : PB_PALETTE_DQ_FLOATS;
+    span ps = { (uintptr_t)pal->data, (uintptr_t)(pal->data + n * w) };
+    if (spans_overlap(ps, pose_span(c->a)) || spans_overlap(ps, pose_span(c->b)))
+        return pb_fail(PB_ERR_ALIAS, "%s: palette.data overlaps pose %s", info->name,
+                       spans_overlap(ps, pose_span(c->a)) ? "a" : "b");
+    return PB_OK;
+}
+
 /* A static pose where the op needs velocity planes: name the first missing one. */
 static pb_status need_groups(const pb_op_info *info, const pb_pose *p, uint32_t groups, const char *what)
 {
@@ -159,7 +179,8 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
     if (pa->halflife && pa->halflife_axis)
         return pb_fail(PB_ERR_PARAM, "%s: per.halflife and per.halflife_axis are both given (one replaces the other: "
                        "give one)", info->name);
-    if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN))
+    if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT |
+                       PB_OPF_DQ_OUT))
         return pb_fail(PB_ERR_PARAM, "%s: takes no per-element parameters (sampling takes call.offsets per character)",
                        info->name);
     size_t C = pa->characters;
@@ -267,6 +288,7 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
             return pb_fail(PB_ERR_SIZE, "%s: aos_out has n = %zu but pose a has n = %zu", info->name, c->aos_out->n, n);
         if ((s = check_aos_alias(c->aos_out, c->a, "aos_out")) != PB_OK) return s;
     }
+    if ((info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) && (s = check_palette(info, c, n)) != PB_OK) return s;
     /* Optional velocity groups are read from a and b when written to out. */
     if (info->opt && info->out && pb_pose_has_velocities(c->out)) {
         if (info->in_a && (s = need_groups(info, c->a, info->opt, "a")) != PB_OK) return s;
@@ -391,6 +413,7 @@ pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call 
         aos_arrays(c->aos_out, arr);
         for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_out[i] = arr[i];
     }
+    if (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) k->pal = c->palette->data;
     k->skel = c->skel;
     if (c->clip) {
         for (int i = 0; i < PB_PLANES; i++) k->a[i] = c->clip->pose.plane[i];
@@ -425,6 +448,16 @@ pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose)
 {
     pb_call c = { .aos_in = aos, .out = pose };
     return pb_run(PB_OP_pose_from_aos, NULL, &c);
+}
+pb_status pb_matrix_palette(const pb_pose *global, const pb_pose *inv_bind, pb_palette *out)
+{
+    pb_call c = { .a = global, .b = inv_bind, .palette = out };
+    return pb_run(PB_OP_palette, NULL, &c);
+}
+pb_status pb_dq_palette(const pb_pose *global, const pb_pose *inv_bind, pb_palette *out)
+{
+    pb_call c = { .a = global, .b = inv_bind, .palette = out };
+    return pb_run(PB_OP_palette_dq, NULL, &c);
 }
 static pb_status run_skel(pb_op op, const pb_skeleton *skel, const pb_pose *in, pb_pose *out)
 {

@@ -186,7 +186,7 @@ static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
 void pb_val_bufs_free(pb_val_bufs *b)
 {
     pb_pose_free(&b->a); pb_pose_free(&b->b); pb_pose_free(&b->out);
-    free(b->aos_mem[0]); free(b->aos_mem[1]); free(b->per_mem); free(b->offsets); free(b->err);
+    free(b->aos_mem[0]); free(b->aos_mem[1]); free(b->pal.data); free(b->per_mem); free(b->offsets); free(b->err);
     pb_dpose_free(&b->da); pb_dpose_free(&b->db); pb_dpose_free(&b->oracle);
     pb_dpose_free(&b->method); pb_dpose_free(&b->ref); pb_dpose_free(&b->test);
     pb_skeleton_free(&b->sk);
@@ -197,11 +197,13 @@ void pb_val_bufs_free(pb_val_bufs *b)
 int pb_val_bufs_alloc(pb_val_bufs *b, size_t n_in, size_t n_out)
 {
     memset(b, 0, sizeof *b);
+    b->pal.n = n_out;
     if (pb_pose_alloc(&b->a, n_in) || pb_pose_alloc(&b->b, n_in) || pb_pose_alloc(&b->out, n_out) ||
         aos_alloc(&b->aos_in, &b->aos_mem[0], n_in) || aos_alloc(&b->aos_out, &b->aos_mem[1], n_in) ||
         pb_dpose_alloc(&b->da, n_in) || pb_dpose_alloc(&b->db, n_in) || pb_dpose_alloc(&b->oracle, n_out) ||
         pb_dpose_alloc(&b->method, n_out) || pb_dpose_alloc(&b->ref, n_out) || pb_dpose_alloc(&b->test, n_out) ||
-        !(b->err = malloc(n_out * sizeof *b->err))) {
+        !(b->err = malloc(n_out * sizeof *b->err)) ||
+        !(b->pal.data = malloc((n_out * PB_PALETTE_MAT_FLOATS + 1) * sizeof(float)))) {
         pb_val_bufs_free(b);
         return -1;
     }

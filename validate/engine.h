@@ -34,6 +34,7 @@ typedef struct pb_val_bufs {
     pb_pose a, b, out;
     pb_pose_aos aos_in, aos_out;
     float *aos_mem[2];
+    pb_palette pal;            /* palette ops' output: out.n x PB_PALETTE_MAT_FLOATS floats */
     pb_dpose da, db, oracle, method, ref, test;
     const pb_skeleton *skel;   /* &sk, or NULL */
     pb_skeleton sk;

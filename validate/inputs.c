@@ -1,7 +1,8 @@
 /* inputs.c — the one input-case builder: an op's inputs filled from a case
  * description (pb_vcase), by op family — poses a and b of a class, look-at
  * targets, two-bone chains, a clip and per-character offsets, a skeleton
- * crowd, the AoS input — synthetic or from real motion capture. Validation
+ * crowd, the AoS input, the palettes' globals and inverse binds — synthetic or
+ * from real motion capture. Validation
  * (cases.c), the benchmarks (bench/pool.c) and unit tests call it, so what an
  * op's inputs are is decided here only. */
 #include <stdlib.h>
@@ -54,6 +55,50 @@ static pb_status case_skeleton(const pb_case_bufs *o, const pb_vcase *cs, const 
     return PB_OK;
 }
 
+/* Palette inputs from real motion capture: a = the globals (fk_static) of a
+ * crowd of one clip's skeleton at random frames, b = that skeleton's inverse
+ * bind pose from its BVH rest offsets; the crowd's first n elements. */
+static pb_status palette_real(const pb_case_bufs *o, size_t n, const pb_mocap *m, uint64_t seed)
+{
+    size_t clip = (size_t)(seed % m->nclips);
+    const pb_bvh_skeleton *bs = pb_mocap_skeleton(m, clip);
+    size_t J = bs->joints, C = (n + J - 1) / J;
+    pb_skeleton sk = { 0 };
+    pb_pose loc = { 0 }, glob = { 0 }, ib = { 0 };
+    const pb_variant *scalar = NULL;
+    pb_status s = pb_crowd_skeleton(&sk, bs, C);
+    if (s == PB_OK) s = pb_pose_alloc(&loc, J * C);
+    if (s == PB_OK) s = pb_pose_alloc(&glob, J * C);
+    if (s == PB_OK) s = pb_pose_alloc(&ib, J * C);
+    if (s == PB_OK) s = pb_variant_find("scalar", &scalar);
+    if (s == PB_OK) {
+        pb_mocap_crowd(m, clip, &loc, C, seed);
+        pb_call fk = { .a = &loc, .out = &glob, .skel = &sk };
+        s = pb_run(PB_OP_fk_static, scalar, &fk);
+    }
+    if (s == PB_OK) s = pb_rest_pose_from_bvh(bs, &sk, &ib);
+    if (s == PB_OK) s = pb_inverse_bind_from_rest(&sk, &ib, &ib);
+    if (s == PB_OK)
+        for (int q = 0; q < PB_STATIC_PLANES; q++) {
+            memcpy(o->a->plane[q], glob.plane[q], n * sizeof(float));
+            memcpy(o->b->plane[q], ib.plane[q], n * sizeof(float));
+        }
+    pb_pose_free(&loc); pb_pose_free(&glob); pb_pose_free(&ib);
+    pb_skeleton_free(&sk);
+    return s;
+}
+
+/* Palette edge cases (class degenerate): non-uniform scales down to 1e-4 and
+ * up to 8 per axis in the globals, tiny uniform scales in the inverse binds. */
+static void palette_scales(pb_pose *a, pb_pose *b)
+{
+    static const float sa[] = { 1e-4f, 1e-3f, 0.5f, 1.0f, 8.0f }, sb[] = { 1e-4f, 1.0f, 0.01f };
+    for (size_t i = 0; i < a->n; i++) {
+        for (int c = 0; c < 3; c++) a->plane[PB_SCL_X + c][i] = sa[(i + 2 * (size_t)c) % 5];
+        for (int c = 0; c < 3; c++) b->plane[PB_SCL_X + c][i] = sb[(i / 5) % 3];
+    }
+}
+
 pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_info *info, const pb_mocap *m,
                        uint64_t seed, size_t index)
 {
@@ -71,7 +116,10 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
     pb_gen_case(o->a, o->b, cs->cls, seed + index * 7919u, info);
     uint64_t s1 = seed + index;
     pb_status s = PB_OK;
-    if (real && !sampling && !chained && !skeletal) pb_mocap_fill(m, o->a, o->b, s1);
+    int palette = (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) != 0;
+    if (real && palette) s = palette_real(o, n_in, m, s1);
+    else if (real && !sampling && !chained && !skeletal) pb_mocap_fill(m, o->a, o->b, s1);
+    if (palette && cs->cls == PB_CLASS_DEGENERATE) palette_scales(o->a, o->b);
     if (info->flags & PB_OPF_TARGET) pb_gen_targets(o->a, o->b, real ? PB_CLASS_RANDOM : cs->cls, cs->p.axis, s1);
     if (chained) {
         if (real) pb_mocap_chains(m, o->a, o->b, s1);
@@ -82,7 +130,7 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
         else pb_gen_clip_class(o->a, cs->frames, cs->joints, cs->cls);
         pb_gen_offsets(o->offsets, cs->characters, real ? PB_CLASS_RANDOM : cs->cls, cs->frames, cs->fps, cs->p.time, s1);
     }
-    if (skeletal) s = case_skeleton(o, cs, m, s1);
+    if (skeletal && s == PB_OK) s = case_skeleton(o, cs, m, s1);
     if (s == PB_OK && o->aos_in) {
         /* AoS input (pose_from_aos): the case's pose a in engine layout */
         const pb_variant *scalar = NULL;

@@ -24,6 +24,10 @@ int pb_metrics_for(const pb_op_info *info, pb_metric *m)
         add(m, &n, PB_M_AOS_ABS, (info->opt & (1u << PB_G_VEL)) ? PB_AOS_ARRAYS : 3, "aos_abs", "abs");
         return n;
     }
+    if (pb_palette_width(info)) {
+        add(m, &n, PB_M_PAL_ABS, pb_palette_width(info), "pal_abs", "abs");
+        return n;
+    }
     if (info->flags & PB_OPF_OBJSPACE) add(m, &n, PB_M_OBJ_SPACE, -1, "objspace", "cm");
     for (int g = 0; g < PB_GROUPS; g++) {
         if (!(info->out & (1u << g))) continue;
@@ -46,6 +50,11 @@ int pb_metrics_for(const pb_op_info *info, pb_metric *m)
     return n;
 }
 
+int pb_palette_width(const pb_op_info *info)
+{
+    return (info->flags & PB_OPF_MAT_OUT) ? PB_PALETTE_MAT_FLOATS : (info->flags & PB_OPF_DQ_OUT) ? PB_PALETTE_DQ_FLOATS : 0;
+}
+
 int pb_dpose_alloc(pb_dpose *d, size_t n)
 {
     memset(d, 0, sizeof *d);
@@ -55,6 +64,7 @@ int pb_dpose_alloc(pb_dpose *d, size_t n)
         if (!(d->plane[i] = calloc(d->n_padded, sizeof(double)))) return -1;
     for (int a = 0; a < PB_AOS_ARRAYS; a++)
         if (!(d->aos[a] = calloc(n * (size_t)pb_aos_width[a], sizeof(double)))) return -1;
+    if (!(d->pal = calloc(n * PB_PALETTE_MAT_FLOATS + 1, sizeof(double)))) return -1;
     return 0;
 }
 
@@ -62,6 +72,7 @@ void pb_dpose_free(pb_dpose *d)
 {
     for (int i = 0; i < PB_PLANES; i++) free(d->plane[i]);
     for (int a = 0; a < PB_AOS_ARRAYS; a++) free(d->aos[a]);
+    free(d->pal);
     memset(d, 0, sizeof *d);
 }
 
@@ -151,6 +162,12 @@ void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, do
                     e = fmax(e, fabs(t->aos[a][j] - o->aos[a][j]));
                 }
             break;
+        case PB_M_PAL_ABS:
+            for (int c = 0; c < m->group; c++) {
+                size_t j = i * (size_t)m->group + (size_t)c;
+                e = fmax(e, fabs(t->pal[j] - o->pal[j]));
+            }
+            break;
         case PB_M_OBJ_SPACE: {
             /* vertices p + q (s * d) for d = +-3 cm on each axis, in double */
             for (int ax = 0; ax < 3; ax++)
@@ -188,6 +205,10 @@ void pb_metric_eval(const pb_metric *m, const pb_dpose *t, const pb_dpose *o, do
 size_t pb_count_nan(const pb_op_info *info, const pb_dpose *t, const pb_dpose *o)
 {
     size_t c = 0;
+    if (pb_palette_width(info)) {
+        for (size_t j = 0; j < t->n * (size_t)pb_palette_width(info); j++) c += !isfinite(t->pal[j]) && isfinite(o->pal[j]);
+        return c;
+    }
     if (info->flags & PB_OPF_AOS_OUT) {
         for (int a = 0; a < ((info->opt & (1u << PB_G_VEL)) ? PB_AOS_ARRAYS : 3); a++)
             for (size_t j = 0; j < t->n * (size_t)pb_aos_width[a]; j++)

@@ -54,6 +54,7 @@ void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_pa
         k.aos_in[a] = da->aos[a];
         k.aos_out[a] = d->aos[a];
     }
+    k.pal = d->pal;
     /* Outputs start at identity so planes an op does not write compare equal. */
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < d->n_padded; j++) d->plane[i][j] = pb_plane_identity(i);
@@ -81,6 +82,7 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
                                        &b->aos_out.vel->x, &b->aos_out.ang->x, &b->aos_out.svl->x };
     for (int a = 0; a < PB_AOS_ARRAYS; a++)
         for (size_t j = 0; j < b->aos_out.n * (size_t)pb_aos_width[a]; j++) aos_out[a][j] = NAN;
+    for (size_t j = 0; j <= b->pal.n * PB_PALETTE_MAT_FLOATS; j++) b->pal.data[j] = NAN;   /* and the guard float */
     /* planes the op does not write: identity, to match the oracle */
     for (int g = 0; g < PB_GROUPS; g++)
         if (!(info->out & (1u << g)))
@@ -97,13 +99,18 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
     }
     pb_call c = { .a = &sa, .b = &sb, .out = &so, .aos_in = &ai, .aos_out = &ao,
                   .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
-                  .offsets = b->offsets,
+                  .offsets = b->offsets, .palette = &b->pal,
                   .params = *p, .per = b->per };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
     pb_dpose_from_pose(d, &b->out);   /* the full pose: planes a static run leaves alone are not compared */
     /* AoS outputs only exist for AoS ops (whose n is the inputs'; sampling outputs are larger) */
     if (info->flags & PB_OPF_AOS_OUT) pb_dpose_from_aos(d, &b->aos_out);
+    int w = pb_palette_width(info);
+    for (size_t j = 0; j < b->pal.n * (size_t)w; j++) d->pal[j] = b->pal.data[j];
+    /* a palette op writes exactly n entries: the float after them must be untouched (NaN) */
+    if (w && !isnan(b->pal.data[b->pal.n * (size_t)w]))
+        return pb_fail(PB_ERR_SIZE, "%s: wrote past the palette's %zu entries", info->name, b->pal.n);
     return PB_OK;
 }
 
@@ -113,7 +120,8 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
  * per-character parameters for the ops with parameters, per-axis half-lives
  * for the ops with a half-life. */
 #define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
-#define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN)
+#define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT | \
+                      PB_OPF_DQ_OUT)
 #define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
 #define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
 int pb_val_form_applies(const pb_op_info *info, int form)

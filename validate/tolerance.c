@@ -38,7 +38,8 @@ double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind)
     case PB_M_ROT_NORM: return t->norm_floor;
     case PB_M_ROT_COMP:
     case PB_M_VEC_ABS:
-    case PB_M_AOS_ABS: return t->abs_floor;
+    case PB_M_AOS_ABS:
+    case PB_M_PAL_ABS: return t->abs_floor;
     case PB_M_OBJ_SPACE: return t->obj_floor;
     case PB_M_VEC_REL: return t->vrel_floor;
     case PB_M_SCL_REL: return t->rel_floor;

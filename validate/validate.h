@@ -147,6 +147,7 @@ typedef enum pb_metric_kind {
     PB_M_AOS_ABS,     /* max |component difference| of the AoS arrays */
     PB_M_SCL_ABS,     /* max over xyz of |difference| (method error of scalar approximations) */
     PB_M_OBJ_SPACE,   /* cm: virtual vertices 3 cm along each local axis (both signs), max distance */
+    PB_M_PAL_ABS,     /* max |component difference| of a palette entry (12 or 8 floats; group: the width) */
     PB_M_KINDS
 } pb_metric_kind;
 
@@ -171,11 +172,14 @@ typedef struct pb_dpose {
     size_t n, n_padded;
     double *plane[PB_PLANES];
     double *aos[PB_AOS_ARRAYS];
+    double *pal;   /* palette ops' output: n x PB_PALETTE_MAT_FLOATS (the widest) */
 } pb_dpose;
 int pb_dpose_alloc(pb_dpose *d, size_t n);
 void pb_dpose_free(pb_dpose *d);
 void pb_dpose_from_pose(pb_dpose *d, const pb_pose *p);
 void pb_dpose_from_aos(pb_dpose *d, const pb_pose_aos *a);
+/* Entries per palette element of op info (12, 8), or 0 for other ops. */
+int pb_palette_width(const pb_op_info *info);
 
 /* Angle in radians of the rotation between quaternions q and p (w, x, y, z;
  * unit, or nearly): the rotation error metric, sign-agnostic (q and -q give

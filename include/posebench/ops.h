@@ -68,7 +68,9 @@ extern "C" {
     X(two_bone_ik_vel)           \
     X(sample_linear)             \
     X(sample_cubic)              \
-    X(unroll)
+    X(unroll)                    \
+    X(palette)                   \
+    X(palette_dq)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -127,8 +129,26 @@ enum {
                                      into out (n = joints x characters, crowd layout) */
     PB_OPF_CLIP_IN    = 1u << 24, /* reads call.clip (instead of a); out has the clip's n */
     PB_OPF_SCALE_LIN  = 1u << 25, /* reads params.scale; PB_SCALE_DEFAULT means linear */
-    PB_OPF_SCALE_EXP  = 1u << 26  /* reads params.scale; PB_SCALE_DEFAULT means exponential (eerp) */
+    PB_OPF_SCALE_EXP  = 1u << 26, /* reads params.scale; PB_SCALE_DEFAULT means exponential (eerp) */
+    PB_OPF_MAT_OUT    = 1u << 27, /* output is call.palette: PB_PALETTE_MAT_FLOATS floats per element */
+    PB_OPF_DQ_OUT     = 1u << 28  /* output is call.palette: PB_PALETTE_DQ_FLOATS floats per element */
 };
+
+/* ---- Skinning palettes (PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops) -------------------------------
+ * What a skinning shader reads, one entry per element (joint x character in
+ * the crowd layout), packed back to back (array of structs, no padding):
+ *   palette     a 3x4 row-major matrix [R S | t] (12 floats: row 0, row 1,
+ *               row 2, each x y z t), the last row (0 0 0 1) implied;
+ *   palette_dq  a unit dual quaternion (8 floats: real w x y z, then dual
+ *               w x y z), dual = 1/2 (0, t) real.
+ * data holds n x width floats (width: 12 or 8), float-aligned; n must equal
+ * the input poses' n. The palette is written, never read. */
+#define PB_PALETTE_MAT_FLOATS 12
+#define PB_PALETTE_DQ_FLOATS 8
+typedef struct pb_palette {
+    float *data;   /* n x width floats */
+    size_t n;      /* entries: must be the input poses' n */
+} pb_palette;
 
 /* What the registry knows about an op (one row of src/ops.def). */
 typedef struct pb_op_info {
@@ -237,6 +257,7 @@ typedef struct pb_call {
     const pb_skeleton *skel;     /* PB_OPF_SKELETON ops */
     const pb_clip *clip;         /* PB_OPF_SAMPLE ops: the clip sampled (instead of a) */
     const float *offsets;        /* PB_OPF_SAMPLE ops: per-character time offsets (out.n / clip.joints) */
+    pb_palette *palette;         /* PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops: the output (out is not used) */
     pb_params params;
     pb_param_arrays per;         /* per-character / per-joint parameters (all NULL: uniform params) */
 } pb_call;
@@ -245,7 +266,11 @@ typedef struct pb_call {
  * first: op id, variant runnable on this CPU, each pointer the op needs is
  * non-NULL, every pose's layout (pb_pose_check), equal n across inputs and
  * output, no partial overlap of out with an input, finite parameters. On
- * error nothing is written. */
+ * error nothing is written. Palette ops (palette, palette_dq) besides:
+ * PB_ERR_NULL (call.palette or palette.data NULL), PB_ERR_SIZE (palette.n
+ * not a's n), PB_ERR_ALIGN (data not float-aligned), PB_ERR_ALIAS (data
+ * overlaps pose a or b); they take no per-element parameters. Pose data is
+ * not scanned: a NaN in an input element gives NaN in that entry only. */
 PB_API pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
 
 /* ---- Plans: validate once, run many ------------------------------------------
@@ -287,6 +312,10 @@ PB_API pb_status pb_pose_from_aos(const pb_pose_aos *aos, pb_pose *pose);
 PB_API pb_status pb_fk(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
 PB_API pb_status pb_fk_static(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
 PB_API pb_status pb_bk(const pb_skeleton *skel, const pb_pose *global, pb_pose *local);
+/* Skinning palettes of global pose `global` and inverse bind pose `inv_bind`
+ * (same n; see palette.h): 3x4 matrices, and unit dual quaternions. */
+PB_API pb_status pb_matrix_palette(const pb_pose *global, const pb_pose *inv_bind, pb_palette *out);
+PB_API pb_status pb_dq_palette(const pb_pose *global, const pb_pose *inv_bind, pb_palette *out);
 
 #ifdef __cplusplus
 }

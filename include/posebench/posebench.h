@@ -6,6 +6,7 @@
 #include "pose.h"
 #include "ops.h"
 #include "skeleton.h"
+#include "palette.h"
 #include "clip.h"
 #include "bvh.h"
 #include "builders.h"
