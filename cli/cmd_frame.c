@@ -262,7 +262,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddNumberToObject(cf, "block", (double)cfg->block) &&
          cJSON_AddStringToObject(cf, "blocked_timing", "blocked: one thread, CPU time shared out per stage by "
                                  "CLOCK_MONOTONIC reads after each stage of each block; threads: wall time of a "
-                                 "block of fused frames, medians; copy: memcpy of the blocks' 8 poses on as many "
+                                 "block of fused frames, medians; copy: memcpy of the 3 poses per character a fused frame streams on as many "
                                  "threads, GB/s counting read + write") &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&

@@ -20,7 +20,7 @@ typedef struct frame_cfg {
 typedef struct fused_threads {
     int threads;
     double wall_us;    /* fused frame, wall time, median */
-    double copy_gbs;   /* copy of the blocks' pose bytes on as many threads (read + write) */
+    double copy_gbs;   /* copy of the 3 poses per character a fused frame streams, as many threads (read + write) */
     double copy_us;    /* that copy's time: the frame's memory-traffic floor */
 } fused_threads;
 

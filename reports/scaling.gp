@@ -3,7 +3,8 @@
 # through every stage), us per frame, one pair of bars per scene, SIMD variant
 # and method. Right: the fused frame on 1 .. N threads, characters per ms
 # (higher is better), one line per scene and method of the fastest variant; dashed, the same series' copy
-# roofline: characters per ms if the frame were one memcpy of its 8 poses on
+# roofline: characters per ms if the frame were one memcpy of the 3 poses per
+# character it must stream (state, delta, globals; the rest stays in scratch) on
 # as many threads. Scalar is left out (ten times slower; it is in the table).
 load datadir.'/vars.gp'
 W = 1320
