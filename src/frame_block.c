@@ -20,7 +20,7 @@ size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes)
     if (!sc || !sc->joints) return 16;
     if (!l2_bytes) l2_bytes = (size_t)1 << 20;
     size_t per_char = (BLOCK_POSES * sc->joints + 3 * 6) * ELEMENT_BYTES;
-    size_t fit = l2_bytes / 2 / per_char / 16 * 16;
+    size_t fit = (l2_bytes / per_char + 8) / 16 * 16;   /* the multiple of 16 nearest to what fits */
     return fit < 16 ? 16 : fit;
 }
 
