@@ -102,9 +102,10 @@ pb_status pb_inverse_bind_from_rest(const pb_skeleton *skel, const pb_pose *rest
         for (int c = 0; c < 3; c++) {
             double sc = fabs(g[e].s[c]);
             if (!(sc >= FLT_MIN && sc <= 1 / (double)FLT_MIN)) {
+                double bad = g[e].s[c];   /* read before the scratch is freed */
                 free(g);
                 return pb_fail(PB_ERR_PARAM, "pb_inverse_bind_from_rest: the global rest scale of element %zu (joint "
-                               "%zu) is %g on %c: its inverse is not a float", e, e / C, g[e].s[c], "xyz"[c]);
+                               "%zu) is %g on %c: its inverse is not a float", e, e / C, bad, "xyz"[c]);
             }
         }
     }
