@@ -69,20 +69,13 @@ typedef struct frame_row {
     double cpu_per_wall;         /* median CPU time / wall time of the whole-frame blocks (1: never descheduled) */
 } frame_row;
 
+/* The library's stages [st_first[s], st_first[s + 1]) make table stage s (sample: both clips). */
+static const pb_frame_stage st_first[ST_COUNT + 1] = { PB_FS_SAMPLE_SRC, PB_FS_TRANSITION, PB_FS_ADDITIVE,
+                                                      PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK, PB_FS_COUNT };
+
 static pb_status run_stage(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int stage, int k)
 {
-    pb_status s = PB_OK;
-    switch (stage) {
-    case ST_SAMPLE:
-        if (pb_frame_method_get(m)->samples == 2) s = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
-        if (s == PB_OK) s = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
-        return s;
-    case ST_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
-    case ST_ADDITIVE: return pb_frame_additive(c, v);
-    case ST_LEGFK: return pb_frame_leg_fk(c, v);
-    case ST_IK: return pb_frame_ik(c, v);
-    default: return pb_frame_fk(c, v);
-    }
+    return pb_frame_stages_run(c, v, m, k, st_first[stage], st_first[stage + 1]);
 }
 
 /* Measure one scene x variant x method. Returns 0, or -1 after printing

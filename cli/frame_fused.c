@@ -120,13 +120,10 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
     row->blocks = b.count;
     int rc = -1, F = cfg->frames;
     /* the whole crowd and the blocks from the same transition to the same frame, compared bit for bit */
-    pb_status st = PB_OK;
-    for (size_t i = 0; st == PB_OK && i <= b.count; i++) {
-        pb_frame_crowd *c = i < b.count ? &b.crowd[i] : whole;
-        st = pb_frame_sample(c, v, 0, 0.0f);
-        if (st == PB_OK) st = pb_frame_sample(c, v, 1, 0.0f);
-        if (st == PB_OK) st = pb_frame_begin(c, v, m);
-    }
+    pb_status st = pb_frame_sample(whole, v, 0, 0.0f);
+    if (st == PB_OK) st = pb_frame_sample(whole, v, 1, 0.0f);
+    if (st == PB_OK) st = pb_frame_begin(whole, v, m);
+    if (st == PB_OK) st = pb_frame_blocks_begin(&b, v, m, 0.0f, NULL);
     if (st == PB_OK) st = pb_frame_step(whole, v, m, F - 1);
     if (st == PB_OK) st = pb_frame_blocks_step(&b, v, m, F - 1, PB_FO_FUSED, NULL);
     if (st != PB_OK) {

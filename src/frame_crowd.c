@@ -280,13 +280,7 @@ float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k)
 
 pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k)
 {
-    const pb_frame_method_info *info = pb_frame_method_get(m);
-    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_step: crowd is NULL or not initialized");
-    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_step: method %d is not a pb_frame_method", (int)m);
-    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_step: frame k = %d is negative", k);
-    pb_status s = PB_OK;
-    for (int st = 0; s == PB_OK && st < PB_FS_COUNT; st++) s = pb_frame_stage_run(c, v, m, k, (pb_frame_stage)st);
-    return s;
+    return pb_frame_stages_run(c, v, m, k, 0, PB_FS_COUNT);
 }
 
 static const char *const stage_names[PB_FS_COUNT] = { "sample_src", "sample_dst", "transition", "additive",
@@ -296,20 +290,37 @@ const char *pb_frame_stage_name(pb_frame_stage s)
     return (unsigned)s < PB_FS_COUNT ? stage_names[s] : NULL;
 }
 
-pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage s)
+static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int samples, int k, pb_frame_stage s)
 {
-    const pb_frame_method_info *info = pb_frame_method_get(m);
-    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_stage_run: crowd is NULL or not initialized");
-    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: method %d is not a pb_frame_method", (int)m);
-    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: frame k = %d is negative", k);
     switch (s) {
-    case PB_FS_SAMPLE_SRC: return info->samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
+    case PB_FS_SAMPLE_SRC: return samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
     case PB_FS_SAMPLE_DST: return pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
     case PB_FS_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
     case PB_FS_ADDITIVE: return pb_frame_additive(c, v);
     case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);
     case PB_FS_IK: return pb_frame_ik(c, v);
-    case PB_FS_FK: return pb_frame_fk(c, v);
-    default: return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: stage %d is not a pb_frame_stage", (int)s);
+    default: return pb_frame_fk(c, v);
     }
+}
+
+pb_status pb_frame_stages_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage from,
+                              pb_frame_stage to)
+{
+    const pb_frame_method_info *info = pb_frame_method_get(m);
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_stages_run: crowd is NULL or not initialized");
+    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: method %d is not a pb_frame_method", (int)m);
+    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: frame k = %d is negative", k);
+    if ((unsigned)from > (unsigned)to || (unsigned)to > PB_FS_COUNT)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: stages [%d, %d) are not within [0, %d)", (int)from, (int)to,
+                       PB_FS_COUNT);
+    pb_status s = PB_OK;
+    for (int st = from; s == PB_OK && st < (int)to; st++) s = stage_do(c, v, m, info->samples, k, (pb_frame_stage)st);
+    return s;
+}
+
+pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage s)
+{
+    if ((unsigned)s >= PB_FS_COUNT)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: stage %d is not a pb_frame_stage", (int)s);
+    return pb_frame_stages_run(c, v, m, k, s, (pb_frame_stage)(s + 1));
 }

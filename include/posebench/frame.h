@@ -179,7 +179,11 @@ typedef enum pb_frame_stage {
     PB_FS_COUNT
 } pb_frame_stage;
 PB_API const char *pb_frame_stage_name(pb_frame_stage s);   /* "sample_src" ... "fk"; NULL if out of range */
-/* Stage s of timed frame k. Errors: as pb_frame_step. */
+/* Stages [from, to) of timed frame k, in order, its arguments checked once:
+ * pb_frame_step is stages [0, PB_FS_COUNT), pb_frame_stage_run stage [s, s + 1).
+ * Errors: as pb_frame_step, and PB_ERR_PARAM (stages not within [0, PB_FS_COUNT)). */
+PB_API pb_status pb_frame_stages_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k,
+                                     pb_frame_stage from, pb_frame_stage to);
 PB_API pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k,
                                     pb_frame_stage s);
 
@@ -231,8 +235,17 @@ PB_API size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes);
 PB_API pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
                                       pb_op sampler);
 PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
-/* pb_frame_begin on every block, spread over pool (NULL: this thread). */
-PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool);
+/* A transition starts at `time` on every block, blocks spread over pool
+ * (NULL: this thread): each block samples both clips at `time` (seconds
+ * added to every character's offset, as pb_frame_sample) and runs
+ * pb_frame_begin on them, full blocks in their thread's scratch (so it may
+ * be called between fused frames: it never reads poses an earlier frame left).
+ * For the whole crowd this is pb_frame_sample(c, v, 0, time),
+ * pb_frame_sample(c, v, 1, time), pb_frame_begin(c, v, m), bit for bit.
+ * Errors: PB_ERR_NULL, PB_ERR_PARAM (m, time not finite), PB_ERR_NOMEM (the
+ * scratch), then the failing block's (lowest block first). */
+PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, float time,
+                                       pb_pool *pool);
 /* Timed frame k of every block in the given order, blocks spread over pool
  * (NULL: this thread; the staged order waits for all blocks after each
  * stage). Fused, a block of `block` characters runs in its thread's scratch
