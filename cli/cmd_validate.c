@@ -10,7 +10,7 @@
 
 enum { O_OP, O_VARIANT, O_JSON, O_SEED, O_QUICK, O_VERBOSE, O_BVH, O_BVH_SCALE, O_STRICT, O_NO_MOCAP, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
-    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, 0, NULL, "only this op (posebench ops lists them)" },
+    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
                     "only this variant; an ISA name selects its native and -emu builds\n"
                     "(default: the forced variant, else every variant of the build)" },
@@ -30,7 +30,8 @@ static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
     pb_validate_opts o = { .seed = 20231, .table = stdout };
-    o.op = v[O_OP].str;
+    o.ops = v[O_OP].all;
+    o.nops = (size_t)v[O_OP].count;
     o.variant = v[O_VARIANT].count ? v[O_VARIANT].str : pick_forced();
     if (v[O_SEED].count) o.seed = v[O_SEED].u;
     o.quick = v[O_QUICK].count > 0;
@@ -42,10 +43,12 @@ static int run(const opt_val *v, int nrest, char **rest)
         o.nbvh = (size_t)v[O_BVH].count;
     }
     if (v[O_BVH_SCALE].count) o.bvh_scale = v[O_BVH_SCALE].d;
-    pb_op op;
-    if (o.op && pb_op_find(o.op, &op) != PB_OK) {
-        fprintf(stderr, "posebench validate: %s\n", pb_last_error());
-        return EXIT_USAGE;
+    for (size_t i = 0; i < o.nops; i++) {
+        pb_op op;
+        if (pb_op_find(o.ops[i], &op) != PB_OK) {
+            fprintf(stderr, "posebench validate: %s\n", pb_last_error());
+            return EXIT_USAGE;
+        }
     }
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
