@@ -8,9 +8,9 @@
  *   threads  the fused frame on 1, 2, ... --threads threads of a pb_pool
  *            (wall time: CPU time adds up over threads), characters per ms,
  *            speedup and parallel efficiency against one thread, and the
- *            roofline: a copy, on as many threads, of the 3 poses per character
- *            a fused frame must stream (the state and delta it reads, the
- *            globals it writes; its other 5 poses stay in the threads' scratch).
+ *            roofline: a copy, on as many threads, of what a fused frame must
+ *            stream (the state, delta and inverse bind it reads, the globals
+ *            and palette it writes; its other 5 poses stay in the threads' scratch).
  * Every run checks the blocks' globals against the whole crowd's (the first
  * table's), bit for bit: a mismatch is an error, not a footnote. */
 #include <math.h>
@@ -141,8 +141,9 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
         goto out;
     }
     /* what a fused frame must stream: the 3 poses per character that outlive it (the transition state and the
-     * additive delta read, the globals written); the other 5 live in the threads' scratch */
-    size_t pose_bytes = 3 * whole->n * PB_PLANES * sizeof(float);
+     * additive delta read, the globals written), the static inverse bind pose read and the palette written; the
+     * other 5 poses live in the threads' scratch */
+    size_t pose_bytes = whole->n * (3 * PB_PLANES + 10 + PB_PALETTE_MAT_FLOATS) * sizeof(float);
     double *t = malloc((size_t)cfg->reps * sizeof *t);
     if (!t) goto out;
     for (int T = 1; T <= cfg->threads && row->nthreads < FUSED_MAX_THREADS; T = T < 8 ? T + 1 : 2 * T) {

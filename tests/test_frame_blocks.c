@@ -35,6 +35,11 @@ static int same_globals(const pb_frame_crowd *w, const pb_frame_crowd *b)
             if (memcmp(w->global.plane[p] + j * w->characters + b->first, b->global.plane[p] + j * b->characters,
                        b->characters * sizeof(float)))
                 return 0;
+    const size_t M = PB_PALETTE_MAT_FLOATS;   /* the palettes too */
+    for (size_t j = 0; j < J; j++)
+        if (memcmp(w->palette.data + (j * w->characters + b->first) * M, b->palette.data + j * b->characters * M,
+                   b->characters * M * sizeof(float)))
+            return 0;
     return 1;
 }
 
