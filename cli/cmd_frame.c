@@ -492,10 +492,11 @@ static int run(const opt_val *v, int nrest, char **rest)
 
 const command cmd_frame = {
     .name = "frame",
-    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK), timed per stage",
+    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK, palette), timed per stage",
     .about = "  A crowd running one animation frame: sample -> transition -> additive layer -> two-bone IK on\n"
-             "  both legs -> FK with velocities -> matrix palette; CPU time per stage, per variant and transition method. Scenes:\n"
-             "  a synthetic skeleton (--joints), the packaged CMU clips when installed, and any --bvh files.\n",
+             "  both legs -> FK with velocities -> matrix palette; CPU time per stage, per variant and transition\n"
+             "  method. Scenes: a synthetic skeleton (--joints), the packaged CMU clips when installed, and any\n"
+             "  --bvh files.\n",
     .opts = opts,
     .nopts = O_COUNT,
     .run = run,
