@@ -114,31 +114,25 @@ static int write_rows(FILE *f, const cJSON *rows)
     return bad ? -1 : 0;
 }
 
-/* {"error": message, "op": ..., "variant": ...}: why there are no rows. */
+/* e[key] = the n strings (nothing when there are none); 0 on success. */
+static int add_strings(cJSON *e, const char *key, const char *const *strs, size_t n)
+{
+    if (!strs || !n) return 0;
+    cJSON *arr = cJSON_CreateStringArray(strs, (int)n);
+    if (arr && cJSON_AddItemToObject(e, key, arr)) return 0;
+    cJSON_Delete(arr);
+    return -1;
+}
+
+/* {"error": message, "op": ..., "ops": [...], "variant": ..., "bvh": [...]}: why there are no rows. */
 static int write_error(FILE *f, const pb_validate_opts *o, const char *msg)
 {
     cJSON *e = cJSON_CreateObject();
     int bad = !e || !cJSON_AddStringToObject(e, "error", msg);
     if (!bad && o->op) bad = !cJSON_AddStringToObject(e, "op", o->op);
-    for (size_t i = 0; !bad && o->ops && i < o->nops; i++) {
-        cJSON *ops = cJSON_GetObjectItemCaseSensitive(e, "ops");
-        if (!ops) bad = !(ops = cJSON_AddArrayToObject(e, "ops"));
-        cJSON *s = bad ? NULL : cJSON_CreateString(o->ops[i]);
-        if (!s || !cJSON_AddItemToArray(ops, s)) {
-            cJSON_Delete(s);
-            bad = 1;
-        }
-    }
+    if (!bad) bad = add_strings(e, "ops", o->ops, o->nops) != 0;
     if (!bad && o->variant) bad = !cJSON_AddStringToObject(e, "variant", o->variant);
-    for (size_t i = 0; !bad && o->bvh && i < o->nbvh; i++) {
-        cJSON *files = cJSON_GetObjectItemCaseSensitive(e, "bvh");
-        if (!files) bad = !(files = cJSON_AddArrayToObject(e, "bvh"));
-        cJSON *s = bad ? NULL : cJSON_CreateString(o->bvh[i]);
-        if (!s || !cJSON_AddItemToArray(files, s)) {
-            cJSON_Delete(s);
-            bad = 1;
-        }
-    }
+    if (!bad) bad = add_strings(e, "bvh", o->bvh, o->nbvh) != 0;
     char *s = bad ? NULL : cJSON_Print(e);
     cJSON_Delete(e);
     if (!s) return -1;
