@@ -26,12 +26,16 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
     vkf r = vkf_identity();
     if (!cubic) {
         r.pos = vv3_lerp(key[1].pos, key[2].pos, a);
-        r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
         r.scl = vv3_make(vscale_blend(key[1].scl.x, key[2].scl.x, a, lin), vscale_blend(key[1].scl.y, key[2].scl.y, a, lin),
                          vscale_blend(key[1].scl.z, key[2].scl.z, a, lin));
+        if (!vel) r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
         if (vel) {
+            /* the key-to-key turn's log serves both: ang = 2 log(rel) x rate, and the slerp
+             * (shorter arc: rel.w >= 0) is exp(a log(rel)) key1, with no atan2 or sines of its own */
+            vv3 h = vq_log(vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot))));
+            r.rot = vq_mul(vq_exp(vv3_scale(h, a)), key[1].rot);
             r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
-            r.ang = vv3_scale(vq_to_saa(vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)))), lv);
+            r.ang = vv3_scale(h, vmul(vset1(2.0f), lv));
             r.svl = lin ? vv3_div(vv3_scale(vv3_sub(key[2].scl, key[1].scl), lv), r.scl)
                         : vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
         }
