@@ -44,7 +44,9 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         for (int q = 0; q < 4; q++) {
             p[q] = key[q].pos;
             lg[q] = vv3_log(key[q].scl);
-            rv[q] = vq_to_saa(vq_abs(vq_mul(key[q].rot, vq_inv(key[1].rot))));
+            /* key 1 relative to itself is the identity: its log is 0, not worth a log */
+            rv[q] = q == 1 ? vv3_make(vzero(), vzero(), vzero())
+                           : vq_to_saa(vq_abs(vq_mul(key[q].rot, vq_inv(key[1].rot))));
         }
         r.pos = vv3_hermite(p, a, &dp);
         vv3 ls = vv3_hermite(lg, a, &dl);
