@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "command.h"
+#include "skin_check.h"
 #include "pick.h"
 #include "validate.h"
 
@@ -43,7 +44,9 @@ static int run(const opt_val *v, int nrest, char **rest)
     }
     if (v[O_BVH_SCALE].count) o.bvh_scale = v[O_BVH_SCALE].d;
     pb_op op;
-    if (o.op && pb_op_find(o.op, &op) != PB_OK) {
+    /* skinning is not a pose op: its own table (validate/skin_check.c), after the ops' (or alone) */
+    int skin_only = o.op && (!strcmp(o.op, "skin_lbs") || !strcmp(o.op, "skin_dqs")), skin = !o.op || skin_only;
+    if (o.op && !skin_only && pb_op_find(o.op, &op) != PB_OK) {
         fprintf(stderr, "posebench validate: %s\n", pb_last_error());
         return EXIT_USAGE;
     }
@@ -57,7 +60,14 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         o.json = jf;
     }
-    int fails = pb_validate_report(&o);
+    int fails = skin_only ? 0 : pb_validate_report(&o);
+    if (skin && fails >= 0) {
+        pb_mocap mc = { 0 };
+        if (!o.no_mocap) pb_mocap_load_scaled(&mc, o.bvh, o.nbvh, o.bvh_scale, 0, NULL);   /* none: the random case only */
+        int sf = pb_skin_validate(stdout, &mc);
+        pb_mocap_free(&mc);
+        fails = sf < 0 ? -1 : fails + sf;
+    }
     if (jf && fclose(jf) != 0) {
         fprintf(stderr, "posebench validate: error writing %s\n", json);
         return EXIT_USAGE;
