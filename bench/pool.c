@@ -17,7 +17,7 @@
  * or 1, which could hit special cases. */
 const pb_params bench_params = { .alpha = 0.37f, .alpha_vel = 2.5f, .dt = 1.0f / 60, .time = 0.2f,
                                         .halflife = 0.1f, .duration = 0.3f, .timescale = 1.25f,
-                                        .axis = { 0.0f, 0.0f, 1.0f } };
+                                        .axis = { 0.0f, 0.0f, 1.0f }, .cone = 0.7f };
 
 /* ---- buffers ---------------------------------------------------------------------------- */
 

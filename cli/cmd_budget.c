@@ -61,21 +61,11 @@ enum { K_COST, K_FRAME, K_REST, K_FRAME_MT };
 static pb_status time_block(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int kind, int F, double *us)
 {
     pb_status st = PB_OK;
-    int two = pb_frame_method_get(m)->samples == 2;
     double t0 = cpu_seconds();
     for (int k = 0; k < F && st == PB_OK; k++) {
-        if (kind == K_FRAME) {
-            st = pb_frame_step(c, v, m, k);
-        } else if (kind == K_COST) {
-            if (two) st = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
-            if (st == PB_OK) st = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
-            if (st == PB_OK) st = pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
-        } else {
-            st = pb_frame_additive(c, v);
-            if (st == PB_OK) st = pb_frame_leg_fk(c, v);
-            if (st == PB_OK) st = pb_frame_ik(c, v);
-            if (st == PB_OK) st = pb_frame_fk(c, v);
-        }
+        pb_frame_stage from = kind == K_REST ? PB_FS_ADDITIVE : PB_FS_SAMPLE_SRC;
+        pb_frame_stage to = kind == K_COST ? PB_FS_ADDITIVE : PB_FS_COUNT;
+        st = pb_frame_stages_run(c, v, m, k, from, to);
     }
     double t1 = cpu_seconds();
     if (st == PB_OK && (t0 <= 0 || t1 <= 0)) {
@@ -103,10 +93,8 @@ static pb_status blocks_ready(pb_frame_blocks *b, const budget_res *R, size_t n,
     for (size_t i = 0; st == PB_OK && i < b->count; i++) {
         b->crowd[i].duration = (float)R->duration;
         b->crowd[i].halflife = (float)R->halflife;
-        st = pb_frame_sample(&b->crowd[i], R->v, 0, 0);
-        if (st == PB_OK) st = pb_frame_sample(&b->crowd[i], R->v, 1, 0);
     }
-    if (st == PB_OK) st = pb_frame_blocks_begin(b, R->v, m, R->pool);
+    if (st == PB_OK) st = pb_frame_blocks_begin(b, R->v, m, 0.0f, R->pool);
     if (st == PB_OK) st = pb_frame_blocks_step(b, R->v, m, 0, PB_FO_FUSED, R->pool);
     if (st != PB_OK) pb_frame_blocks_free(b);
     return st;

@@ -50,9 +50,10 @@ static const opt_spec opts[O_COUNT] = {
                   "characters per block in the blocked table (fused and staged)" },
 };
 
-enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_COUNT };
-static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk" };
-static const char *stage_head[ST_COUNT] = { "sample", "transition", "additive", "legs FK", "2-leg IK", "FK+vel" };
+enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_COUNT };
+static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk", "palette" };
+static const char *stage_head[ST_COUNT] = { "sample", "transition", "additive", "legs FK", "2-leg IK", "FK+vel",
+                                            "palette" };
 
 
 typedef struct frame_row {
@@ -69,20 +70,14 @@ typedef struct frame_row {
     double cpu_per_wall;         /* median CPU time / wall time of the whole-frame blocks (1: never descheduled) */
 } frame_row;
 
+/* The library's stages [st_first[s], st_first[s + 1]) make table stage s (sample: both clips). */
+static const pb_frame_stage st_first[ST_COUNT + 1] = { PB_FS_SAMPLE_SRC, PB_FS_TRANSITION, PB_FS_ADDITIVE,
+                                                      PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK, PB_FS_PALETTE,
+                                                      PB_FS_COUNT };
+
 static pb_status run_stage(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int stage, int k)
 {
-    pb_status s = PB_OK;
-    switch (stage) {
-    case ST_SAMPLE:
-        if (pb_frame_method_get(m)->samples == 2) s = pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k));
-        if (s == PB_OK) s = pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
-        return s;
-    case ST_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
-    case ST_ADDITIVE: return pb_frame_additive(c, v);
-    case ST_LEGFK: return pb_frame_leg_fk(c, v);
-    case ST_IK: return pb_frame_ik(c, v);
-    default: return pb_frame_fk(c, v);
-    }
+    return pb_frame_stages_run(c, v, m, k, st_first[stage], st_first[stage + 1]);
 }
 
 /* Measure one scene x variant x method. Returns 0, or -1 after printing
@@ -189,7 +184,7 @@ static void print_us(double v, int width)
 static void print_row(const frame_row *row, size_t characters, double cpm)
 {
     printf("%-16s %-8s", pb_frame_method_get(row->m)->method, pb_variant_name(row->v));
-    const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8 };
+    const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8, 8 };
     for (int s = 0; s < ST_COUNT; s++) {
         if (row->missing[s][0]) printf(" %*.*s", w[s], w[s], row->missing[s]);
         else print_us(row->stage_us[s], w[s]);
@@ -262,8 +257,8 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddNumberToObject(cf, "block", (double)cfg->block) &&
          cJSON_AddStringToObject(cf, "blocked_timing", "blocked: one thread, CPU time shared out per stage by "
                                  "CLOCK_MONOTONIC reads after each stage of each block; threads: wall time of a "
-                                 "block of fused frames, medians; copy: memcpy of the 3 poses per character a fused frame streams on as many "
-                                 "threads, GB/s counting read + write") &&
+                                 "block of fused frames, medians; copy: memcpy of what a fused frame streams (state, delta, "
+                                 "inverse bind, globals, palette: 316 B per element) on as many threads, GB/s counting read + write") &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
          cJSON_AddNumberToObject(cf, "transition_s", (double)PB_FRAME_TRANSITION_S) &&
@@ -356,6 +351,8 @@ static void print_legend(const frame_cfg *cfg)
            "  2-leg IK    gather 2 chains per character (C), two_bone_ik, scatter the rotations back (C); the\n"
            "              solved joints keep their sampled velocities (two_bone_ik_vel would update them)\n"
            "  FK+vel      fk with velocities\n"
+           "  palette     palette: 3x4 skinning matrices, globals x the inverse bind pose (bind: each joint's bone\n"
+           "              in the source clip's first frame, no rotation)\n"
            "  total       the whole frame: CPU time of a block of frames, median over the repetitions. Inside it a\n"
            "              monotonic-clock read after every stage (%.2f us a read, %d reads a frame, in the total)\n"
            "              gives each stage its share of the block's CPU time: in every repetition the stages add up\n"
@@ -456,8 +453,9 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s\n  %s\n", sc->name, sc->joints,
                cfg.characters, crowd.n, sc->leg_desc, sc->source);
-        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
-               stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], "stage sum",
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
+               stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], stage_head[6],
+               "stage sum",
                "total us", "diff", "apart sum", "spread", "chars/ms", "setup us");
         fflush(stdout);
         for (int mi = 0; mi < 3 && status == EXIT_OK; mi++) {
@@ -494,10 +492,11 @@ static int run(const opt_val *v, int nrest, char **rest)
 
 const command cmd_frame = {
     .name = "frame",
-    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK), timed per stage",
+    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK, palette), timed per stage",
     .about = "  A crowd running one animation frame: sample -> transition -> additive layer -> two-bone IK on\n"
-             "  both legs -> FK with velocities; CPU time per stage, per variant and transition method. Scenes:\n"
-             "  a synthetic skeleton (--joints), the packaged CMU clips when installed, and any --bvh files.\n",
+             "  both legs -> FK with velocities -> matrix palette; CPU time per stage, per variant and transition\n"
+             "  method. Scenes: a synthetic skeleton (--joints), the packaged CMU clips when installed, and any\n"
+             "  --bvh files.\n",
     .opts = opts,
     .nopts = O_COUNT,
     .run = run,

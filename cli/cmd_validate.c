@@ -11,7 +11,7 @@
 
 enum { O_OP, O_VARIANT, O_JSON, O_SEED, O_QUICK, O_VERBOSE, O_BVH, O_BVH_SCALE, O_STRICT, O_NO_MOCAP, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
-    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, 0, NULL, "only this op (posebench ops lists them)" },
+    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
                     "only this variant; an ISA name selects its native and -emu builds\n"
                     "(default: the forced variant, else every variant of the build)" },
@@ -31,7 +31,8 @@ static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
     pb_validate_opts o = { .seed = 20231, .table = stdout };
-    o.op = v[O_OP].str;
+    o.ops = v[O_OP].all;
+    o.nops = (size_t)v[O_OP].count;
     o.variant = v[O_VARIANT].count ? v[O_VARIANT].str : pick_forced();
     if (v[O_SEED].count) o.seed = v[O_SEED].u;
     o.quick = v[O_QUICK].count > 0;
@@ -43,13 +44,24 @@ static int run(const opt_val *v, int nrest, char **rest)
         o.nbvh = (size_t)v[O_BVH].count;
     }
     if (v[O_BVH_SCALE].count) o.bvh_scale = v[O_BVH_SCALE].d;
-    pb_op op;
     /* skinning is not a pose op: its own table (validate/skin_check.c), after the ops' (or alone) */
-    int skin_only = o.op && (!strcmp(o.op, "skin_lbs") || !strcmp(o.op, "skin_dqs")), skin = !o.op || skin_only;
-    if (o.op && !skin_only && pb_op_find(o.op, &op) != PB_OK) {
-        fprintf(stderr, "posebench validate: %s\n", pb_last_error());
-        return EXIT_USAGE;
+    const char *pose_ops[OPT_MAX_VALUES];
+    size_t nskin = 0, npose = 0;
+    for (size_t i = 0; i < o.nops; i++) {
+        if (!strcmp(o.ops[i], "skin_lbs") || !strcmp(o.ops[i], "skin_dqs")) {
+            nskin++;
+            continue;
+        }
+        pb_op op;
+        if (pb_op_find(o.ops[i], &op) != PB_OK) {
+            fprintf(stderr, "posebench validate: %s\n", pb_last_error());
+            return EXIT_USAGE;
+        }
+        pose_ops[npose++] = o.ops[i];
     }
+    const int skin_only = nskin > 0 && npose == 0, skin = o.nops == 0 || nskin > 0;
+    o.ops = pose_ops;
+    o.nops = npose;
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
     FILE *jf = NULL;

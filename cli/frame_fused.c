@@ -8,9 +8,9 @@
  *   threads  the fused frame on 1, 2, ... --threads threads of a pb_pool
  *            (wall time: CPU time adds up over threads), characters per ms,
  *            speedup and parallel efficiency against one thread, and the
- *            roofline: a copy, on as many threads, of the 3 poses per character
- *            a fused frame must stream (the state and delta it reads, the
- *            globals it writes; its other 5 poses stay in the threads' scratch).
+ *            roofline: a copy, on as many threads, of what a fused frame must
+ *            stream (the state, delta and inverse bind it reads, the globals
+ *            and palette it writes; its other 5 poses stay in the threads' scratch).
  * Every run checks the blocks' globals against the whole crowd's (the first
  * table's), bit for bit: a mismatch is an error, not a footnote. */
 #include <math.h>
@@ -120,13 +120,10 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
     row->blocks = b.count;
     int rc = -1, F = cfg->frames;
     /* the whole crowd and the blocks from the same transition to the same frame, compared bit for bit */
-    pb_status st = PB_OK;
-    for (size_t i = 0; st == PB_OK && i <= b.count; i++) {
-        pb_frame_crowd *c = i < b.count ? &b.crowd[i] : whole;
-        st = pb_frame_sample(c, v, 0, 0.0f);
-        if (st == PB_OK) st = pb_frame_sample(c, v, 1, 0.0f);
-        if (st == PB_OK) st = pb_frame_begin(c, v, m);
-    }
+    pb_status st = pb_frame_sample(whole, v, 0, 0.0f);
+    if (st == PB_OK) st = pb_frame_sample(whole, v, 1, 0.0f);
+    if (st == PB_OK) st = pb_frame_begin(whole, v, m);
+    if (st == PB_OK) st = pb_frame_blocks_begin(&b, v, m, 0.0f, NULL);
     if (st == PB_OK) st = pb_frame_step(whole, v, m, F - 1);
     if (st == PB_OK) st = pb_frame_blocks_step(&b, v, m, F - 1, PB_FO_FUSED, NULL);
     if (st != PB_OK) {
@@ -144,8 +141,9 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
         goto out;
     }
     /* what a fused frame must stream: the 3 poses per character that outlive it (the transition state and the
-     * additive delta read, the globals written); the other 5 live in the threads' scratch */
-    size_t pose_bytes = 3 * whole->n * PB_PLANES * sizeof(float);
+     * additive delta read, the globals written), the static inverse bind pose read and the palette written; the
+     * other 5 poses live in the threads' scratch */
+    size_t pose_bytes = whole->n * (3 * PB_PLANES + 10 + PB_PALETTE_MAT_FLOATS) * sizeof(float);
     double *t = malloc((size_t)cfg->reps * sizeof *t);
     if (!t) goto out;
     for (int T = 1; T <= cfg->threads && row->nthreads < FUSED_MAX_THREADS; T = T < 8 ? T + 1 : 2 * T) {

@@ -23,23 +23,52 @@ PB_VINLINE vq vq_between(vv3 u, vv3 v)
     vq q = vq_normalize(vq_make(vadd(vset1(1.0f), vv3_dot(u, v)), x.x, x.y, x.z));
     return vq_sel(vantiparallel(u, v), vq_make(vzero(), ax.x, ax.y, ax.z), q);
 }
-PB_VINLINE vv3 vq_between_ang(vv3 u, vv3 du, vv3 v, vv3 dv)
+PB_VINLINE vq vq_between_d(vv3 u, vv3 du, vv3 v, vv3 dv, pb_vm anti, vq *q)
 {
     vv3 x = vv3_cross(u, v), dx = vv3_add(vv3_cross(du, v), vv3_cross(u, dv));
     vq h = vq_make(vadd(vset1(1.0f), vv3_dot(u, v)), x.x, x.y, x.z);
     vq dh = vq_make(vadd(vv3_dot(du, v), vv3_dot(u, dv)), dx.x, dx.y, dx.z);
-    pb_vm anti = vantiparallel(u, v);
     pb_vf len = vsqrt(vq_dot(h, h));
     pb_vf inv = vdiv(vset1(1.0f), vsel(anti, vset1(1.0f), len));
-    vq q = vq_make(vmul(h.w, inv), vmul(h.x, inv), vmul(h.y, inv), vmul(h.z, inv));
-    pb_vf along = vq_dot(q, dh);
-    vq dq = vq_make(vmul(vsub(dh.w, vmul(q.w, along)), inv), vmul(vsub(dh.x, vmul(q.x, along)), inv),
-                    vmul(vsub(dh.y, vmul(q.y, along)), inv), vmul(vsub(dh.z, vmul(q.z, along)), inv));
+    *q = vq_make(vmul(h.w, inv), vmul(h.x, inv), vmul(h.y, inv), vmul(h.z, inv));
+    pb_vf along = vq_dot(*q, dh);
+    return vq_make(vmul(vsub(dh.w, vmul(q->w, along)), inv), vmul(vsub(dh.x, vmul(q->x, along)), inv),
+                   vmul(vsub(dh.y, vmul(q->y, along)), inv), vmul(vsub(dh.z, vmul(q->z, along)), inv));
+}
+PB_VINLINE vv3 vq_between_ang(vv3 u, vv3 du, vv3 v, vv3 dv)
+{
+    pb_vm anti = vantiparallel(u, v);
+    vq q, dq = vq_between_d(u, du, v, dv, anti, &q);
     vq w = vq_mul(dq, vq_inv(q));
     vv3 ang = vv3_scale(vq_vec(w), vset1(2.0f));
     return vv3_sel(anti, vv3_set(0, 0, 0), ang);
 }
-PB_VINLINE vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel)
+/* The turn stopped at the cone (reference: q_clamp_turn), and the clamped
+ * turn's rate (q_clamped_ang) for lanes `clamped`. */
+PB_VINLINE vq vq_clamp_turn(vq B, pb_vf cone, pb_vm *clamped)
+{
+    pb_vf s, c;
+    vsincos(vmul(vmin(cone, vset1(3.14159265358979323846f)), vset1(0.5f)), &s, &c);
+    *clamped = vlt(B.w, c);
+    pb_vf l = vv3_length(vq_vec(B));
+    pb_vf k = vdiv(s, vsel(*clamped, l, vset1(1.0f)));
+    return vq_sel(*clamped, vq_make(c, vmul(B.x, k), vmul(B.y, k), vmul(B.z, k)), B);
+}
+PB_VINLINE vv3 vq_clamped_ang(vv3 u, vv3 du, vv3 v, vv3 dv, vq Bc, pb_vm clamped)
+{
+    pb_vm anti = vantiparallel(u, v), use = mand(mnot(anti), clamped);
+    vq q, dq = vq_between_d(u, du, v, dv, anti, &q);
+    vv3 vb = vq_vec(q), dvb = vq_vec(dq);
+    pb_vf l = vv3_length(vb);
+    pb_vf inv = vdiv(vset1(1.0f), vsel(use, l, vset1(1.0f)));
+    vv3 n = vv3_scale(vb, inv);
+    vv3 dn = vv3_scale(vv3_sub(dvb, vv3_scale(n, vv3_dot(n, dvb))), inv);
+    pb_vf s = vv3_length(vq_vec(Bc));
+    vq dBc = vq_make(vzero(), vmul(dn.x, s), vmul(dn.y, s), vmul(dn.z, s));
+    vv3 ang = vv3_scale(vq_vec(vq_mul(dBc, vq_inv(Bc))), vset1(2.0f));
+    return vv3_sel(use, ang, vv3_set(0, 0, 0));
+}
+PB_VINLINE vkf vkf_lookat_impl(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel, int coned, pb_vf cone)
 {
     vv3 x = vv3_sub(t, h->pos);
     pb_vf len = vv3_length(x);
@@ -48,15 +77,23 @@ PB_VINLINE vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel)
     vv3 d = vv3_scale(x, inv);
     vv3 f = vq_mul_vec3(h->rot, axis);
     vq B = vq_between(f, d);
+    pb_vm clamped = vlt(vzero(), vzero());
+    if (coned) B = vq_clamp_turn(B, cone, &clamped);
     vkf r = *h;
     r.rot = vq_sel(none, h->rot, vq_mul(B, h->rot));
     if (with_vel) {
         vv3 df = vv3_cross(h->ang, f), dx = vv3_sub(tv, h->vel);
         vv3 dd = vv3_scale(vv3_sub(dx, vv3_scale(d, vv3_dot(d, dx))), inv);
-        vv3 ang = vv3_add(vq_between_ang(f, df, d, dd), vq_mul_vec3(B, h->ang));
+        vv3 turn = vq_between_ang(f, df, d, dd);
+        if (coned) turn = vv3_sel(clamped, vq_clamped_ang(f, df, d, dd, B, clamped), turn);
+        vv3 ang = vv3_add(turn, vq_mul_vec3(B, h->ang));
         r.ang = vv3_sel(none, h->ang, ang);
     }
     return r;
+}
+PB_VINLINE vkf vkf_lookat(const vkf *h, vv3 t, vv3 tv, vv3 axis, int with_vel)
+{
+    return vkf_lookat_impl(h, t, tv, axis, with_vel, 0, vzero());
 }
 
 PB_VINLINE pb_vf vvec_angle(vv3 u, vv3 v) { return vatan2(vv3_length(vv3_cross(u, v)), vv3_dot(u, v)); }
@@ -123,18 +160,21 @@ static inline vv3 unit_axis(const pb_params *p)
     float l = sqrtf(p->axis[0] * p->axis[0] + p->axis[1] * p->axis[1] + p->axis[2] * p->axis[2]);
     return l > 0 ? vv3_set(p->axis[0] / l, p->axis[1] / l, p->axis[2] / l) : vv3_set(0, 0, 1);
 }
-static inline void lookat_body(const pb_kargs *k, int with_vel)
+static inline void lookat_body(const pb_kargs *k, int with_vel, int coned)
 {
     vv3 axis = unit_axis(&k->p);
     FOR_VECTORS(k) {
         vkf h = with_vel ? vkf_load(k->a, i) : vkf_load_transform(k->a, i);
         vv3 t = vv3_load(k->b, PB_POS_X, i), tv = with_vel ? vv3_load(k->b, PB_VEL_X, i) : vv3_set(0, 0, 0);
-        vkf r = vkf_lookat(&h, t, tv, axis, with_vel);
+        pb_vf cone = coned ? vparam(k, k->per.cone, k->p.cone, 0, i) : vzero();
+        vkf r = vkf_lookat_impl(&h, t, tv, axis, with_vel, coned, cone);
         vkf_store_n(k->out, i, PB_LANES, with_vel ? PB_PLANES : 10, &r);
     }
 }
-static void k_lookat_static(const pb_kargs *k) { lookat_body(k, 0); }
-static void k_lookat(const pb_kargs *k) { lookat_body(k, 1); }
+static void k_lookat_static(const pb_kargs *k) { lookat_body(k, 0, 0); }
+static void k_lookat(const pb_kargs *k) { lookat_body(k, 1, 0); }
+static void k_lookat_cone_static(const pb_kargs *k) { lookat_body(k, 0, 1); }
+static void k_lookat_cone(const pb_kargs *k) { lookat_body(k, 1, 1); }
 
 /* Chains in crowd layout: the roots, mids and ends of all chains are three
  * contiguous blocks, so a vector of chains is three plain loads per plane. */

@@ -28,22 +28,54 @@ static quat q_between(vec3 u, vec3 v)
 }
 /* Angular velocity of q_between(u, v) while u, v move at du, dv: derivative
  * of the normalized half-way quaternion, then w = 2 vec(dq conj(q)). */
-static vec3 q_between_ang(vec3 u, vec3 du, vec3 v, vec3 dv)
+static quat q_between_d(vec3 u, vec3 du, vec3 v, vec3 dv, quat *q)
 {
-    if (antiparallel(u, v)) return v3(R(0), R(0), R(0));
     vec3 x = v3_cross(u, v), dx = v3_add(v3_cross(du, v), v3_cross(u, dv));
     quat h = qt(R(1) + v3_dot(u, v), x.x, x.y, x.z);
     quat dh = qt(v3_dot(du, v) + v3_dot(u, dv), dx.x, dx.y, dx.z);
     REAL len = sqrt(q_dot(h, h));
-    quat q = qt(h.w / len, h.x / len, h.y / len, h.z / len);
-    REAL along = q_dot(q, dh);
-    quat dq = qt((dh.w - q.w * along) / len, (dh.x - q.x * along) / len, (dh.y - q.y * along) / len,
-                 (dh.z - q.z * along) / len);
+    *q = qt(h.w / len, h.x / len, h.y / len, h.z / len);
+    REAL along = q_dot(*q, dh);
+    return qt((dh.w - q->w * along) / len, (dh.x - q->x * along) / len, (dh.y - q->y * along) / len,
+              (dh.z - q->z * along) / len);
+}
+static vec3 q_between_ang(vec3 u, vec3 du, vec3 v, vec3 dv)
+{
+    if (antiparallel(u, v)) return v3(R(0), R(0), R(0));
+    quat q, dq = q_between_d(u, du, v, dv, &q);
     return v3_scale(q_vec(q_mul(dq, q_inv(q))), R(2));
 }
-/* Turn head h so its local axis points at target t (moving at tv). A target
- * at the head's position has no direction: the head is left as it is. */
-static kform kf_lookat(kform h, vec3 t, vec3 tv, vec3 axis, int with_vel)
+/* A turn B (w >= 0) stopped at `cone` rad along its own arc: when its angle
+ * 2 atan2(|vec B|, B.w) exceeds the cone (B.w < cos(cone / 2)), the same
+ * unit axis with half-angle cone / 2. Cones of pi or more never clamp. */
+static quat q_clamp_turn(quat B, REAL cone, int *clamped)
+{
+    REAL pi = R(3.14159265358979323846), half = (cone < pi ? cone : pi) / R(2), c = cos(half);
+    *clamped = B.w < c;
+    if (!*clamped) return B;
+    vec3 v = q_vec(B);
+    REAL s = sin(half) / v3_length(v);
+    return qt(c, v.x * s, v.y * s, v.z * s);
+}
+/* Angular velocity of the clamped turn Bc = (cos(cone / 2), n sin(cone / 2)),
+ * n = vec(B) / |vec(B)|, as u, v move: only its axis moves, dn = (dv - n (n.dv))
+ * / |vec B| with dv = vec(dB), and w = 2 vec((0, sin(cone / 2) dn) conj(Bc)). */
+static vec3 q_clamped_ang(vec3 u, vec3 du, vec3 v, vec3 dv, quat Bc)
+{
+    if (antiparallel(u, v)) return v3(R(0), R(0), R(0));
+    quat q, dq = q_between_d(u, du, v, dv, &q);
+    vec3 vb = q_vec(q), dvb = q_vec(dq);
+    REAL l = v3_length(vb);
+    vec3 n = v3_scale(vb, R(1) / l);
+    vec3 dn = v3_scale(v3_sub(dvb, v3_scale(n, v3_dot(n, dvb))), R(1) / l);
+    REAL s = v3_length(q_vec(Bc));
+    quat dBc = qt(R(0), dn.x * s, dn.y * s, dn.z * s);
+    return v3_scale(q_vec(q_mul(dBc, q_inv(Bc))), R(2));
+}
+/* Turn head h so its local axis points at target t (moving at tv), the turn
+ * at most `cone` rad when coned. A target at the head's position has no
+ * direction: the head is left as it is. */
+static kform kf_lookat_impl(kform h, vec3 t, vec3 tv, vec3 axis, int with_vel, int coned, REAL cone)
 {
     vec3 x = v3_sub(t, h.pos);
     REAL len = v3_length(x);
@@ -51,15 +83,22 @@ static kform kf_lookat(kform h, vec3 t, vec3 tv, vec3 axis, int with_vel)
     vec3 d = v3_scale(x, R(1) / len);
     vec3 f = q_mul_vec3(h.rot, axis);
     quat B = q_between(f, d);
+    int clamped = 0;
+    if (coned) B = q_clamp_turn(B, cone, &clamped);
     kform r = h;
     r.rot = q_mul(B, h.rot);
     if (with_vel) {
         vec3 df = v3_cross(h.ang, f);
         vec3 dx = v3_sub(tv, h.vel);
         vec3 dd = v3_scale(v3_sub(dx, v3_scale(d, v3_dot(d, dx))), R(1) / len);
-        r.ang = v3_add(q_between_ang(f, df, d, dd), q_mul_vec3(B, h.ang));
+        vec3 turn = clamped ? q_clamped_ang(f, df, d, dd, B) : q_between_ang(f, df, d, dd);
+        r.ang = v3_add(turn, q_mul_vec3(B, h.ang));
     }
     return r;
+}
+static kform kf_lookat(kform h, vec3 t, vec3 tv, vec3 axis, int with_vel)
+{
+    return kf_lookat_impl(h, t, tv, axis, with_vel, 0, R(0));
 }
 
 /* ---- two-bone IK ---------------------------------------------------------------------------
@@ -149,6 +188,18 @@ void REF(lookat)(const KARGS *k)
 {
     vec3 axis = unit_axis(&k->p);
     FOR_EACH(k) st_k(k->out, i, kf_lookat(ld_k(k->a, i), ld_v(k->b, PB_POS_X, i), ld_v(k->b, PB_VEL_X, i), axis, 1));
+}
+void REF(lookat_cone_static)(const KARGS *k)
+{
+    vec3 axis = unit_axis(&k->p);
+    FOR_EACH(k) st_transform(k->out, i, kf_lookat_impl(ld_k(k->a, i), ld_v(k->b, PB_POS_X, i), ld_v(k->b, PB_VEL_X, i),
+                                                       axis, 0, 1, PARAM(k, cone, i)));
+}
+void REF(lookat_cone)(const KARGS *k)
+{
+    vec3 axis = unit_axis(&k->p);
+    FOR_EACH(k) st_k(k->out, i, kf_lookat_impl(ld_k(k->a, i), ld_v(k->b, PB_POS_X, i), ld_v(k->b, PB_VEL_X, i), axis, 1,
+                                               1, PARAM(k, cone, i)));
 }
 
 /* Two-bone IK over chains (PB_OPF_CHAIN layout): out = a with the root's

@@ -3,6 +3,7 @@
  * through the stages fused (block-major) or staged (stage-major), the blocks
  * spread over a pb_pool. Blocks never share a buffer, so any split of the
  * blocks over threads computes the same thing. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,39 +116,49 @@ pb_status pb_frame_blocks_scratch(pb_frame_blocks *b, int threads)
     return scratch_ensure(b, threads);
 }
 
+/* Block i's crowd with its temporaries in thread `thread`'s scratch slot when it is a full block (thread >= 0),
+ * or NULL for its own buffers; scratch_swap(c, slot) again puts them back. */
+static pb_pose *block_slot(pb_frame_blocks *b, size_t i, int thread)
+{
+    pb_frame_crowd *c = &b->crowd[i];
+    pb_pose *slot = thread >= 0 && c->characters == b->block ? b->scratch + SCRATCH_POSES * thread : NULL;
+    if (slot) scratch_swap(c, slot);
+    return slot;
+}
+
+static pb_status block_failed(const pb_frame_blocks *b, size_t i, pb_status s, const char *what)
+{
+    const pb_frame_crowd *c = &b->crowd[i];
+    return pb_fail(s, "block %zu (characters %zu .. %zu): %s: %s", i, c->first, c->first + c->characters - 1,
+                   c->failed ? c->failed : what, pb_last_error());
+}
+
 pb_status pb_frame_block_run(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k, size_t block,
                              pb_frame_stage from, pb_frame_stage to, int thread)
 {
     if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_block_run: blocks are NULL or not initialized");
     if (block >= b->count)
         return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: block %zu of %zu", block, b->count);
-    if ((unsigned)from > (unsigned)to || (unsigned)to > PB_FS_COUNT)
-        return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: stages [%d, %d) are not within [0, %d)", (int)from, (int)to,
-                       PB_FS_COUNT);
     if (thread >= b->scratch_threads)
         return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: thread %d, but scratch for %d thread%s "
                        "(pb_frame_blocks_scratch)", thread, b->scratch_threads, b->scratch_threads == 1 ? "" : "s");
     pb_frame_crowd *c = &b->crowd[block];
-    pb_pose *slot = thread >= 0 && c->characters == b->block ? b->scratch + SCRATCH_POSES * thread : NULL;
+    pb_pose *slot = block_slot(b, block, thread);
+    pb_status s = pb_frame_stages_run(c, v, m, k, from, to);
     if (slot) scratch_swap(c, slot);
-    pb_status s = PB_OK;
-    for (int st = from; s == PB_OK && st < (int)to; st++) s = pb_frame_stage_run(c, v, m, k, (pb_frame_stage)st);
-    if (slot) scratch_swap(c, slot);
-    if (s != PB_OK)
-        return pb_fail(s, "block %zu (characters %zu .. %zu): %s: %s", block, c->first, c->first + c->characters - 1,
-                       c->failed ? c->failed : "stage", pb_last_error());
-    return PB_OK;
+    return s == PB_OK ? s : block_failed(b, block, s, "stage");
 }
 
 /* One pool task: a block through a range of stages (fused: all of them, in its thread's scratch; staged: one),
- * or its pb_frame_begin. */
+ * or its transition's start (sampling both clips at `time`, then pb_frame_begin). */
 typedef struct block_job {
     pb_frame_blocks *b;
     const pb_variant *v;
     pb_frame_method m;
     int k;
-    int begin;                    /* run pb_frame_begin instead of stages */
-    int scratch;                  /* fused: full blocks run in their thread's scratch */
+    int begin;                    /* sample at time and run pb_frame_begin instead of stages */
+    float time;
+    int scratch;                  /* full blocks run in their thread's scratch */
     pb_frame_stage from, to;      /* stages [from, to) */
 } block_job;
 
@@ -156,16 +167,22 @@ static pb_status block_task(void *arg, size_t i, int thread)
     const block_job *j = arg;
     if (!j->begin) return pb_frame_block_run(j->b, j->v, j->m, j->k, i, j->from, j->to, j->scratch ? thread : -1);
     pb_frame_crowd *c = &j->b->crowd[i];
-    pb_status s = pb_frame_begin(c, j->v, j->m);
-    return s == PB_OK ? s : pb_fail(s, "block %zu: %s: %s", i, c->failed ? c->failed : "begin", pb_last_error());
+    pb_pose *slot = block_slot(j->b, i, thread);
+    pb_status s = pb_frame_sample(c, j->v, 0, j->time);
+    if (s == PB_OK) s = pb_frame_sample(c, j->v, 1, j->time);
+    if (s == PB_OK) s = pb_frame_begin(c, j->v, j->m);
+    if (slot) scratch_swap(c, slot);
+    return s == PB_OK ? s : block_failed(j->b, i, s, "begin");
 }
 
-pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool)
+pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, float time, pb_pool *pool)
 {
     if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_begin: blocks are NULL or not initialized");
     if (!pb_frame_method_get(m)) return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_begin: method %d is not a pb_frame_method", (int)m);
-    block_job j = { .b = b, .v = v, .m = m, .begin = 1, .from = PB_FS_COUNT, .to = PB_FS_COUNT };
-    return pb_pool_run(pool, b->count, block_task, &j);
+    if (!isfinite(time)) return pb_fail(PB_ERR_PARAM, "pb_frame_blocks_begin: time is not finite");
+    pb_status s = scratch_ensure(b, pb_pool_threads(pool));
+    block_job j = { .b = b, .v = v, .m = m, .begin = 1, .time = time, .scratch = 1 };
+    return s != PB_OK ? s : pb_pool_run(pool, b->count, block_task, &j);
 }
 
 pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k,

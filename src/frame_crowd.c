@@ -6,6 +6,7 @@
  *   legs FK    fk_static of the whole pose: the leg roots' globals the IK needs
  *   2-leg IK   gather both legs' chains, two_bone_ik, scatter the rotations back
  *   FK         fk with velocities: the globals a renderer or physics would read
+ *   palette    palette: the skinning matrices, globals x the inverse bind pose
  * Every op goes through pb_run, as an engine would call it. */
 #include <math.h>
 #include <stdlib.h>
@@ -20,13 +21,36 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
 {
     if (!c) return;
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global,
-                         &c->chain, &c->target, &c->solved };
+                         &c->chain, &c->target, &c->solved, &c->inv_bind };
     for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
+    free(c->palette.data);
     pb_skeleton_free(&c->skel);
     pb_crowd_builder_free(&c->play[0]);
     pb_crowd_builder_free(&c->play[1]);
     free(c->lift);
     memset(c, 0, sizeof *c);
+}
+
+/* The bind pose the palette is relative to: each joint's local position in
+ * the source clip's first frame (its bone: a BVH joint's OFFSET), no
+ * rotation, unit scale, roots at the origin; inv_bind its inverse globals
+ * (pb_inverse_bind_from_rest), and the palette's buffer. */
+static pb_status bind_pose(pb_frame_crowd *c)
+{
+    const pb_scene *sc = c->sc;
+    size_t C = c->characters;
+    pb_status st = pb_pose_alloc_static(&c->inv_bind, c->n);
+    if (st != PB_OK) return st;
+    for (size_t j = 0; j < sc->joints; j++)
+        for (int p = PB_POS_X; p <= PB_POS_Z; p++) {
+            float x = sc->parents[j] < 0 ? 0.0f : sc->clip[0].pose.plane[p][j];
+            for (size_t k = 0; k < C; k++) c->inv_bind.plane[p][j * C + k] = x;
+        }
+    st = pb_inverse_bind_from_rest(&c->skel, &c->inv_bind, &c->inv_bind);
+    if (st != PB_OK) return pb_fail(st, "the bind pose: %s", pb_last_error());
+    c->palette.n = c->n;
+    c->palette.data = malloc(c->n * PB_PALETTE_MAT_FLOATS * sizeof(float));
+    return c->palette.data ? PB_OK : pb_fail(PB_ERR_NOMEM, "out of memory for the palette");
 }
 
 pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler)
@@ -40,7 +64,7 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
     memset(c, 0, sizeof *c);
     if (sc->joints * characters > PB_FRAME_CROWD_MAX_ELEMENTS)
         return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu joints is %zu elements; at most %zu (11 poses "
-                       "of 76 bytes per element): use fewer characters or joints", characters, sc->joints,
+                       "of 76 bytes, a static pose and a palette entry per element): use fewer characters or joints", characters, sc->joints,
                        sc->joints * characters, PB_FRAME_CROWD_MAX_ELEMENTS);
     c->sc = sc;
     c->characters = characters;
@@ -58,6 +82,7 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
     if (st == PB_OK) st = pb_pose_alloc(&c->chain, chains);
     if (st == PB_OK) st = pb_pose_alloc(&c->target, chains);
     if (st == PB_OK) st = pb_pose_alloc(&c->solved, chains);
+    if (st == PB_OK) st = bind_pose(c);
     float *offset[2] = { malloc(characters * sizeof(float)), malloc(characters * sizeof(float)) };
     c->lift = malloc(characters * sizeof(float));
     if (st != PB_OK || !offset[0] || !offset[1] || !c->lift) {
@@ -263,6 +288,12 @@ pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v)
     return run_op(c, PB_OP_fk, v, &call);
 }
 
+pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v)
+{
+    pb_call call = { .a = &c->global, .b = &c->inv_bind, .palette = &c->palette };
+    return run_op(c, PB_OP_palette, v, &call);
+}
+
 
 /* Clip time of frame k: within the first half of the clip, so time + offset
  * stays inside it (sampling never holds an end key). */
@@ -280,36 +311,48 @@ float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k)
 
 pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k)
 {
-    const pb_frame_method_info *info = pb_frame_method_get(m);
-    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_step: crowd is NULL or not initialized");
-    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_step: method %d is not a pb_frame_method", (int)m);
-    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_step: frame k = %d is negative", k);
-    pb_status s = PB_OK;
-    for (int st = 0; s == PB_OK && st < PB_FS_COUNT; st++) s = pb_frame_stage_run(c, v, m, k, (pb_frame_stage)st);
-    return s;
+    return pb_frame_stages_run(c, v, m, k, 0, PB_FS_COUNT);
 }
 
 static const char *const stage_names[PB_FS_COUNT] = { "sample_src", "sample_dst", "transition", "additive",
-                                                      "legs_fk", "ik", "fk" };
+                                                      "legs_fk", "ik", "fk", "palette" };
 const char *pb_frame_stage_name(pb_frame_stage s)
 {
     return (unsigned)s < PB_FS_COUNT ? stage_names[s] : NULL;
 }
 
-pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage s)
+static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int samples, int k, pb_frame_stage s)
 {
-    const pb_frame_method_info *info = pb_frame_method_get(m);
-    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_stage_run: crowd is NULL or not initialized");
-    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: method %d is not a pb_frame_method", (int)m);
-    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: frame k = %d is negative", k);
     switch (s) {
-    case PB_FS_SAMPLE_SRC: return info->samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
+    case PB_FS_SAMPLE_SRC: return samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
     case PB_FS_SAMPLE_DST: return pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
     case PB_FS_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
     case PB_FS_ADDITIVE: return pb_frame_additive(c, v);
     case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);
     case PB_FS_IK: return pb_frame_ik(c, v);
     case PB_FS_FK: return pb_frame_fk(c, v);
-    default: return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: stage %d is not a pb_frame_stage", (int)s);
+    default: return pb_frame_palette(c, v);
     }
+}
+
+pb_status pb_frame_stages_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage from,
+                              pb_frame_stage to)
+{
+    const pb_frame_method_info *info = pb_frame_method_get(m);
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_stages_run: crowd is NULL or not initialized");
+    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: method %d is not a pb_frame_method", (int)m);
+    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: frame k = %d is negative", k);
+    if ((unsigned)from > (unsigned)to || (unsigned)to > PB_FS_COUNT)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: stages [%d, %d) are not within [0, %d)", (int)from, (int)to,
+                       PB_FS_COUNT);
+    pb_status s = PB_OK;
+    for (int st = from; s == PB_OK && st < (int)to; st++) s = stage_do(c, v, m, info->samples, k, (pb_frame_stage)st);
+    return s;
+}
+
+pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage s)
+{
+    if ((unsigned)s >= PB_FS_COUNT)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: stage %d is not a pb_frame_stage", (int)s);
+    return pb_frame_stages_run(c, v, m, k, s, (pb_frame_stage)(s + 1));
 }

@@ -129,6 +129,7 @@ static pb_status check_params(const pb_op_info *info, const pb_params *p)
         { PB_OPF_HALFLIFE, offsetof(pb_params, halflife), "halflife", 1 },
         { PB_OPF_DURATION, offsetof(pb_params, duration), "duration", 1 },
         { PB_OPF_TIMESCALE, offsetof(pb_params, timescale), "timescale", 0 },
+        { PB_OPF_CONE, offsetof(pb_params, cone), "cone", 1 },
     };
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
         if (!(info->flags & params[i].flag)) continue;
@@ -165,6 +166,7 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         { pa->time, PB_OPF_TIME, "time", 1 },          { pa->duration, PB_OPF_DURATION, "duration", 1 },
         { pa->halflife, PB_OPF_HALFLIFE, "halflife", 1 }, { pa->timescale, PB_OPF_TIMESCALE, "timescale", 0 },
         { pa->mask, PB_OPF_ALPHA, "mask", 0 },         { pa->halflife_axis, PB_OPF_HALFLIFE, "halflife_axis", 1 },
+        { pa->cone, PB_OPF_CONE, "cone", 1 },
     };
     enum { MASK = 6, AXIS = 7 };
     int any = 0;

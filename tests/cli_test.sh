@@ -25,6 +25,8 @@ check "validate bad var"    2 "unknown variant 'nope'"        -- validate --vari
 check "validate bad seed"   2 "--seed expects"                -- validate --seed x1
 check "validate bad json"   2 "cannot write /nonexistent/dir" -- validate --op eerp --json /nonexistent/dir/x.json
 check "validate one"        0 "all passed"                    -- validate --quick --op quat_mul --variant scalar
+check "validate two ops"    0 "^quat_abs .*pass"             -- validate --quick --no-mocap --op quat_mul --op quat_abs --variant scalar
+check "validate first op"   0 "^quat_mul .*pass"              -- validate --quick --no-mocap --op quat_mul --op quat_abs --variant scalar
 check "validate missing bvh" 2 "nope.bvh"                  -- validate --quick --op quat_mul --variant scalar --bvh /nonexistent/nope.bvh
 check "report missing bvh"   2 "--bvh /nonexistent/nope.bvh: no such file" -- report --bvh /nonexistent/nope.bvh
 check "report bad option"    2 "unknown option '--frob'"       -- report --frob

@@ -107,6 +107,25 @@ static void random_parents(void)
     CHECK(pb_skeleton_random_parents(a, 1, 1, 1) == PB_OK && a[0] == -1, "one joint, any depth");
 }
 
+/* The palette moves each joint's bind position onto its global position: the bind
+ * pose has no rotation and unit scales, so inv_bind is a translation by minus the
+ * bind position, and matrix [R S | t] of the palette takes that position to global.pos. */
+static void palette_follows(const pb_frame_crowd *c)
+{
+    double worst = 0, ident = 0;
+    for (size_t e = 0; e < c->n; e++) {
+        const float *M = c->palette.data + e * PB_PALETTE_MAT_FLOATS;
+        double P[3] = { -c->inv_bind.plane[PB_POS_X][e], -c->inv_bind.plane[PB_POS_Y][e], -c->inv_bind.plane[PB_POS_Z][e] };
+        for (int r = 0; r < 3; r++) {
+            double x = M[4 * r] * P[0] + M[4 * r + 1] * P[1] + M[4 * r + 2] * P[2] + M[4 * r + 3];
+            worst = fmax(worst, fabs(x - c->global.plane[PB_POS_X + r][e]));
+        }
+        ident = fmax(ident, fabs(c->inv_bind.plane[PB_ROT_W][e] - 1) + fabs(c->inv_bind.plane[PB_SCL_X][e] - 1));
+    }
+    CHECK(worst < 1e-4 && ident == 0, "palette: bind positions land %.3g m from the globals (inv_bind rotation/scale "
+          "off identity by %.3g)", worst, ident);
+}
+
 static void frame_step(void)
 {
     pb_scene s;
@@ -123,6 +142,7 @@ static void frame_step(void)
         for (int p = 0; p < PB_PLANES; p++)
             for (size_t i = 0; i < c.n; i++) finite &= isfinite(c.global.plane[p][i]);
         CHECK(finite, "%s: globals finite", pb_frame_method_get((pb_frame_method)m)->key);
+        palette_follows(&c);
     }
     CHECK(pb_frame_step(NULL, NULL, PB_FM_DEAD, 0) == PB_ERR_NULL, "NULL crowd");
     CHECK(pb_frame_step(&c, NULL, PB_FM_COUNT, 0) == PB_ERR_PARAM && strstr(pb_last_error(), "method"), "bad method");

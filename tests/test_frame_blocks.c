@@ -35,10 +35,50 @@ static int same_globals(const pb_frame_crowd *w, const pb_frame_crowd *b)
             if (memcmp(w->global.plane[p] + j * w->characters + b->first, b->global.plane[p] + j * b->characters,
                        b->characters * sizeof(float)))
                 return 0;
+    const size_t M = PB_PALETTE_MAT_FLOATS;   /* the palettes too */
+    for (size_t j = 0; j < J; j++)
+        if (memcmp(w->palette.data + (j * w->characters + b->first) * M, b->palette.data + j * b->characters * M,
+                   b->characters * M * sizeof(float)))
+            return 0;
     return 1;
 }
 
-static void blocks_match(const pb_scene *sc, const pb_variant *v, pb_op sampler, size_t C, pb_pool **pools, int npools)
+/* Frames 0 .. 4 of method m with a second transition starting after frame 1 (both clips sampled at RESTART s):
+ * the whole crowd stage by stage, or blocks (run() != 0) in the given order on pool p. */
+#define RESTART 0.37f
+static pb_status whole_frames(pb_frame_crowd *w, const pb_variant *v, pb_frame_method m)
+{
+    pb_status st = PB_OK;
+    for (int k = 0; st == PB_OK && k < 5; k++) {
+        if (k == 0 || k == 2) {
+            float t = k ? RESTART : 0.0f;
+            st = pb_frame_sample(w, v, 0, t);
+            if (st == PB_OK) st = pb_frame_sample(w, v, 1, t);
+            if (st == PB_OK) st = pb_frame_begin(w, v, m);
+        }
+        if (st == PB_OK) st = pb_frame_step(w, v, m, k);
+    }
+    return st;
+}
+
+static pb_status block_frames(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_frame_order order,
+                              pb_pool *p)
+{
+    pb_status st = PB_OK;
+    for (int k = 0; st == PB_OK && k < 5; k++) {
+        /* the second begin comes after fused frames, which leave the blocks' own src and dst stale */
+        if (k == 0 || k == 2) st = pb_frame_blocks_begin(b, v, m, k ? RESTART : 0.0f, p);
+        if (st == PB_OK) st = pb_frame_blocks_step(b, v, m, k, order, p);
+    }
+    return st;
+}
+
+/* Every method: blocks give the whole crowd's globals. The first variant checked (the dispatch's) runs every
+ * block size x order x pool; the others, whose kernels differ but whose blocking does not, run every block size
+ * fused on the largest pool and one size staged on one thread (the sanitizer stages run the emulated variants
+ * in a Debug build, where the full matrix cost minutes). */
+static void blocks_match(const pb_scene *sc, const pb_variant *v, pb_op sampler, size_t C, pb_pool **pools, int npools,
+                         int full)
 {
     static const size_t blocks[] = { 16, 20, 1000 };
     const char *vn = pb_variant_name(v);
@@ -46,25 +86,15 @@ static void blocks_match(const pb_scene *sc, const pb_variant *v, pb_op sampler,
         const char *mk = pb_frame_method_get((pb_frame_method)m)->key;
         pb_frame_crowd whole;
         CHECK(pb_frame_crowd_init(&whole, sc, C, sampler) == PB_OK, "whole crowd: %s", pb_last_error());
-        pb_status st = pb_frame_sample(&whole, v, 0, 0.0f);
-        if (st == PB_OK) st = pb_frame_sample(&whole, v, 1, 0.0f);
-        if (st == PB_OK) st = pb_frame_begin(&whole, v, (pb_frame_method)m);
-        for (int k = 0; st == PB_OK && k < 3; k++) st = pb_frame_step(&whole, v, (pb_frame_method)m, k);
+        pb_status st = whole_frames(&whole, v, (pb_frame_method)m);
         CHECK(st == PB_OK, "%s %s whole: %s", vn, mk, pb_last_error());
         for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++)
             for (int order = 0; order < 2; order++)
                 for (int t = 0; t < npools; t++) {
+                    if (!full && (order ? bi != 1 || t : t != npools - 1)) continue;
                     pb_frame_blocks b;
                     CHECK(pb_frame_blocks_init(&b, sc, C, blocks[bi], sampler) == PB_OK, "blocks: %s", pb_last_error());
-                    /* begin reads src and dst as sampled at time 0, as the whole crowd's did */
-                    st = PB_OK;
-                    for (size_t i = 0; st == PB_OK && i < b.count; i++) {
-                        st = pb_frame_sample(&b.crowd[i], v, 0, 0.0f);
-                        if (st == PB_OK) st = pb_frame_sample(&b.crowd[i], v, 1, 0.0f);
-                    }
-                    if (st == PB_OK) st = pb_frame_blocks_begin(&b, v, (pb_frame_method)m, pools[t]);
-                    for (int k = 0; st == PB_OK && k < 3; k++)
-                        st = pb_frame_blocks_step(&b, v, (pb_frame_method)m, k, (pb_frame_order)order, pools[t]);
+                    st = block_frames(&b, v, (pb_frame_method)m, (pb_frame_order)order, pools[t]);
                     CHECK(st == PB_OK, "%s %s blocks: %s", vn, mk, pb_last_error());
                     int same = st == PB_OK;
                     for (size_t i = 0; same && i < b.count; i++) same = same_globals(&whole, &b.crowd[i]);
@@ -158,13 +188,26 @@ int main(void)
     }
     pb_scene s;
     CHECK(pb_scene_synthetic(&s, 24, 11) == PB_OK, "scene: %s", pb_last_error());
+    pb_frame_blocks b0;
     const char *only = getenv("PB_TEST_VARIANT");   /* the tsan stage: one native variant is enough */
+    const pb_variant *first = NULL;   /* the full matrix for the dispatch's choice */
+    if (!only) CHECK(pb_variant_active(&first) == PB_OK, "active variant: %s", pb_last_error());
+    if (first) {
+        blocks_match(&s, first, PB_OP_sample_linear, 53, pools, npools, 1);
+        blocks_match(&s, first, PB_OP_sample_cubic, 53, pools, npools, 1);
+    }
     for (size_t i = 0; i < pb_all_variant_count(); i++) {
         const pb_variant *v = pb_all_variant_at(i);
-        if (pb_variant_check(v) != PB_OK || (only && strcmp(only, pb_variant_name(v)))) continue;
-        blocks_match(&s, v, PB_OP_sample_linear, 53, pools, npools);
-        blocks_match(&s, v, PB_OP_sample_cubic, 53, pools, npools);
+        if (pb_variant_check(v) != PB_OK || (only && strcmp(only, pb_variant_name(v))) || (first && !strcmp(pb_variant_name(v), pb_variant_name(first)))) continue;
+        blocks_match(&s, v, PB_OP_sample_linear, 53, pools, npools, only != NULL);
+        blocks_match(&s, v, PB_OP_sample_cubic, 53, pools, npools, only != NULL);
     }
+    CHECK(pb_frame_blocks_init(&b0, &s, 20, 16, PB_OP_sample_linear) == PB_OK, "blocks for begin: %s", pb_last_error());
+    CHECK(pb_frame_blocks_begin(&b0, NULL, PB_FM_DEAD, NAN, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "time"),
+          "begin at NaN: %s", pb_last_error());
+    CHECK(pb_frame_blocks_begin(&b0, NULL, PB_FM_COUNT, 0.0f, NULL) == PB_ERR_PARAM, "begin: bad method");
+    CHECK(pb_frame_blocks_begin(NULL, NULL, PB_FM_DEAD, 0.0f, NULL) == PB_ERR_NULL, "begin: NULL blocks");
+    pb_frame_blocks_free(&b0);
     pb_frame_blocks b;
     CHECK(pb_frame_blocks_init(&b, &s, 40, 0, PB_OP_sample_linear) == PB_ERR_PARAM && strstr(pb_last_error(), "block = 0"),
           "block 0: %s", pb_last_error());

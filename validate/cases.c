@@ -23,9 +23,10 @@ static pb_params case_params(size_t k)
     static const float duration[] = { 0.3f, 0.5f, 0.15f, 1.0f };
     static const float timescale[] = { 1.0f, 1.5f, -0.5f, 0.25f };
     static const float axes[4][3] = { { 0, 0, 1 }, { 1, 0, 0 }, { 0.3f, -0.4f, 0.5f }, { 0, 2, 0 } };
+    static const float cone[4] = { 0.7f, 1.5f, 0.2f, 2.6f };   /* rad: each clamps part of the random turns */
     pb_params p = { alphas[k % NA], alpha_vel[k % 4], dt[k % 4], time[(k / 4) % 4], halflife[(k + 1) % 4],
                     duration[(k + 2) % 4], timescale[(k + 3) % 4], { axes[k % 4][0], axes[k % 4][1], axes[k % 4][2] },
-                    PB_SCALE_DEFAULT };
+                    PB_SCALE_DEFAULT, cone[(k + 1) % 4] };
     return p;
 }
 
@@ -34,10 +35,10 @@ static pb_params degenerate_params(size_t k)
 {
     pb_params p = case_params(k);
     switch (k % 4) {
-    case 0: p.dt = 0; p.halflife = 0; p.duration = 0; p.time = 0; p.alpha = -0.5f; break;
-    case 1: p.alpha = 1.5f; p.halflife = 0; p.time = p.duration; break;
-    case 2: p.duration = 0; p.alpha = 0; p.timescale = 0; break;
-    default: p.alpha = 2.0f; p.alpha_vel = -40.0f; p.dt = 1e-6f; p.time = 100.0f; break;
+    case 0: p.dt = 0; p.halflife = 0; p.duration = 0; p.time = 0; p.alpha = -0.5f; p.cone = 0; break;
+    case 1: p.alpha = 1.5f; p.halflife = 0; p.time = p.duration; p.cone = 1e-7f; break;
+    case 2: p.duration = 0; p.alpha = 0; p.timescale = 0; p.cone = 3.14159265f; break;
+    default: p.alpha = 2.0f; p.alpha_vel = -40.0f; p.dt = 1e-6f; p.time = 100.0f; p.cone = 100.0f; break;
     }
     return p;
 }
@@ -218,7 +219,7 @@ static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_inf
     size_t J = 64;
     while (cs->n % J) J /= 2;
     size_t C = b->skel ? b->skel->characters : cs->n / J;
-    if (!(b->per_mem = malloc((6 * C + 3 * (cs->n / C)) * sizeof(float))))
+    if (!(b->per_mem = malloc((7 * C + 3 * (cs->n / C)) * sizeof(float))))
         return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
     if (form == PB_FORM_PER) {
         pb_gen_param_arrays(&b->per, b->per_mem, cs->n, C, info->flags, seed);

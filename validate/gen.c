@@ -328,15 +328,15 @@ void pb_gen_offsets(float *off, size_t characters, pb_class c, size_t frames, fl
 /* Per-element parameter arrays for the "per" validation form: every
  * parameter the op reads (flags) per character, from the ranges the uniform
  * cases use and their edges (0 durations and half-lives, weights outside
- * [0, 1]), and a bone mask of 0, 1 and fractions. mem holds 6 C + n / C floats. */
+ * [0, 1]), and a bone mask of 0, 1 and fractions. mem holds 7 C + n / C floats. */
 void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, uint32_t flags, uint64_t seed)
 {
     rng r = { seed * 0x9E3779B97F4A7C15ull + 77 };
     memset(pa, 0, sizeof *pa);
     pa->characters = C;
-    float *arr[6];
-    for (int i = 0; i < 6; i++) arr[i] = mem + (size_t)i * C;
-    float *mask = mem + 6 * C;
+    float *arr[7];
+    for (int i = 0; i < 7; i++) arr[i] = mem + (size_t)i * C;
+    float *mask = mem + 7 * C;
     for (size_t c = 0; c < C; c++) {
         double u = uni(&r);
         arr[0][c] = (float)(-0.25 + 1.5 * uni(&r));                 /* alpha */
@@ -345,6 +345,7 @@ void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, ui
         arr[3][c] = u < 0.1 ? 0.0f : (float)(0.1 + 0.9 * uni(&r));  /* duration, some 0 */
         arr[4][c] = u > 0.9 ? 0.0f : (float)(0.02 + 0.5 * uni(&r)); /* halflife, some 0 */
         arr[5][c] = (float)(-1.0 + 3.0 * uni(&r));                  /* timescale */
+        arr[6][c] = u < 0.05 ? 0.0f : u > 0.95 ? 4.0f : (float)(3.2 * uni(&r)); /* cone: some 0, some no limit */
     }
     static const float fixed[5] = { 0.0f, 1.0f, 0.5f, 0.25f, 0.75f };
     for (size_t j = 0; j < n / C; j++) mask[j] = j % 6 < 5 ? fixed[j % 6] : (float)uni(&r);
@@ -354,6 +355,7 @@ void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, ui
     if (flags & PB_OPF_DURATION) pa->duration = arr[3];
     if (flags & PB_OPF_HALFLIFE) pa->halflife = arr[4];
     if (flags & PB_OPF_TIMESCALE) pa->timescale = arr[5];
+    if (flags & PB_OPF_CONE) pa->cone = arr[6];
 }
 
 /* Half-lives per joint per axis for the "halflife_axis" form: 3 per joint,

@@ -120,6 +120,15 @@ static int write_error(FILE *f, const pb_validate_opts *o, const char *msg)
     cJSON *e = cJSON_CreateObject();
     int bad = !e || !cJSON_AddStringToObject(e, "error", msg);
     if (!bad && o->op) bad = !cJSON_AddStringToObject(e, "op", o->op);
+    for (size_t i = 0; !bad && o->ops && i < o->nops; i++) {
+        cJSON *ops = cJSON_GetObjectItemCaseSensitive(e, "ops");
+        if (!ops) bad = !(ops = cJSON_AddArrayToObject(e, "ops"));
+        cJSON *s = bad ? NULL : cJSON_CreateString(o->ops[i]);
+        if (!s || !cJSON_AddItemToArray(ops, s)) {
+            cJSON_Delete(s);
+            bad = 1;
+        }
+    }
     if (!bad && o->variant) bad = !cJSON_AddStringToObject(e, "variant", o->variant);
     for (size_t i = 0; !bad && o->bvh && i < o->nbvh; i++) {
         cJSON *files = cJSON_GetObjectItemCaseSensitive(e, "bvh");

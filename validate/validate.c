@@ -46,14 +46,21 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
     run->user = user;
     run->nv = pick_variants(o->variant, run->vars, o->table);
     int failures = 0;
-    pb_op only = PB_OP_COUNT;
+    unsigned char only[PB_OP_COUNT];   /* the ops asked for (all when none is named) */
+    int any = o->op || o->nops;
+    memset(only, !any, sizeof only);
     if (run->nv == 0) {
         pb_fail(PB_ERR_VARIANT, "no runnable variant matches '%s'", o->variant ? o->variant : "(all)");
         failures = -1;
     } else if (pb_variant_find("scalar", &run->scalar) != PB_OK) {
         failures = -1;
-    } else if (o->op && pb_op_find(o->op, &only) != PB_OK) {
-        failures = -1;
+    }
+    for (size_t i = 0; failures == 0 && any && i <= o->nops; i++) {
+        const char *name = i < o->nops ? o->ops[i] : o->op;
+        pb_op op;
+        if (!name) continue;
+        if (pb_op_find(name, &op) != PB_OK) failures = -1;
+        else only[op] = 1;
     }
     pb_val_cases_make(&run->cases, o->quick);
     if (failures == 0 && !o->no_mocap) {
@@ -65,7 +72,7 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
     }
     for (int opf = 0; opf < PB_OP_COUNT * PB_FORMS && failures >= 0; opf++) {
         int op = opf / PB_FORMS, form = opf % PB_FORMS;
-        if (only != PB_OP_COUNT && op != (int)only) continue;
+        if (!only[op]) continue;
         if (!pb_val_form_applies(pb_op_get((pb_op)op), form)) continue;
         int f = pb_val_op(run, (pb_op)op, form);
         failures = f < 0 ? -1 : failures + f;

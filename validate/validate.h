@@ -211,7 +211,9 @@ double pb_tolerance_floor(const pb_tolerance *t, pb_metric_kind kind);
 
 /* ---- the engine (validate.c, runner.c, cases.c, velcheck.c; table.c: the front end) --------------------------------------------------------------- */
 typedef struct pb_validate_opts {
-    const char *op;        /* only this op (NULL: all) */
+    const char *op;        /* only this op (NULL: all, unless ops) */
+    const char *const *ops;  /* besides op: only these ops (nops of them) */
+    size_t nops;
     const char *variant;   /* only this variant; an ISA name selects its native and emulated builds (NULL: all) */
     uint64_t seed;
     int quick;             /* skip the 100003-element case */

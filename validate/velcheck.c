@@ -49,6 +49,32 @@ static pb_params advance_params(const pb_op_info *info, pb_params p, double h)
     return p;
 }
 
+/* The look-at turn of element i: the angle between the head's axis (a's rotation applied to p->axis)
+ * and the direction to the target (b.pos). */
+static double turn_angle(const pb_dpose *a, const pb_dpose *b, const pb_params *p, size_t i)
+{
+    double ax[3] = { p->axis[0], p->axis[1], p->axis[2] }, al = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    double q[4] = { a->plane[PB_ROT_W][i], a->plane[PB_ROT_X][i], a->plane[PB_ROT_Y][i], a->plane[PB_ROT_Z][i] };
+    double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), f[3], d[3];
+    for (int j = 0; j < 4; j++) q[j] /= qn;
+    for (int j = 0; j < 3; j++) ax[j] /= al;
+    double tx = 2 * (q[2] * ax[2] - q[3] * ax[1]), ty = 2 * (q[3] * ax[0] - q[1] * ax[2]), tz = 2 * (q[1] * ax[1] - q[2] * ax[0]);
+    f[0] = ax[0] + q[0] * tx + (q[2] * tz - q[3] * ty);
+    f[1] = ax[1] + q[0] * ty + (q[3] * tx - q[1] * tz);
+    f[2] = ax[2] + q[0] * tz + (q[1] * ty - q[2] * tx);
+    for (int j = 0; j < 3; j++) d[j] = b->plane[PB_POS_X + j][i] - a->plane[PB_POS_X + j][i];
+    double c[3] = { f[1] * d[2] - f[2] * d[1], f[2] * d[0] - f[0] * d[2], f[0] * d[1] - f[1] * d[0] };
+    return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), f[0] * d[0] + f[1] * d[1] + f[2] * d[2]);
+}
+
+/* Coned look-at: the turn's rate jumps where the turn crosses the cone (clamped on one side, free on the
+ * other), so a central difference straddling that instant says nothing; such elements are skipped. */
+static int cone_regular(const pb_dpose *a, const pb_dpose *b, const pb_params *p, size_t i)
+{
+    double lo = turn_angle(&a[2], &b[2], p, i) - p->cone, hi = turn_angle(&a[3], &b[3], p, i) - p->cone;
+    return (lo > 1e-9 && hi > 1e-9) || (lo < -1e-9 && hi < -1e-9);
+}
+
 /* Two-bone chains away from their singularities, where a velocity exists and
  * sampled estimates mean something: target at least 5 cm inside both reach
  * limits, swing below 150 deg (AC not nearly opposite AT: its axis flips
@@ -157,6 +183,7 @@ double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, 
     for (size_t i = 0; i < n; i++) {
         double d1[3][3], d2h[3][3], fd[3][3], v[3][3];
         if ((info->flags & PB_OPF_CHAIN) && !chain_regular(&b->da, &b->db, C, i % C)) continue;
+        if ((info->flags & PB_OPF_CONE) && !cone_regular(a, bb, p, i)) continue;
         int have[3] = { (info->out >> PB_G_VEL) & 1, (info->out >> PB_G_ANG) & 1, (info->out >> PB_G_SVL) & 1 };
         central_diff(&o[1], &o[0], i, VEL_H, d1);
         central_diff(&o[3], &o[2], i, 2 * VEL_H, d2h);

@@ -1,7 +1,7 @@
 /* frame.h — a whole animation frame for a crowd, the way an engine would
  * run it: sample (clip sampling per character) -> transition (cross-fade,
  * inertialization or dead blending) -> additive layer -> leg FK -> two-leg IK
- * -> FK with velocities. What `posebench frame` times and `posebench budget`
+ * -> FK with velocities -> matrix palette. What `posebench frame` times and `posebench budget`
  * measures, and what examples/frame_crowd.c shows step by step.
  *
  *   pb_scene        a skeleton with a source and a destination clip (synthetic,
@@ -26,6 +26,7 @@
 #include "clip.h"
 #include "bvh.h"
 #include "builders.h"
+#include "palette.h"
 #include "pool.h"
 
 #ifdef __cplusplus
@@ -125,13 +126,16 @@ typedef struct pb_frame_crowd {
     pb_pose local;            /* after the additive layer and the IK */
     pb_pose global;           /* fk_static for the legs, then fk with velocities */
     pb_pose chain, target, solved;   /* IK: n = 3 x 2 legs x characters */
+    pb_pose inv_bind;         /* static: the inverse of the bind pose's globals (see pb_frame_palette) */
+    pb_palette palette;       /* the skinning palette: 3x4 matrices, M(global) M(inv_bind), n entries */
     float *lift;              /* per-character IK target height change (m) */
     const pb_pose *mixed;     /* what the additive layer reads: &mix, or &dst for a cut */
     const char *failed;       /* the op that failed last (for messages) */
 } pb_frame_crowd;
 
-/* A crowd holds 11 poses of 76 bytes per element: joints x characters is
- * capped so that stays within ~3.5 GB (4096 characters x 1024 joints). */
+/* A crowd holds 11 poses of 76 bytes, a static pose (40 B) and a palette entry
+ * (48 B) per element, 924 B: joints x characters is capped so that stays within
+ * ~3.9 GB (4096 characters x 1024 joints). */
 #define PB_FRAME_CROWD_MAX_ELEMENTS ((size_t)1 << 22)
 
 /* Allocate the buffers for `characters` characters of scene sc. Offsets are
@@ -159,6 +163,11 @@ PB_API pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v);
+/* The matrix palette (op palette) of the globals and inv_bind, the inverse of
+ * the bind pose: each joint's local position in the source clip's first frame
+ * (its bone; a BVH joint's OFFSET), no rotation, unit scale, roots at the
+ * origin, so a mesh modelled around that pose follows the character. */
+PB_API pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v);
 /* Times of timed frame k: each role's clip time (cycling within the first half
  * of the clip) and the time since the transition (cycling within the window,
  * so every timed frame is mid-transition: every character blending). */
@@ -166,7 +175,8 @@ PB_API float pb_frame_crowd_clip_time(const pb_frame_crowd *c, int role, int k);
 PB_API float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k);
 /* Timed frame k (k >= 0) whole: the samples the method needs at
  * pb_frame_crowd_clip_time, the transition at pb_frame_crowd_trans_time, the
- * additive layer, leg FK, the IK and FK; the globals are then in c->global.
+ * additive layer, leg FK, the IK, FK and the palette; the globals are then in
+ * c->global, the skinning matrices in c->palette.
  * pb_frame_begin must have run for m. Errors: PB_ERR_NULL, PB_ERR_PARAM
  * (m or k), then the first failing stage's (c->failed names its op). */
 PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k);
@@ -176,10 +186,14 @@ PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_
  * methods that sample one clip (pb_frame_method_info.samples == 1). */
 typedef enum pb_frame_stage {
     PB_FS_SAMPLE_SRC, PB_FS_SAMPLE_DST, PB_FS_TRANSITION, PB_FS_ADDITIVE, PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK,
-    PB_FS_COUNT
+    PB_FS_PALETTE, PB_FS_COUNT
 } pb_frame_stage;
-PB_API const char *pb_frame_stage_name(pb_frame_stage s);   /* "sample_src" ... "fk"; NULL if out of range */
-/* Stage s of timed frame k. Errors: as pb_frame_step. */
+PB_API const char *pb_frame_stage_name(pb_frame_stage s);   /* "sample_src" ... "palette"; NULL if out of range */
+/* Stages [from, to) of timed frame k, in order, its arguments checked once:
+ * pb_frame_step is stages [0, PB_FS_COUNT), pb_frame_stage_run stage [s, s + 1).
+ * Errors: as pb_frame_step, and PB_ERR_PARAM (stages not within [0, PB_FS_COUNT)). */
+PB_API pb_status pb_frame_stages_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k,
+                                     pb_frame_stage from, pb_frame_stage to);
 PB_API pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k,
                                     pb_frame_stage s);
 
@@ -231,8 +245,17 @@ PB_API size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes);
 PB_API pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
                                       pb_op sampler);
 PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
-/* pb_frame_begin on every block, spread over pool (NULL: this thread). */
-PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, pb_pool *pool);
+/* A transition starts at `time` on every block, blocks spread over pool
+ * (NULL: this thread): each block samples both clips at `time` (seconds
+ * added to every character's offset, as pb_frame_sample) and runs
+ * pb_frame_begin on them, full blocks in their thread's scratch (so it may
+ * be called between fused frames: it never reads poses an earlier frame left).
+ * For the whole crowd this is pb_frame_sample(c, v, 0, time),
+ * pb_frame_sample(c, v, 1, time), pb_frame_begin(c, v, m), bit for bit.
+ * Errors: PB_ERR_NULL, PB_ERR_PARAM (m, time not finite), PB_ERR_NOMEM (the
+ * scratch), then the failing block's (lowest block first). */
+PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, float time,
+                                       pb_pool *pool);
 /* Timed frame k of every block in the given order, blocks spread over pool
  * (NULL: this thread; the staged order waits for all blocks after each
  * stage). Fused, a block of `block` characters runs in its thread's scratch

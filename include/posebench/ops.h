@@ -64,6 +64,8 @@ extern "C" {
     X(dead_blending)             \
     X(lookat_static)             \
     X(lookat)                    \
+    X(lookat_cone_static)        \
+    X(lookat_cone)               \
     X(two_bone_ik)               \
     X(two_bone_ik_vel)           \
     X(sample_linear)             \
@@ -100,6 +102,8 @@ typedef struct pb_params {
     float axis[3];    /* lookat: the head's local forward axis; two_bone_ik: the root's local bend
                          axis hint used when the chain is straight (non-zero; normalized) */
     pb_scale_mode scale; /* how scales blend (0: the op's default; see pb_scale_mode) */
+    float cone;       /* lookat_cone: the largest turn in rad, >= 0 (0: the head keeps its rotation;
+                         pi or more: no limit) */
 } pb_params;
 
 /* Velocity conventions for every op: vel = d(pos)/dt and ang = angular
@@ -131,7 +135,8 @@ enum {
     PB_OPF_SCALE_LIN  = 1u << 25, /* reads params.scale; PB_SCALE_DEFAULT means linear */
     PB_OPF_SCALE_EXP  = 1u << 26, /* reads params.scale; PB_SCALE_DEFAULT means exponential (eerp) */
     PB_OPF_MAT_OUT    = 1u << 27, /* output is call.palette: PB_PALETTE_MAT_FLOATS floats per element */
-    PB_OPF_DQ_OUT     = 1u << 28  /* output is call.palette: PB_PALETTE_DQ_FLOATS floats per element */
+    PB_OPF_DQ_OUT     = 1u << 28, /* output is call.palette: PB_PALETTE_DQ_FLOATS floats per element */
+    PB_OPF_CONE       = 1u << 29  /* reads params.cone */
 };
 
 /* ---- Skinning palettes (PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops) -------------------------------
@@ -246,6 +251,7 @@ typedef struct pb_param_arrays {
      * (linear and log-scale velocity component k, and the angular velocity's
      * component k, all with half-life [joint][k]). Not together with halflife. */
     const float *halflife_axis;
+    const float *cone;        /* per character: replaces params.cone */
 } pb_param_arrays;
 
 typedef struct pb_call {
