@@ -42,6 +42,11 @@ typedef struct bench_opts {
  * benchmark ran, 1 if one reported an error, 2 for a setup failure (message
  * on stderr). */
 int bench_run(const bench_opts *o);
+/* The skinning benchmarks (skin_bench.c; not pose ops, so not bench_run's):
+ * lbs / dqs select the methods; o's variants, sizes (0: 1000, 100000,
+ * 1000000 vertices), quick, gb_args and context are used, its other fields
+ * not. Same exit statuses. */
+int bench_skin_run(const bench_opts *o, int lbs, int dqs);
 
 #ifdef __cplusplus
 }

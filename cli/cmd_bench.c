@@ -88,9 +88,15 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
 
 static int run(const opt_val *o, int nrest, char **rest)
 {
-    int op_on[PB_OP_COUNT] = { 0 };
+    int op_on[PB_OP_COUNT] = { 0 }, skin_on[2] = { 0, 0 }, nskin = 0;
     for (int i = 0; i < o[O_OP].count; i++) {
         pb_op op;
+        const char *name = o[O_OP].all[i];
+        if (!strcmp(name, "skin_lbs") || !strcmp(name, "skin_dqs")) {   /* skinning: not a pose op */
+            skin_on[name[5] == 'd'] = 1;
+            nskin++;
+            continue;
+        }
         if (pb_op_find(o[O_OP].all[i], &op) != PB_OK) {
             fprintf(stderr, "posebench bench: %s\n", pb_last_error());
             return EXIT_USAGE;
@@ -134,11 +140,16 @@ static int run(const opt_val *o, int nrest, char **rest)
         .threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads(),
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
     };
-    int st = bench_run(&b);
+    if (nskin && nskin != o[O_OP].count) {
+        cJSON_Delete(ctx);
+        fprintf(stderr, "posebench bench: skin_lbs / skin_dqs run on their own (not with pose ops)\n");
+        return EXIT_USAGE;
+    }
+    int st = nskin ? bench_skin_run(&b, skin_on[0], skin_on[1]) : bench_run(&b);
     cJSON_Delete(ctx);
     return st;
 #else   /* the options are still checked, so a bad command line says so before the missing framework */
-    (void)nrest, (void)rest, (void)op_on;
+    (void)nrest, (void)rest, (void)op_on, (void)skin_on, (void)nskin;
     fprintf(stderr, "posebench bench: this build has no Google Benchmark (install libbenchmark-dev and a C++ "
                     "compiler, then reconfigure)\n");
     return EXIT_USAGE;

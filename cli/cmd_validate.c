@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "command.h"
+#include "skin_check.h"
 #include "pick.h"
 #include "validate.h"
 
@@ -43,13 +44,24 @@ static int run(const opt_val *v, int nrest, char **rest)
         o.nbvh = (size_t)v[O_BVH].count;
     }
     if (v[O_BVH_SCALE].count) o.bvh_scale = v[O_BVH_SCALE].d;
+    /* skinning is not a pose op: its own table (validate/skin_check.c), after the ops' (or alone) */
+    const char *pose_ops[OPT_MAX_VALUES];
+    size_t nskin = 0, npose = 0;
     for (size_t i = 0; i < o.nops; i++) {
+        if (!strcmp(o.ops[i], "skin_lbs") || !strcmp(o.ops[i], "skin_dqs")) {
+            nskin++;
+            continue;
+        }
         pb_op op;
         if (pb_op_find(o.ops[i], &op) != PB_OK) {
             fprintf(stderr, "posebench validate: %s\n", pb_last_error());
             return EXIT_USAGE;
         }
+        pose_ops[npose++] = o.ops[i];
     }
+    const int skin_only = nskin > 0 && npose == 0, skin = o.nops == 0 || nskin > 0;
+    o.ops = pose_ops;
+    o.nops = npose;
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
     FILE *jf = NULL;
@@ -60,7 +72,14 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         o.json = jf;
     }
-    int fails = pb_validate_report(&o);
+    int fails = skin_only ? 0 : pb_validate_report(&o);
+    if (skin && fails >= 0) {
+        pb_mocap mc = { 0 };
+        if (!o.no_mocap) pb_mocap_load_scaled(&mc, o.bvh, o.nbvh, o.bvh_scale, 0, NULL);   /* none: the random case only */
+        int sf = pb_skin_validate(stdout, &mc);
+        pb_mocap_free(&mc);
+        fails = sf < 0 ? -1 : fails + sf;
+    }
     if (jf && fclose(jf) != 0) {
         fprintf(stderr, "posebench validate: error writing %s\n", json);
         return EXIT_USAGE;

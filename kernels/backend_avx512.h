@@ -124,3 +124,18 @@ PB_BINLINE void vstore_block4(float *p, pb_vf v, int m)
     default: simde_mm_storeu_ps(p, simde_mm512_extractf32x4_ps(v, 3)); break;
     }
 }
+
+/* Records of 4 floats (the skinning palettes' rows) at base + off[l], one
+ * per lane, as 4 SoA vectors: v[c] lane l = base[off[l] + c]. Lanes q,
+ * 4 + q, 8 + q and 12 + q's records loaded into the four 128-bit blocks of
+ * v[q], then the in-block 4x4 transposes (see backend_avx2.h). */
+PB_BINLINE void vgather4(const float *base, const int32_t *off, pb_vf v[4])
+{
+    for (int q = 0; q < 4; q++) {
+        simde__m512 x = simde_mm512_castps128_ps512(simde_mm_loadu_ps(base + off[q]));
+        x = simde_mm512_insertf32x4(x, simde_mm_loadu_ps(base + off[4 + q]), 1);
+        x = simde_mm512_insertf32x4(x, simde_mm_loadu_ps(base + off[8 + q]), 2);
+        v[q] = simde_mm512_insertf32x4(x, simde_mm_loadu_ps(base + off[12 + q]), 3);
+    }
+    vtranspose4_blocks(v);
+}

@@ -106,6 +106,16 @@ PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
     return simde_vld1q_f32(t);
 }
 
+/* Records of 4 floats (the skinning palettes' rows) at base + off[l], one
+ * per lane, as 4 SoA vectors: v[c] lane l = base[off[l] + c]. Four 4-float
+ * loads and a 4x4 transpose (vtranspose, below). */
+PB_BINLINE void vtranspose(pb_vf v[PB_LANES]);
+PB_BINLINE void vgather4(const float *base, const int32_t *off, pb_vf v[4])
+{
+    for (int l = 0; l < 4; l++) v[l] = simde_vld1q_f32(base + off[l]);
+    vtranspose(v);
+}
+
 /* In-place transpose of PB_LANES rows (v[r] lane c -> v[c] lane r): 2x2
  * element transposes of row pairs, then their 64-bit halves recombined. */
 PB_BINLINE void vtranspose(pb_vf v[PB_LANES])

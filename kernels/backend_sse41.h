@@ -75,6 +75,16 @@ PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
     return simde_mm_set_ps(base[idx[3]], base[idx[2]], base[idx[1]], base[idx[0]]);
 }
 
+/* Records of 4 floats (the skinning palettes' rows) at base + off[l], one
+ * per lane, as 4 SoA vectors: v[c] lane l = base[off[l] + c]. Four 4-float
+ * loads and a 4x4 transpose (vtranspose, below). */
+PB_BINLINE void vtranspose(pb_vf v[PB_LANES]);
+PB_BINLINE void vgather4(const float *base, const int32_t *off, pb_vf v[4])
+{
+    for (int l = 0; l < 4; l++) v[l] = simde_mm_loadu_ps(base + off[l]);
+    vtranspose(v);
+}
+
 /* In-place transpose of PB_LANES rows (v[r] lane c -> v[c] lane r): pairs
  * of rows interleaved, then pairs of pairs as 64-bit halves. */
 PB_BINLINE void vtranspose(pb_vf v[PB_LANES])

@@ -12,6 +12,7 @@
 #define PB_CAT3_(a, b, c) a##_##b##_##c
 #define PB_CAT3(a, b, c) PB_CAT3_(a, b, c)
 #define PB_TABLE PB_CAT3(pb_table, PB_ISA, PB_MODE)
+#define PB_SKIN_TABLE PB_CAT3(pb_skin_table, PB_ISA, PB_MODE)
 
 #define FOR_VECTORS(k) for (size_t i = 0; i < (k)->n_padded; i += PB_LANES)
 
@@ -25,9 +26,13 @@
 #include "target.h"
 #include "sample.h"
 #include "palette.h"
+#include "skin.h"
 
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,
     PB_OP_LIST(PB_X_KERNEL)
 #undef PB_X_KERNEL
 };
+
+/* Skinning is not a pose op: its kernels have their own slots (internal.h). */
+const pb_skin_table PB_SKIN_TABLE = { k_skin_lbs, k_skin_dqs };

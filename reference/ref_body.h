@@ -12,7 +12,8 @@
  *
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
- * kineform.h, skeleton.h, transition.h, target.h, sample.h and palette.h. They are
+ * kineform.h, skeleton.h, transition.h, target.h, sample.h, palette.h and skin.h
+ * (skinning: not a pose op, its own table REF_SKIN_TABLE of REF_SKIN_T). They are
  * include-only, in this order (a family may use common.h, nothing else). */
 #include "common.h"
 #include "elementwise.h"
@@ -22,6 +23,7 @@
 #include "target.h"
 #include "sample.h"
 #include "palette.h"
+#include "skin.h"
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

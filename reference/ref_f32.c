@@ -5,4 +5,7 @@
 #define REF(name) pb_ref_##name
 #define REF_TABLE pb_ref_table
 #define REF_FN_T pb_kernel_fn
+#define SKARGS pb_skin_kargs
+#define REF_SKIN_TABLE pb_ref_skin_table
+#define REF_SKIN_T pb_skin_table
 #include "ref_body.h"

@@ -121,6 +121,32 @@ PB_INTERNAL extern const int pb_aos_plane[PB_AOS_ARRAYS];
 PB_INTERNAL PB_DECLARE_TABLE(pb_ref_table)
 extern const pb_kernel_f64_fn pb_ref_f64_table[PB_OP_COUNT];
 
+/* Skinning kernels' argument block (posebench/skin.h), float and double:
+ * n vertices of the mesh planes (influences of them read), pal the palette's
+ * floats of the call's character, an influence of joint j at pal + j x
+ * stride (stride = width x characters, < 2^31), outputs n values. */
+#define PB_DEFINE_SKARGS(T, NAME)                       \
+    typedef struct NAME {                               \
+        size_t n;                                       \
+        int influences;                                 \
+        const T *pos[3], *nrm[3];                       \
+        const uint32_t *idx[PB_SKIN_MAX_INFLUENCES];    \
+        const T *w[PB_SKIN_MAX_INFLUENCES];             \
+        const T *pal;                                   \
+        int32_t stride;                                 \
+        T *out_pos[3], *out_nrm[3];                     \
+    } NAME;
+PB_DEFINE_SKARGS(float, pb_skin_kargs)
+PB_DEFINE_SKARGS(double, pb_skin_kargs_f64)
+typedef void (*pb_skin_fn)(const pb_skin_kargs *k);
+typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
+/* A variant's skinning kernels: one slot per method (pb_skin_method), beside
+ * its op table; skin_lbs and skin_dqs are not pose ops (no PB_OP_LIST row). */
+typedef struct pb_skin_table { pb_skin_fn lbs, dqs; } pb_skin_table;
+typedef struct pb_skin_table_f64 { pb_skin_f64_fn lbs, dqs; } pb_skin_table_f64;
+PB_INTERNAL extern const pb_skin_table pb_ref_skin_table;
+extern const pb_skin_table_f64 pb_ref_skin_f64_table;
+
 /* A row of the variant table. */
 struct pb_variant {
     const char *name;       /* "avx2", "avx2-emu" */
@@ -129,6 +155,7 @@ struct pb_variant {
     uint32_t features;      /* PB_CPU_* needed to run it */
     int lanes;
     const pb_kernel_fn *table;  /* NULL when this build does not contain it */
+    const pb_skin_table *skin;  /* its skinning kernels (NULL with table) */
 };
 
 /* A validated call, ready to run: the kernel, its arguments, and what

@@ -7,6 +7,7 @@
 #include "ops.h"
 #include "skeleton.h"
 #include "palette.h"
+#include "skin.h"
 #include "clip.h"
 #include "bvh.h"
 #include "builders.h"

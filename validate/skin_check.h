@@ -1,0 +1,42 @@
+/* skin_check.h — validation of the skinning kernels (posebench/skin.h):
+ * every variant against the double oracle (reference/skin.h in double) on
+ * a random mesh and palette and on the synthetic mesh of a real skeleton
+ * posed by real motion capture; the tolerance rows and their reasons. */
+#ifndef PB_SKIN_CHECK_H
+#define PB_SKIN_CHECK_H
+#include <stdio.h>
+#include "validate.h"
+
+/* A mesh with both palettes of the same transforms (matrix and DQ). */
+typedef struct pb_skin_case {
+    const char *name;
+    pb_mesh mesh;
+    pb_palette mat, dq;
+    size_t joints;
+} pb_skin_case;
+
+/* Random: n vertices with 4 influences over `joints` random rigid
+ * transforms (rotations anywhere, half of them given as -q in the DQ
+ * palette: the antipodal flip; translations within 2 m), positions within
+ * 1 m, unit normals, weights summing to 1. */
+pb_status pb_skin_case_random(pb_skin_case *c, size_t n, size_t joints, uint64_t seed);
+/* Real: the synthetic mesh (n vertices) of clip i's skeleton, palettes of a
+ * real frame (FK of the clip's locals, inverse bind from the BVH rest). */
+pb_status pb_skin_case_mocap(pb_skin_case *c, const pb_mocap *m, size_t clip, size_t n, uint64_t seed);
+void pb_skin_case_free(pb_skin_case *c);
+
+/* Max errors of variant v (NULL: the double oracle vs itself is 0) against
+ * the double oracle: positions (data units, m) and normals (absolute). */
+typedef struct { double pos, nrm; } pb_skin_err;
+pb_status pb_skin_error(const pb_variant *v, pb_skin_method method, const pb_skin_case *c, pb_skin_err *err);
+
+/* The tolerance rows: a variant passes when its error is at most
+ * max(k x the float reference's own, floor). */
+typedef struct { const char *op; double k, pos_floor, nrm_floor; const char *reason; } pb_skin_tol;
+extern const pb_skin_tol pb_skin_tolerance[2];   /* [PB_SKIN_LBS], [PB_SKIN_DQS] */
+
+/* Every variant (emulated ones too) x method x case (random; the mocap
+ * case when m has clips): one table row each to out. Returns the number of
+ * failing rows, or -1 on a set-up error. */
+int pb_skin_validate(FILE *out, const pb_mocap *m);
+#endif
