@@ -24,7 +24,7 @@
 #define MAX_BVH 64
 
 enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
-       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
@@ -48,12 +48,15 @@ static const opt_spec opts[O_COUNT] = {
                     "the blocked table's scaling rows: 1, 2, ... N threads" },
     [O_BLOCK] = { "block", OPT_LONG, "N", PB_FRAME_BLOCK_MIN, 4096, NULL, 0, "the most that fits half of L2",
                   "characters per block in the blocked table (fused and staged)" },
+    [O_VERTICES] = { "vertices", OPT_LONG, "N", 0, 1000000, NULL, 0, "2000",
+                     "synthetic mesh skinned per character (linear blend skinning); 0: no skinning stage" },
 };
 
-enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_COUNT };
-static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk", "palette" };
+enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_SKIN, ST_COUNT };
+static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk", "palette",
+                                           "skin" };
 static const char *stage_head[ST_COUNT] = { "sample", "transition", "additive", "legs FK", "2-leg IK", "FK+vel",
-                                            "palette" };
+                                            "palette", "skin" };
 
 
 typedef struct frame_row {
@@ -73,7 +76,7 @@ typedef struct frame_row {
 /* The library's stages [st_first[s], st_first[s + 1]) make table stage s (sample: both clips). */
 static const pb_frame_stage st_first[ST_COUNT + 1] = { PB_FS_SAMPLE_SRC, PB_FS_TRANSITION, PB_FS_ADDITIVE,
                                                       PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK, PB_FS_PALETTE,
-                                                      PB_FS_COUNT };
+                                                      PB_FS_SKIN, PB_FS_COUNT };
 
 static pb_status run_stage(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int stage, int k)
 {
@@ -106,6 +109,10 @@ static int measure(pb_frame_crowd *c, const frame_cfg *cfg, frame_row *row)
     if (c->sc->leg[0][0] < 0) {
         skip[ST_IK] = 1;
         snprintf(row->missing[ST_IK], sizeof row->missing[ST_IK], "no legs");
+    }
+    if (!c->sc->mesh.n) {
+        skip[ST_SKIN] = 1;
+        snprintf(row->missing[ST_SKIN], sizeof row->missing[ST_SKIN], "no mesh");
     }
     int R = cfg->reps, F = cfg->frames;
     double *tot = calloc((size_t)R * (2 * ST_COUNT + 3), sizeof(double));
@@ -184,7 +191,7 @@ static void print_us(double v, int width)
 static void print_row(const frame_row *row, size_t characters, double cpm)
 {
     printf("%-16s %-8s", pb_frame_method_get(row->m)->method, pb_variant_name(row->v));
-    const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8, 8 };
+    const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8, 8, 8 };
     for (int s = 0; s < ST_COUNT; s++) {
         if (row->missing[s][0]) printf(" %*.*s", w[s], w[s], row->missing[s]);
         else print_us(row->stage_us[s], w[s]);
@@ -258,7 +265,8 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddStringToObject(cf, "blocked_timing", "blocked: one thread, CPU time shared out per stage by "
                                  "CLOCK_MONOTONIC reads after each stage of each block; threads: wall time of a "
                                  "block of fused frames, medians; copy: memcpy of what a fused frame streams (state, delta, "
-                                 "inverse bind, globals, palette: 316 B per element) on as many threads, GB/s counting read + write") &&
+                                 "inverse bind, globals, palette: 316 B per element; skinned vertices: 24 B each) on "
+                                 "as many threads, GB/s counting read + write") &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
          cJSON_AddNumberToObject(cf, "transition_s", (double)PB_FRAME_TRANSITION_S) &&
@@ -275,6 +283,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
         cJSON *o = cJSON_CreateObject();
         ok = o && cJSON_AddItemToArray(sa, o) && cJSON_AddStringToObject(o, "name", scenes[i].name) &&
              cJSON_AddNumberToObject(o, "joints", (double)scenes[i].joints) &&
+             cJSON_AddNumberToObject(o, "vertices", (double)scenes[i].mesh.n) &&
              cJSON_AddStringToObject(o, "source", scenes[i].source) &&
              cJSON_AddStringToObject(o, "legs", scenes[i].leg_desc);
     }
@@ -353,6 +362,8 @@ static void print_legend(const frame_cfg *cfg)
            "  FK+vel      fk with velocities\n"
            "  palette     palette: 3x4 skinning matrices, globals x the inverse bind pose (bind: each joint's bone\n"
            "              in the source clip's first frame, no rotation)\n"
+           "  skin        linear blend skinning (skin_lbs, up to 4 influences, positions and normals) of a\n"
+           "              synthetic mesh of --vertices vertices around the bind pose, for every character\n"
            "  total       the whole frame: CPU time of a block of frames, median over the repetitions. Inside it a\n"
            "              monotonic-clock read after every stage (%.2f us a read, %d reads a frame, in the total)\n"
            "              gives each stage its share of the block's CPU time: in every repetition the stages add up\n"
@@ -430,6 +441,13 @@ static int run(const opt_val *v, int nrest, char **rest)
     pb_scene scenes[2 + MAX_BVH];
     int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
     if (ns < 0) return EXIT_USAGE;
+    size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l : PB_FRAME_VERTICES;
+    for (int i = 0; i < ns; i++)
+        if (pb_scene_mesh(&scenes[i], vertices) != PB_OK) {
+            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+            for (int k = 0; k < ns; k++) pb_scene_free(&scenes[k]);
+            return EXIT_USAGE;
+        }
 
     int status = EXIT_OK;
     cJSON *root = json ? json_head(&cfg, scenes, ns) : NULL;
@@ -451,11 +469,11 @@ static int run(const opt_val *v, int nrest, char **rest)
             status = EXIT_USAGE;
             break;
         }
-        printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s\n  %s\n", sc->name, sc->joints,
-               cfg.characters, crowd.n, sc->leg_desc, sc->source);
-        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
+        printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s; mesh: %zu vertices\n  %s\n", sc->name,
+               sc->joints, cfg.characters, crowd.n, sc->leg_desc, sc->mesh.n, sc->source);
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
                stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], stage_head[6],
-               "stage sum",
+               stage_head[7], "stage sum",
                "total us", "diff", "apart sum", "spread", "chars/ms", "setup us");
         fflush(stdout);
         for (int mi = 0; mi < 3 && status == EXIT_OK; mi++) {
@@ -492,9 +510,9 @@ static int run(const opt_val *v, int nrest, char **rest)
 
 const command cmd_frame = {
     .name = "frame",
-    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK, palette), timed per stage",
+    .summary = "a crowd's animation frame (sample, transition, additive, 2-leg IK, FK, palette, skin), timed per stage",
     .about = "  A crowd running one animation frame: sample -> transition -> additive layer -> two-bone IK on\n"
-             "  both legs -> FK with velocities -> matrix palette; CPU time per stage, per variant and transition\n"
+             "  both legs -> FK with velocities -> matrix palette -> skinning; CPU time per stage, per variant and transition\n"
              "  method. Scenes: a synthetic skeleton (--joints), the packaged CMU clips when installed, and any\n"
              "  --bvh files.\n",
     .opts = opts,

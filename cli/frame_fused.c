@@ -143,7 +143,8 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
     /* what a fused frame must stream: the 3 poses per character that outlive it (the transition state and the
      * additive delta read, the globals written), the static inverse bind pose read and the palette written; the
      * other 5 poses live in the threads' scratch */
-    size_t pose_bytes = whole->n * (3 * PB_PLANES + 10 + PB_PALETTE_MAT_FLOATS) * sizeof(float);
+    size_t pose_bytes = whole->n * (3 * PB_PLANES + 10 + PB_PALETTE_MAT_FLOATS) * sizeof(float) +
+                        whole->characters * sc->mesh.n * 6 * sizeof(float);   /* and the skinned vertices written */
     double *t = malloc((size_t)cfg->reps * sizeof *t);
     if (!t) goto out;
     for (int T = 1; T <= cfg->threads && row->nthreads < FUSED_MAX_THREADS; T = T < 8 ? T + 1 : 2 * T) {

@@ -260,7 +260,7 @@ static const char *stage_label(const char *key)
 {
     const char *map[][2] = { { "sample", "sample" }, { "transition", "transition" }, { "additive", "additive" },
                                     { "legs_fk", "legs FK" }, { "ik", "2-leg IK" }, { "fk", "FK+vel" },
-                             { "palette", "palette" } };
+                             { "palette", "palette" }, { "skin", "skin" } };
     for (size_t i = 0; key && i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(key, map[i][0])) return map[i][1];
     return key ? key : "?";

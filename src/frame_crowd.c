@@ -7,6 +7,7 @@
  *   2-leg IK   gather both legs' chains, two_bone_ik, scatter the rotations back
  *   FK         fk with velocities: the globals a renderer or physics would read
  *   palette    palette: the skinning matrices, globals x the inverse bind pose
+ *   skin       linear blend skinning of the scene's mesh (if any) for every character
  * Every op goes through pb_run, as an engine would call it. */
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "rng.h"
 #include "internal.h"   /* pb_fail */
 #include "qd.h"
+#include "frame_int.h"
 
 void pb_frame_crowd_free(pb_frame_crowd *c)
 {
@@ -24,6 +26,10 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
                          &c->chain, &c->target, &c->solved, &c->inv_bind };
     for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
     free(c->palette.data);
+    skin_jobs_free(c);
+    free(c->skin_jobs);
+    free(c->skin);
+    pb_skinned_free(&c->skinned);
     pb_skeleton_free(&c->skel);
     pb_crowd_builder_free(&c->play[0]);
     pb_crowd_builder_free(&c->play[1]);
@@ -35,22 +41,49 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
  * the source clip's first frame (its bone: a BVH joint's OFFSET), no
  * rotation, unit scale, roots at the origin; inv_bind its inverse globals
  * (pb_inverse_bind_from_rest), and the palette's buffer. */
+void pb_scene_bind_local(const pb_scene *sc, pb_pose *p, size_t characters)
+{
+    for (size_t j = 0; j < sc->joints; j++)
+        for (int pl = PB_POS_X; pl <= PB_POS_Z; pl++) {
+            float x = sc->parents[j] < 0 ? 0.0f : sc->clip[0].pose.plane[pl][j];
+            for (size_t k = 0; k < characters; k++) p->plane[pl][j * characters + k] = x;
+        }
+}
+
 static pb_status bind_pose(pb_frame_crowd *c)
 {
-    const pb_scene *sc = c->sc;
-    size_t C = c->characters;
     pb_status st = pb_pose_alloc_static(&c->inv_bind, c->n);
     if (st != PB_OK) return st;
-    for (size_t j = 0; j < sc->joints; j++)
-        for (int p = PB_POS_X; p <= PB_POS_Z; p++) {
-            float x = sc->parents[j] < 0 ? 0.0f : sc->clip[0].pose.plane[p][j];
-            for (size_t k = 0; k < C; k++) c->inv_bind.plane[p][j * C + k] = x;
-        }
+    pb_scene_bind_local(c->sc, &c->inv_bind, c->characters);
     st = pb_inverse_bind_from_rest(&c->skel, &c->inv_bind, &c->inv_bind);
     if (st != PB_OK) return pb_fail(st, "the bind pose: %s", pb_last_error());
     c->palette.n = c->n;
     c->palette.data = malloc(c->n * PB_PALETTE_MAT_FLOATS * sizeof(float));
-    return c->palette.data ? PB_OK : pb_fail(PB_ERR_NOMEM, "out of memory for the palette");
+    if (!c->palette.data) return pb_fail(PB_ERR_NOMEM, "out of memory for the palette");
+    size_t V = c->sc->mesh.n, C = c->characters;
+    if (!V) return PB_OK;
+    /* skinned vertices: one allocation, a view per character */
+    c->skin = calloc(C, sizeof *c->skin);
+    c->skin_jobs = calloc(C, sizeof *c->skin_jobs);
+    if (!c->skin || !c->skin_jobs || pb_skinned_alloc(&c->skinned, C * V) != PB_OK)
+        return pb_fail(PB_ERR_NOMEM, "out of memory for %zu characters' %zu skinned vertices", C, V);
+    for (size_t k = 0; k < C; k++) {
+        c->skin[k].n = V;
+        for (int a = 0; a < 3; a++) {
+            c->skin[k].pos[a] = c->skinned.pos[a] + k * V;
+            c->skin[k].nrm[a] = c->skinned.nrm[a] + k * V;
+        }
+    }
+    return PB_OK;
+}
+
+static void skin_jobs_free(pb_frame_crowd *c)
+{
+    for (size_t k = 0; c->skin_jobs && k < c->characters; k++) {
+        pb_skin_job_free(c->skin_jobs[k]);
+        c->skin_jobs[k] = NULL;
+    }
+    c->skin_ready = 0;
 }
 
 pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler)
@@ -62,6 +95,10 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
                                     pb_op sampler)
 {
     memset(c, 0, sizeof *c);
+    if (sc->mesh.n && characters > PB_FRAME_CROWD_MAX_VERTICES / sc->mesh.n)
+        return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu mesh vertices is above %zu skinned vertices "
+                       "(24 bytes each): use fewer characters or a smaller mesh", characters, sc->mesh.n,
+                       PB_FRAME_CROWD_MAX_VERTICES);
     if (sc->joints * characters > PB_FRAME_CROWD_MAX_ELEMENTS)
         return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu joints is %zu elements; at most %zu (11 poses "
                        "of 76 bytes, a static pose and a palette entry per element): use fewer characters or joints", characters, sc->joints,
@@ -294,6 +331,28 @@ pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v)
     return run_op(c, PB_OP_palette, v, &call);
 }
 
+pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v)
+{
+    if (!c->sc->mesh.n) return PB_OK;
+    if (!c->skin_ready || c->skin_variant != v) {   /* the mesh checked once per character and variant */
+        skin_jobs_free(c);
+        for (size_t k = 0; k < c->characters; k++) {
+            pb_skin_call call = { .mesh = &c->sc->mesh, .palette = &c->palette, .characters = c->characters,
+                                  .character = k, .out = &c->skin[k] };
+            pb_status s = pb_skin_job_create(&c->skin_jobs[k], PB_SKIN_LBS, v, &call);
+            if (s != PB_OK) {
+                skin_jobs_free(c);
+                c->failed = "skin_lbs";
+                return s;
+            }
+        }
+        c->skin_variant = v;
+        c->skin_ready = 1;
+    }
+    for (size_t k = 0; k < c->characters; k++) pb_skin_job_run(c->skin_jobs[k]);
+    return PB_OK;
+}
+
 
 /* Clip time of frame k: within the first half of the clip, so time + offset
  * stays inside it (sampling never holds an end key). */
@@ -315,7 +374,7 @@ pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method 
 }
 
 static const char *const stage_names[PB_FS_COUNT] = { "sample_src", "sample_dst", "transition", "additive",
-                                                      "legs_fk", "ik", "fk", "palette" };
+                                                      "legs_fk", "ik", "fk", "palette", "skin" };
 const char *pb_frame_stage_name(pb_frame_stage s)
 {
     return (unsigned)s < PB_FS_COUNT ? stage_names[s] : NULL;
@@ -331,7 +390,8 @@ static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_metho
     case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);
     case PB_FS_IK: return pb_frame_ik(c, v);
     case PB_FS_FK: return pb_frame_fk(c, v);
-    default: return pb_frame_palette(c, v);
+    case PB_FS_PALETTE: return pb_frame_palette(c, v);
+    default: return pb_frame_skin(c, v);
     }
 }
 

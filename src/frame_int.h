@@ -11,4 +11,10 @@ void pb_scene_pick_legs_fallback(pb_scene *s);
  * s->clip[0] (rest bone lengths from its first key). */
 void pb_scene_pick_legs(pb_scene *s, const char (*names)[PB_BVH_NAME_MAX]);
 
+/* The bind pose's locals for `characters` characters into p (n = joints x
+ * characters, crowd layout; its rotations, scales and velocities left as they
+ * are, identity from pb_pose_alloc): each joint's local position in the
+ * source clip's first frame (its bone), roots at the origin (frame_crowd.c). */
+void pb_scene_bind_local(const pb_scene *sc, pb_pose *p, size_t characters);
+
 #endif

@@ -21,7 +21,42 @@ void pb_scene_free(pb_scene *s)
     free(s->parents);
     pb_clip_free(&s->clip[0]);
     pb_clip_free(&s->clip[1]);
+    pb_mesh_free(&s->mesh);
     memset(s, 0, sizeof *s);
+}
+
+pb_status pb_scene_mesh(pb_scene *s, size_t vertices)
+{
+    if (!s || !s->parents) return pb_fail(PB_ERR_NULL, "pb_scene_mesh: scene is NULL or not made");
+    if (!vertices) {
+        pb_mesh_free(&s->mesh);
+        return PB_OK;
+    }
+    /* the bind pose's globals for one character, then the mesh around them */
+    pb_skeleton sk;
+    pb_pose local, global;
+    pb_mesh m;
+    memset(&m, 0, sizeof m);
+    pb_status st = pb_skeleton_init(&sk, s->parents, s->joints, 1);
+    if (st != PB_OK) return st;
+    st = pb_pose_alloc_static(&local, s->joints);
+    if (st == PB_OK && (st = pb_pose_alloc_static(&global, s->joints)) != PB_OK) pb_pose_free(&local);
+    if (st == PB_OK) {
+        pb_scene_bind_local(s, &local, 1);
+        st = pb_fk_static(&sk, &local, &global);
+        if (st == PB_OK) st = pb_mesh_alloc(&m, vertices, PB_SKIN_MAX_INFLUENCES);
+        if (st == PB_OK) st = pb_mesh_synthetic(&m, &sk, &global);
+        pb_pose_free(&local);
+        pb_pose_free(&global);
+    }
+    pb_skeleton_free(&sk);
+    if (st != PB_OK) {
+        pb_mesh_free(&m);
+        return pb_fail(st, "pb_scene_mesh: %zu vertices for %s: %s", vertices, s->name, pb_last_error());
+    }
+    pb_mesh_free(&s->mesh);
+    s->mesh = m;
+    return PB_OK;
 }
 
 static int is_ancestor_or_self(const int32_t *parents, int a, int x)

@@ -124,12 +124,30 @@ static void palette_follows(const pb_frame_crowd *c)
     }
     CHECK(worst < 1e-4 && ident == 0, "palette: bind positions land %.3g m from the globals (inv_bind rotation/scale "
           "off identity by %.3g)", worst, ident);
+    /* skinning: a vertex with one influence is its joint's palette matrix times its rest position, per character */
+    const pb_mesh *m = &c->sc->mesh;
+    size_t C = c->characters, single = 0;
+    worst = 0;
+    for (size_t k = 0; k < C; k++)
+        for (size_t v = 0; v < m->n; v++) {
+            if (m->w[0][v] != 1.0f) continue;
+            single++;
+            const float *M = c->palette.data + ((size_t)m->idx[0][v] * C + k) * PB_PALETTE_MAT_FLOATS;
+            for (int r = 0; r < 3; r++) {
+                double x = M[4 * r] * (double)m->pos[0][v] + M[4 * r + 1] * (double)m->pos[1][v] +
+                           M[4 * r + 2] * (double)m->pos[2][v] + M[4 * r + 3];
+                worst = fmax(worst, fabs(x - c->skin[k].pos[r][v]));
+            }
+        }
+    CHECK(m->n == 0 || (single > 0 && worst < 1e-4), "skin: %zu one-influence vertices land up to %.3g m from their "
+          "joint's matrix x rest position", single, worst);
 }
 
 static void frame_step(void)
 {
     pb_scene s;
-    CHECK(pb_scene_synthetic(&s, 40, 7) == PB_OK, "synthetic scene: %s", pb_last_error());
+    CHECK(pb_scene_synthetic(&s, 40, 7) == PB_OK && pb_scene_mesh(&s, 500) == PB_OK, "synthetic scene: %s",
+          pb_last_error());
     pb_frame_crowd c;
     CHECK(pb_frame_crowd_init(&c, &s, 9, PB_OP_sample_linear) == PB_OK, "crowd: %s", pb_last_error());
     for (int m = 0; m < PB_FM_COUNT; m++) {
@@ -151,6 +169,13 @@ static void frame_step(void)
     CHECK(pb_frame_method_get(PB_FM_COUNT) == NULL, "no method past the table");
     pb_frame_crowd_free(&c);
     pb_frame_crowd big;
+    CHECK(pb_frame_crowd_init(&big, &s, PB_FRAME_CROWD_MAX_VERTICES / 500 + 1, PB_OP_sample_linear) == PB_ERR_SIZE &&
+          strstr(pb_last_error(), "skinned vertices"), "too many skinned vertices: %s", pb_last_error());
+    pb_frame_crowd_free(&big);
+    CHECK(pb_scene_mesh(NULL, 10) == PB_ERR_NULL, "mesh of a NULL scene");
+    CHECK(pb_scene_mesh(&s, PB_MESH_MAX_VERTICES + 1) == PB_ERR_SIZE && s.mesh.n == 500, "an oversized mesh is refused, "
+          "the old one kept: %s", pb_last_error());
+    CHECK(pb_scene_mesh(&s, 0) == PB_OK && s.mesh.n == 0, "mesh removed");
     CHECK(pb_frame_crowd_init(&big, &s, PB_FRAME_CROWD_MAX_ELEMENTS, PB_OP_sample_linear) == PB_ERR_SIZE,
           "a crowd above the cap is refused: %s", pb_last_error());
     pb_frame_crowd_free(&big);

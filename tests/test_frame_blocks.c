@@ -40,6 +40,11 @@ static int same_globals(const pb_frame_crowd *w, const pb_frame_crowd *b)
         if (memcmp(w->palette.data + (j * w->characters + b->first) * M, b->palette.data + j * b->characters * M,
                    b->characters * M * sizeof(float)))
             return 0;
+    size_t V = w->sc->mesh.n;   /* and the skinned vertices: character k's are at [k V, (k + 1) V) */
+    for (int a = 0; V && a < 3; a++)
+        if (memcmp(w->skinned.pos[a] + b->first * V, b->skinned.pos[a], b->characters * V * sizeof(float)) ||
+            memcmp(w->skinned.nrm[a] + b->first * V, b->skinned.nrm[a], b->characters * V * sizeof(float)))
+            return 0;
     return 1;
 }
 
@@ -187,7 +192,7 @@ int main(void)
         npools = 3;
     }
     pb_scene s;
-    CHECK(pb_scene_synthetic(&s, 24, 11) == PB_OK, "scene: %s", pb_last_error());
+    CHECK(pb_scene_synthetic(&s, 24, 11) == PB_OK && pb_scene_mesh(&s, 97) == PB_OK, "scene: %s", pb_last_error());
     pb_frame_blocks b0;
     const char *only = getenv("PB_TEST_VARIANT");   /* the tsan stage: one native variant is enough */
     const pb_variant *first = NULL;   /* the full matrix for the dispatch's choice */

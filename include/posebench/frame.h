@@ -1,7 +1,7 @@
 /* frame.h — a whole animation frame for a crowd, the way an engine would
  * run it: sample (clip sampling per character) -> transition (cross-fade,
  * inertialization or dead blending) -> additive layer -> leg FK -> two-leg IK
- * -> FK with velocities -> matrix palette. What `posebench frame` times and `posebench budget`
+ * -> FK with velocities -> matrix palette -> skinning. What `posebench frame` times and `posebench budget`
  * measures, and what examples/frame_crowd.c shows step by step.
  *
  *   pb_scene        a skeleton with a source and a destination clip (synthetic,
@@ -11,7 +11,8 @@
  *   pb_frame_*      the stages, each one or more pb_run calls on the crowd
  *
  * Plain structs in and out; every call returns a pb_status with the message
- * in pb_last_error(); nothing is printed. Stages allocate nothing. A crowd is
+ * in pb_last_error(); nothing is printed. Stages allocate nothing (but the
+ * skinning stage, on its first run with a variant, makes its jobs). A crowd is
  * used by one thread at a time; crowds of one scene may run on many threads. */
 #ifndef POSEBENCH_FRAME_H
 #define POSEBENCH_FRAME_H
@@ -27,6 +28,7 @@
 #include "bvh.h"
 #include "builders.h"
 #include "palette.h"
+#include "skin.h"
 #include "pool.h"
 
 #ifdef __cplusplus
@@ -48,6 +50,7 @@ typedef struct pb_scene {
     char clip_name[2][64];
     int leg[2][3];            /* two-bone chains (root, mid, end joints); leg[0][0] < 0: none */
     char leg_desc[256];       /* how the legs were chosen, for the output */
+    pb_mesh mesh;             /* the mesh the skinning stage skins (pb_scene_mesh); n = 0: none, no skinning */
 } pb_scene;
 
 /* A deterministic synthetic character: random parents (pb_skeleton_random_parents, depth < 16),
@@ -78,6 +81,14 @@ PB_API pb_status pb_scene_bvh(pb_scene *s, const char *name, const pb_bvh_file *
 PB_API pb_status pb_scene_bvh_files(pb_scene *s, const char *name, const char *path_a, const char *path_b,
                              float unit_scale, pb_bvh_warn_fn warn, void *user);
 PB_API void pb_scene_free(pb_scene *s);
+/* Give scene s a synthetic mesh of `vertices` vertices (pb_mesh_synthetic,
+ * 4 influences) around its bind pose (pb_frame_palette's), which the
+ * skinning stage skins for every character; 0 removes it (no skinning).
+ * Crowds made before keep the mesh they were made with: make them after.
+ * Errors: PB_ERR_NULL, PB_ERR_SIZE (vertices > PB_MESH_MAX_VERTICES),
+ * pb_mesh_alloc's, pb_mesh_synthetic's; on error s keeps its old mesh. */
+PB_API pb_status pb_scene_mesh(pb_scene *s, size_t vertices);
+#define PB_FRAME_VERTICES 2000   /* posebench frame's default mesh */
 
 /* ---- transition methods ---------------------------------------------------------------------
  * Every method runs over the same window with the same weight curve
@@ -128,6 +139,14 @@ typedef struct pb_frame_crowd {
     pb_pose chain, target, solved;   /* IK: n = 3 x 2 legs x characters */
     pb_pose inv_bind;         /* static: the inverse of the bind pose's globals (see pb_frame_palette) */
     pb_palette palette;       /* the skinning palette: 3x4 matrices, M(global) M(inv_bind), n entries */
+    /* Skinning (scenes with a mesh): the skinned vertices of all characters,
+     * character k's V = sc->mesh.n at [k V, (k + 1) V) of each plane (skin[k]
+     * views them), and a job per character for the variant skin_variant. */
+    pb_skinned skinned;
+    pb_skinned *skin;
+    pb_skin_job **skin_jobs;
+    const pb_variant *skin_variant;
+    int skin_ready;
     float *lift;              /* per-character IK target height change (m) */
     const pb_pose *mixed;     /* what the additive layer reads: &mix, or &dst for a cut */
     const char *failed;       /* the op that failed last (for messages) */
@@ -137,10 +156,13 @@ typedef struct pb_frame_crowd {
  * (48 B) per element, 924 B: joints x characters is capped so that stays within
  * ~3.9 GB (4096 characters x 1024 joints). */
 #define PB_FRAME_CROWD_MAX_ELEMENTS ((size_t)1 << 22)
+/* and characters x mesh vertices so the skinned vertices (24 B each) stay within ~800 MB */
+#define PB_FRAME_CROWD_MAX_VERTICES ((size_t)1 << 25)
 
 /* Allocate the buffers for `characters` characters of scene sc. Offsets are
  * spread over the clips deterministically. Errors: PB_ERR_SIZE (above
- * PB_FRAME_CROWD_MAX_ELEMENTS), PB_ERR_NOMEM, the crowd builder's. */
+ * PB_FRAME_CROWD_MAX_ELEMENTS, or characters x the scene's mesh vertices
+ * above PB_FRAME_CROWD_MAX_VERTICES), PB_ERR_NOMEM, the crowd builder's. */
 PB_API pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler);
 /* The same for characters [first, first + characters) of a larger crowd:
  * every per-character quantity (clip offsets, IK lift, additive delta) is a
@@ -168,6 +190,11 @@ PB_API pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v);
  * (its bone; a BVH joint's OFFSET), no rotation, unit scale, roots at the
  * origin, so a mesh modelled around that pose follows the character. */
 PB_API pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v);
+/* Linear blend skinning of the scene's mesh by each character's palette into
+ * c->skin[k] (nothing when the scene has no mesh). The first call with a
+ * variant validates the mesh once per character (pb_skin_job_create); later
+ * calls only run the kernels. */
+PB_API pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v);
 /* Times of timed frame k: each role's clip time (cycling within the first half
  * of the clip) and the time since the transition (cycling within the window,
  * so every timed frame is mid-transition: every character blending). */
@@ -175,8 +202,9 @@ PB_API float pb_frame_crowd_clip_time(const pb_frame_crowd *c, int role, int k);
 PB_API float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k);
 /* Timed frame k (k >= 0) whole: the samples the method needs at
  * pb_frame_crowd_clip_time, the transition at pb_frame_crowd_trans_time, the
- * additive layer, leg FK, the IK, FK and the palette; the globals are then in
- * c->global, the skinning matrices in c->palette.
+ * additive layer, leg FK, the IK, FK, the palette and the skinning; the globals
+ * are then in c->global, the skinning matrices in c->palette, the skinned
+ * vertices in c->skin.
  * pb_frame_begin must have run for m. Errors: PB_ERR_NULL, PB_ERR_PARAM
  * (m or k), then the first failing stage's (c->failed names its op). */
 PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k);
@@ -186,9 +214,9 @@ PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_
  * methods that sample one clip (pb_frame_method_info.samples == 1). */
 typedef enum pb_frame_stage {
     PB_FS_SAMPLE_SRC, PB_FS_SAMPLE_DST, PB_FS_TRANSITION, PB_FS_ADDITIVE, PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK,
-    PB_FS_PALETTE, PB_FS_COUNT
+    PB_FS_PALETTE, PB_FS_SKIN, PB_FS_COUNT
 } pb_frame_stage;
-PB_API const char *pb_frame_stage_name(pb_frame_stage s);   /* "sample_src" ... "palette"; NULL if out of range */
+PB_API const char *pb_frame_stage_name(pb_frame_stage s);   /* "sample_src" ... "skin"; NULL if out of range */
 /* Stages [from, to) of timed frame k, in order, its arguments checked once:
  * pb_frame_step is stages [0, PB_FS_COUNT), pb_frame_stage_run stage [s, s + 1).
  * Errors: as pb_frame_step, and PB_ERR_PARAM (stages not within [0, PB_FS_COUNT)). */
