@@ -19,6 +19,15 @@
 #include "qd.h"
 #include "frame_int.h"
 
+static void skin_jobs_free(pb_frame_crowd *c)
+{
+    for (size_t k = 0; c->skin_jobs && k < c->characters; k++) {
+        pb_skin_job_free(c->skin_jobs[k]);
+        c->skin_jobs[k] = NULL;
+    }
+    c->skin_ready = 0;
+}
+
 void pb_frame_crowd_free(pb_frame_crowd *c)
 {
     if (!c) return;
@@ -75,15 +84,6 @@ static pb_status bind_pose(pb_frame_crowd *c)
         }
     }
     return PB_OK;
-}
-
-static void skin_jobs_free(pb_frame_crowd *c)
-{
-    for (size_t k = 0; c->skin_jobs && k < c->characters; k++) {
-        pb_skin_job_free(c->skin_jobs[k]);
-        c->skin_jobs[k] = NULL;
-    }
-    c->skin_ready = 0;
 }
 
 pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler)
