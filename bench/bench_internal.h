@@ -24,6 +24,8 @@
 /* Scalar parameters for every op (each reads only those its flags name):
  * mid-transition values in the ranges validation covers; alpha not 0, 1/2
  * or 1, which could hit special cases. */
+#define BENCH_CHAIN_JOINTS 8        /* chain IK ops: joints per chain */
+#define BENCH_CHAIN_ITERATIONS 10   /* and iterations (tolerance 0: every reachable chain takes them all) */
 extern const pb_params bench_params;   /* scalar parameters for every op (pool.c) */
 #define SAMPLE_FRAMES 120                /* sampling ops: a 1 s clip at 120 fps ... */
 #define SAMPLE_FPS 120.0f                /* ... of SKEL_JOINTS joints (or n joints) */

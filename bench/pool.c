@@ -17,7 +17,11 @@
  * or 1, which could hit special cases. */
 const pb_params bench_params = { .alpha = 0.37f, .alpha_vel = 2.5f, .dt = 1.0f / 60, .time = 0.2f,
                                         .halflife = 0.1f, .duration = 0.3f, .timescale = 1.25f,
-                                        .axis = { 0.0f, 0.0f, 1.0f }, .cone = 0.7f };
+                                        .axis = { 0.0f, 0.0f, 1.0f }, .cone = 0.7f,
+                                        /* chain IK: 8-joint chains, a fixed 10 iterations (tolerance 0), so a
+                                         * row's time per element x 8 / 10 is the time per chain per iteration */
+                                        .chain_joints = BENCH_CHAIN_JOINTS, .iterations = BENCH_CHAIN_ITERATIONS,
+                                        .tolerance = 0.0f };
 
 /* ---- buffers ---------------------------------------------------------------------------- */
 
@@ -46,6 +50,11 @@ pb_mocap bench_mocap;
 static pb_vcase bench_case(const pb_op_info *info, size_t n, const pb_mocap *mc, uint64_t seed)
 {
     pb_vcase cs = { .cls = mc ? PB_CLASS_MOCAP : PB_CLASS_MIXED, .n = n, .p = bench_params };
+    if (info->flags & PB_OPF_NCHAIN) {   /* random chains (the mixed class's reach cases: some out of reach) */
+        cs.cls = mc ? PB_CLASS_MOCAP : PB_CLASS_RANDOM;
+        cs.joints = BENCH_CHAIN_JOINTS;
+        cs.characters = n / BENCH_CHAIN_JOINTS;
+    }
     if (info->flags & PB_OPF_CLIP_IN) {
         size_t joints = SKEL_JOINTS;
         while (n % joints) joints /= 2;
@@ -118,9 +127,11 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
 {
     const pb_op_info *info = pb_op_get(op);
     memset(p, 0, sizeof *p);
-    /* Chains come three elements each (root, mid, end): time the largest 3 x k
-     * <= n and count joints per element actually processed. */
-    size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3 : n_req;
+    /* Chains come three elements each (root, mid, end), or BENCH_CHAIN_JOINTS:
+     * time the largest whole number of chains <= n and count joints per element
+     * actually processed. */
+    size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3
+               : (info->flags & PB_OPF_NCHAIN) ? n_req - n_req % BENCH_CHAIN_JOINTS : n_req;
     /* --mocap: skeleton and sampling ops run whole characters of the real skeleton */
     const pb_mocap *mc = bench_mocap.nclips && !(info->flags & MOCAP_SKIP) ? &bench_mocap : NULL;
     size_t mJ = mc ? mc->clips[0].joints : 0;

@@ -51,6 +51,7 @@ PB_BINLINE pb_vm veq(pb_vf a, pb_vf b) { return simde_vceqq_f32(a, b); }
 PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return simde_vandq_u32(a, b); }
 PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return simde_vorrq_u32(a, b); }
 PB_BINLINE pb_vm mnot(pb_vm a) { return simde_vmvnq_u32(a); }
+PB_BINLINE int many(pb_vm m) { return simde_vmaxvq_u32(m) != 0; }   /* any lane set */
 PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_vbslq_f32(m, a, b); }
 
 /* a / b: reciprocal estimate, two Newton steps, then q += (a - q b) r. */

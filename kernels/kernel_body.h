@@ -24,6 +24,7 @@
 #include "skeleton.h"
 #include "transition.h"
 #include "target.h"
+#include "chain.h"
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"

@@ -12,15 +12,17 @@
  *
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
- * kineform.h, skeleton.h, transition.h, target.h, sample.h, palette.h and skin.h
+ * kineform.h, skeleton.h, transition.h, target.h, chain.h, sample.h, palette.h and skin.h
  * (skinning: not a pose op, its own table REF_SKIN_TABLE of REF_SKIN_T). They are
- * include-only, in this order (a family may use common.h, nothing else). */
+ * include-only, in this order (a family may use common.h, nothing else; chain.h
+ * also uses target.h's direction algebra). */
 #include "common.h"
 #include "elementwise.h"
 #include "kineform.h"
 #include "skeleton.h"
 #include "transition.h"
 #include "target.h"
+#include "chain.h"
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"

@@ -75,6 +75,7 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
         const T *aos_in[PB_AOS_ARRAYS];        \
         T *aos_out[PB_AOS_ARRAYS];             \
         T *pal;                                \
+        uint8_t *iters;                        \
         const pb_skeleton *skel;               \
         const float *offsets;                  \
         size_t frames, joints;                 \
@@ -175,6 +176,9 @@ struct pb_plan {
 /* params.scale: PB_SCALE_DEFAULT replaced by the op's default (PB_ERR_PARAM
  * for an unknown mode); the kernels and the oracle only see resolved modes. */
 PB_INTERNAL pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p);
+
+/* The chain IK ops' own checks (chain_check.c): parameters, n, the chains' bones and targets. */
+PB_INTERNAL pb_status pb_check_chains(const pb_op_info *info, const pb_call *c, size_t n);
 
 /* Fill k from a validated call (planes, counts, params), for n elements, the
  * parameters with their scale mode resolved: what a plan runs and what the

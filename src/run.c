@@ -182,7 +182,7 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         return pb_fail(PB_ERR_PARAM, "%s: per.halflife and per.halflife_axis are both given (one replaces the other: "
                        "give one)", info->name);
     if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT |
-                       PB_OPF_DQ_OUT))
+                       PB_OPF_DQ_OUT | PB_OPF_NCHAIN))
         return pb_fail(PB_ERR_PARAM, "%s: takes no per-element parameters (sampling takes call.offsets per character)",
                        info->name);
     size_t C = pa->characters;
@@ -300,6 +300,7 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
     if ((info->flags & PB_OPF_CHAIN) && n % 3 != 0)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 3 x chains (root, mid, end per chain)", info->name, n);
     if ((s = check_axis(info, &c->params)) != PB_OK) return s;
+    if ((info->flags & PB_OPF_NCHAIN) && (s = pb_check_chains(info, c, n)) != PB_OK) return s;
     if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
         if (!c->skel) return pb_fail(PB_ERR_NULL, "%s: call.skel is NULL (this op needs a skeleton)", info->name);
         if (!c->skel->parents || !c->skel->order)
@@ -416,6 +417,7 @@ pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call 
         for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_out[i] = arr[i];
     }
     if (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) k->pal = c->palette->data;
+    if (info->flags & PB_OPF_NCHAIN) k->iters = c->iterations;
     k->skel = c->skel;
     if (c->clip) {
         for (int i = 0; i < PB_PLANES; i++) k->a[i] = c->clip->pose.plane[i];

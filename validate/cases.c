@@ -26,11 +26,22 @@ static pb_params case_params(size_t k)
     static const float cone[4] = { 0.7f, 1.5f, 0.2f, 2.6f };   /* rad: each clamps part of the random turns */
     pb_params p = { alphas[k % NA], alpha_vel[k % 4], dt[k % 4], time[(k / 4) % 4], halflife[(k + 1) % 4],
                     duration[(k + 2) % 4], timescale[(k + 3) % 4], { axes[k % 4][0], axes[k % 4][1], axes[k % 4][2] },
-                    PB_SCALE_DEFAULT, cone[(k + 1) % 4] };
+                    PB_SCALE_DEFAULT, cone[(k + 1) % 4], 0, 0, 0 };
     return p;
 }
 
 /* Degenerate parameters: each must give a defined result, no NaN/Inf. */
+/* Chain IK: L joints per chain, 10 iterations, tolerance 0 (all of them;
+ * real: 1 mm, the stopping masks at work). */
+static pb_params chain_params(int L, int real)
+{
+    pb_params p = case_params(0);
+    p.chain_joints = L;
+    p.iterations = 10;
+    p.tolerance = real ? 1e-3f : 0.0f;
+    return p;
+}
+
 static pb_params degenerate_params(size_t k)
 {
     pb_params p = case_params(k);
@@ -124,7 +135,12 @@ static size_t make_mocap_cases(const pb_op_info *info, const pb_mocap *m, uint64
         }
     }
     if (info->flags & PB_OPF_CHAIN) c[k++] = (pb_vcase){ PB_CLASS_MOCAP, 3 * 1000, p, 3, 1000, 0, 0, 0, 0 };
-    if (!(info->flags & (PB_OPF_CLIP_IN | PB_OPF_SAMPLE | PB_OPF_SKELETON | PB_OPF_ROOTS | PB_OPF_CHAIN))) {
+    for (int L = 3; L <= 5 && (info->flags & PB_OPF_NCHAIN); L++) {   /* legs (to the toe) and arms */
+        pb_params pc = chain_params(L, 1);
+        c[k++] = (pb_vcase){ PB_CLASS_MOCAP, (size_t)L * 1000, pc, (size_t)L, 1000, 0, 0, 0, 0 };
+    }
+    if (!(info->flags & (PB_OPF_CLIP_IN | PB_OPF_SAMPLE | PB_OPF_SKELETON | PB_OPF_ROOTS | PB_OPF_CHAIN |
+                         PB_OPF_NCHAIN))) {
         c[k++] = (pb_vcase){ PB_CLASS_MOCAP, 1000, p, 0, 0, 0, 0, 0, 0 };
         c[k++] = (pb_vcase){ PB_CLASS_MOCAP, 4096, case_params(6), 0, 0, 0, 0, 0, 0 };
     }
@@ -144,8 +160,29 @@ static size_t make_chain_cases(pb_vcase *c, int quick)
     if (!quick) c[k++] = (pb_vcase){ PB_CLASS_MIXED, 3 * 33334, case_params(3), 3, 33334, 0, 0, 0, 0 };
     return k;
 }
+/* Chains of L joints for the chain IK ops: every class at 17 and 1000
+ * chains (both with a partial vector) of 3, 4, 7 and 16 joints (quick: 4 and 16),
+ * 10 iterations at tolerance 0 (see ops.def), and (full runs) 20000 mixed
+ * chains of 6. */
+static size_t make_nchain_cases(pb_vcase *c, int quick)
+{
+    static const pb_class cls[] = { PB_CLASS_RANDOM, PB_CLASS_IDENTITY, PB_CLASS_NEAR_IDENTICAL, PB_CLASS_NEAR_PI,
+                                    PB_CLASS_ANTIPODAL, PB_CLASS_DEGENERATE, PB_CLASS_MIXED };
+    static const int lens[] = { 3, 4, 7, 16 };
+    static const size_t chains[] = { 17, 1000 };
+    size_t k = 0;
+    for (size_t q = 0; q < sizeof cls / sizeof cls[0]; q++)
+        for (size_t l = quick; l < 4; l += 1 + (size_t)quick)
+            for (size_t j = 0; j < 2; j++)
+                c[k++] = (pb_vcase){ cls[q], (size_t)lens[l] * chains[j], chain_params(lens[l], 0), (size_t)lens[l],
+                                     chains[j], 0, 0, 0, 0 };
+    if (!quick) c[k++] = (pb_vcase){ PB_CLASS_MIXED, 6 * 20000, chain_params(6, 0), 6, 20000, 0, 0, 0, 0 };
+    return k;
+}
+
 void pb_val_cases_make(pb_val_cases *c, int quick)
 {
+    c->nnchain = make_nchain_cases(c->nchain_cases, quick);
     c->nplain = make_cases(c->plain, quick);
     c->nskel = make_skel_cases(c->skel, quick);
     c->nchain = make_chain_cases(c->chain, quick);
@@ -156,8 +193,9 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
 {
     int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0, chained = (info->flags & PB_OPF_CHAIN) != 0;
     int sampling = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) != 0;
-    const pb_vcase *fam = sampling ? c->sample : chained ? c->chain : skeletal ? c->skel : c->plain;
-    size_t nfam = sampling ? c->nsample : chained ? c->nchain : skeletal ? c->nskel : c->nplain;
+    int nchained = (info->flags & PB_OPF_NCHAIN) != 0;
+    const pb_vcase *fam = sampling ? c->sample : chained ? c->chain : nchained ? c->nchain_cases : skeletal ? c->skel : c->plain;
+    size_t nfam = sampling ? c->nsample : chained ? c->nchain : nchained ? c->nnchain : skeletal ? c->nskel : c->nplain;
     memcpy(out, fam, nfam * sizeof *fam);
     return nfam + make_mocap_cases(info, m, seed, out + nfam);
 }

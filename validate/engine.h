@@ -17,6 +17,8 @@
 typedef struct pb_val_cases {
     pb_vcase plain[PB_VAL_FAMILY], skel[PB_VAL_FAMILY], chain[PB_VAL_FAMILY], sample[PB_VAL_FAMILY];
     size_t nplain, nskel, nchain, nsample;
+    pb_vcase nchain_cases[PB_VAL_FAMILY];   /* chains of L joints (PB_OPF_NCHAIN) */
+    size_t nnchain;
 } pb_val_cases;
 
 void pb_val_cases_make(pb_val_cases *c, int quick);

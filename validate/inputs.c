@@ -104,7 +104,7 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
 {
     int real = cs->cls == PB_CLASS_MOCAP;
     int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0, chained = (info->flags & PB_OPF_CHAIN) != 0;
-    int sampling = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) != 0;
+    int sampling = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) != 0, nchained = (info->flags & PB_OPF_NCHAIN) != 0;
     size_t n_in = pb_case_in_n(cs, info);
     if (!o->a || !o->b || o->a->n != n_in || o->b->n != n_in || (o->aos_in && o->aos_in->n != n_in))
         return pb_fail(PB_ERR_SIZE, "case inputs of %s: poses of %zu elements wanted", info->name, n_in);
@@ -118,12 +118,16 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
     pb_status s = PB_OK;
     int palette = (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) != 0;
     if (real && palette) s = palette_real(o, n_in, m, s1);
-    else if (real && !sampling && !chained && !skeletal) pb_mocap_fill(m, o->a, o->b, s1);
+    else if (real && !sampling && !chained && !nchained && !skeletal) pb_mocap_fill(m, o->a, o->b, s1);
     if (palette && cs->cls == PB_CLASS_DEGENERATE) palette_scales(o->a, o->b);
     if (info->flags & PB_OPF_TARGET) pb_gen_targets(o->a, o->b, real ? PB_CLASS_RANDOM : cs->cls, cs->p.axis, s1);
     if (chained) {
         if (real) pb_mocap_chains(m, o->a, o->b, s1);
         else pb_gen_chains(o->a, o->b, cs->cls, s1);
+    }
+    if (nchained) {   /* real: limbs of the clips, over generated chains where a skeleton has none that long */
+        pb_gen_nchains(o->a, o->b, cs->p.chain_joints, cs->cls, s1);
+        if (real) pb_mocap_nchains(m, o->a, o->b, cs->p.chain_joints, s1);
     }
     if (sampling) {
         if (real) copy_window(o->a, pb_mocap_clip(m, cs->clip), cs->frame0, cs->frames);

@@ -180,31 +180,65 @@ static void frame_globals(const pb_clip *c, const pb_bvh_skeleton *s, size_t f, 
     }
 }
 
-void pb_mocap_chains(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed)
+/* Limb chains of L > 3 joints: ends at hands, feet and toes (CMU: LeftHand,
+ * LeftFoot, LeftToeBase; others: *Wrist*, *Ankle*) with L - 1 ancestors, the
+ * bones from the chain's root on all of non-zero length (a chain IK op refuses
+ * a zero-length bone); else any joint deep enough. 0 when the skeleton has
+ * no chain that long. */
+static int deep_enough(const pb_bvh_skeleton *s, size_t j, int L)
+{
+    for (int k = 1; k < L; k++) {
+        float *o = s->offsets[j];
+        if (o[0] == 0 && o[1] == 0 && o[2] == 0) return 0;
+        if (s->parents[j] < 0) return 0;
+        j = (size_t)s->parents[j];
+    }
+    return 1;
+}
+static size_t find_limb_ends(const pb_bvh_skeleton *s, int L, size_t *ends, size_t max)
+{
+    static const char *const limb[] = { "Hand", "hand", "Wrist", "wrist", "Foot", "foot", "Ankle", "ankle", "Toe", "toe" };
+    size_t k = 0;
+    for (size_t j = 0; j < s->joints && k < max; j++) {
+        int named = 0;
+        for (size_t w = 0; w < sizeof limb / sizeof limb[0]; w++) named |= strstr(s->names[j], limb[w]) != NULL;
+        if (named && deep_enough(s, j, L)) ends[k++] = j;
+    }
+    for (size_t j = 0; j < s->joints && k == 0; j++)
+        if (deep_enough(s, j, L)) ends[k++] = j;
+    return k;
+}
+
+void pb_mocap_chains(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed) { pb_mocap_nchains(m, a, b, 3, seed); }
+
+void pb_mocap_nchains(const pb_mocap *m, pb_pose *a, pb_pose *b, int L, uint64_t seed)
 {
     mrng r = { seed * 0x94D049BB133111EBull + 11 };
-    size_t C = a->n / 3;
+    size_t C = a->n / (size_t)L;
     for (size_t ch = 0; ch < C; ch++) {
         size_t ci = mnext(&r) % m->nclips;
         const pb_clip *c = &m->clips[ci];
         const pb_bvh_skeleton *s = &m->skels[ci];
-        size_t ends[8], nl = find_legs(s, ends, 8);
-        size_t end = ends[mnext(&r) % nl], mid = (size_t)s->parents[end], root = (size_t)s->parents[mid];
+        size_t ends[64], nl = L == 3 ? find_legs(s, ends, 8) : find_limb_ends(s, L, ends, 64);
+        if (nl == 0) continue;   /* no chain this long: the element keeps its generated chain */
+        size_t path[PB_CHAIN_MAX];
+        path[L - 1] = ends[mnext(&r) % nl];
+        for (int j = L - 1; j > 0; j--) path[j - 1] = (size_t)s->parents[path[j]];
         size_t f = mnext(&r) % c->frames;
         double (*gp)[3] = malloc(c->joints * sizeof *gp);
         double (*gq)[4] = malloc(c->joints * sizeof *gq);
         if (!gp || !gq) { free(gp); free(gq); return; }
         frame_globals(c, s, f, gp, gq);
-        /* root: the hip's global transform; mid, end: locals as in the clip */
-        key_with_velocity(c, f, root, a->plane, ch);
-        for (int k = 0; k < 3; k++) a->plane[PB_POS_X + k][ch] = (float)gp[root][k];
-        for (int k = 0; k < 4; k++) a->plane[PB_ROT_W + k][ch] = (float)gq[root][k];
-        key_with_velocity(c, f, mid, a->plane, C + ch);
-        key_with_velocity(c, f, end, a->plane, 2 * C + ch);
-        /* target: where the foot is, moved up to 25 cm (footsteps on uneven ground), with a velocity */
+        /* root: the chain root's global transform; the others: locals as in the clip */
+        key_with_velocity(c, f, path[0], a->plane, ch);
+        for (int k = 0; k < 3; k++) a->plane[PB_POS_X + k][ch] = (float)gp[path[0]][k];
+        for (int k = 0; k < 4; k++) a->plane[PB_ROT_W + k][ch] = (float)gq[path[0]][k];
+        for (int j = 1; j < L; j++) key_with_velocity(c, f, path[j], a->plane, (size_t)j * C + ch);
+        /* target: where the end is, moved up to 25 cm (footsteps on uneven ground, a reach), with a velocity */
+        size_t e = (size_t)(L - 1) * C + ch;
         for (int k = 0; k < 3; k++) {
-            b->plane[PB_POS_X + k][2 * C + ch] = (float)(gp[end][k] + ((double)(mnext(&r) % 1000) / 1000 - 0.5) * 0.5);
-            b->plane[PB_VEL_X + k][2 * C + ch] = (float)(((double)(mnext(&r) % 1000) / 1000 - 0.5) * 2);
+            b->plane[PB_POS_X + k][e] = (float)(gp[path[L - 1]][k] + ((double)(mnext(&r) % 1000) / 1000 - 0.5) * 0.5);
+            b->plane[PB_VEL_X + k][e] = (float)(((double)(mnext(&r) % 1000) / 1000 - 0.5) * 2);
         }
         free(gp);
         free(gq);

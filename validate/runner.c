@@ -121,7 +121,7 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
  * for the ops with a half-life. */
 #define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
 #define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT | \
-                      PB_OPF_DQ_OUT)
+                      PB_OPF_DQ_OUT | PB_OPF_NCHAIN)
 #define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
 #define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
 int pb_val_form_applies(const pb_op_info *info, int form)

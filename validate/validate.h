@@ -86,6 +86,22 @@ void pb_mocap_crowd(const pb_mocap *m, size_t clip, pb_pose *local, size_t chara
 /* Two-bone chains from the clips' legs (hip global, knee and foot locals) with
  * targets near the foot (PB_OPF_CHAIN layout). */
 void pb_mocap_chains(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed);
+/* The same for chains of L joints (PB_OPF_NCHAIN layout, n = L x chains): L = 3 the
+ * legs as above; longer: limbs ending at hands, feet and toes (arms from the
+ * clavicle, legs to the toe), every bone of non-zero length. A chain the
+ * skeleton does not have that long keeps what a held. */
+void pb_mocap_nchains(const pb_mocap *m, pb_pose *a, pb_pose *b, int L, uint64_t seed);
+/* Chains of L joints (PB_OPF_NCHAIN layout): bones of 5 .. 30 cm with random
+ * bends, the root anywhere near the origin; targets by class: random: in the
+ * reachable shell (from the hole a longest bone leaves around the root plus
+ * 3 % of the reach, to 97 % of the reach) or out of reach (1.03 .. 1.5 x),
+ * never near the shell's edges, where FABRIK stopped after a fixed number of
+ * iterations is ill-conditioned; identity: straight chains, targets as
+ * random; near_identical: the target at the current end; near_pi: at the
+ * root (inside the hole when there is one); antipodal: just out of reach
+ * (1.001 x); degenerate: non-uniform scales (root e^+-0.69, joints e^+-0.2).
+ * Every element of other classes (and mixed) takes one of these. */
+void pb_gen_nchains(pb_pose *a, pb_pose *b, int L, pb_class c, uint64_t seed);
 
 /* ---- one op's input case (inputs.c): shared by validation, the benchmarks and the tests -------- */
 /* A case, described. n: the elements the op computes (= joints x characters

@@ -68,6 +68,8 @@ extern "C" {
     X(lookat_cone)               \
     X(two_bone_ik)               \
     X(two_bone_ik_vel)           \
+    X(fabrik)                    \
+    X(ccd)                       \
     X(sample_linear)             \
     X(sample_cubic)              \
     X(unroll)                    \
@@ -104,7 +106,16 @@ typedef struct pb_params {
     pb_scale_mode scale; /* how scales blend (0: the op's default; see pb_scale_mode) */
     float cone;       /* lookat_cone: the largest turn in rad, >= 0 (0: the head keeps its rotation;
                          pi or more: no limit) */
+    /* Chain IK (fabrik, ccd; PB_OPF_NCHAIN): */
+    int chain_joints; /* joints per chain, PB_CHAIN_MIN .. PB_CHAIN_MAX (n = chain_joints x chains) */
+    int iterations;   /* the most iterations a chain takes, 1 .. PB_CHAIN_MAX_ITERATIONS */
+    float tolerance;  /* a chain stops once its end is within this distance of the target
+                         (>= 0; 0: only when exactly on it, so nearly always all `iterations`) */
 } pb_params;
+
+#define PB_CHAIN_MIN 3
+#define PB_CHAIN_MAX 16
+#define PB_CHAIN_MAX_ITERATIONS 255
 
 /* Velocity conventions for every op: vel = d(pos)/dt and ang = angular
  * velocity, both in the element's parent frame (world for globals), with
@@ -136,7 +147,13 @@ enum {
     PB_OPF_SCALE_EXP  = 1u << 26, /* reads params.scale; PB_SCALE_DEFAULT means exponential (eerp) */
     PB_OPF_MAT_OUT    = 1u << 27, /* output is call.palette: PB_PALETTE_MAT_FLOATS floats per element */
     PB_OPF_DQ_OUT     = 1u << 28, /* output is call.palette: PB_PALETTE_DQ_FLOATS floats per element */
-    PB_OPF_CONE       = 1u << 29  /* reads params.cone */
+    PB_OPF_CONE       = 1u << 29, /* reads params.cone */
+    PB_OPF_NCHAIN     = 1u << 30  /* chains of params.chain_joints joints: n = chain_joints x chains in
+                                     crowd layout (element = joint * chains + chain): joint 0 the
+                                     chain's root as a global kineform, the others local to the joint
+                                     before; b.pos of the last joint holds the targets. Reads
+                                     chain_joints, iterations, tolerance; writes call.iterations
+                                     when given */
 };
 
 /* ---- Skinning palettes (PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops) -------------------------------
@@ -264,6 +281,8 @@ typedef struct pb_call {
     const pb_clip *clip;         /* PB_OPF_SAMPLE ops: the clip sampled (instead of a) */
     const float *offsets;        /* PB_OPF_SAMPLE ops: per-character time offsets (out.n / clip.joints) */
     pb_palette *palette;         /* PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops: the output (out is not used) */
+    uint8_t *iterations;         /* PB_OPF_NCHAIN ops: optional output, the iterations each chain took
+                                    (0: the target was out of reach or already within tolerance) */
     pb_params params;
     pb_param_arrays per;         /* per-character / per-joint parameters (all NULL: uniform params) */
 } pb_call;
