@@ -120,7 +120,7 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     memset(p, 0, sizeof *p);
     /* Chains come three elements each (root, mid, end): time the largest 3 x k
      * <= n and count joints per element actually processed. */
-    size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3 : n_req;
+    size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3 : (info->flags & PB_OPF_FOOT) ? n_req - n_req % 7 : n_req;
     /* --mocap: skeleton and sampling ops run whole characters of the real skeleton */
     const pb_mocap *mc = bench_mocap.nclips && !(info->flags & MOCAP_SKIP) ? &bench_mocap : NULL;
     size_t mJ = mc ? mc->clips[0].joints : 0;

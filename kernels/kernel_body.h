@@ -24,6 +24,7 @@
 #include "skeleton.h"
 #include "transition.h"
 #include "target.h"
+#include "foot.h"   /* uses target.h's vik_solve */
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"

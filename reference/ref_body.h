@@ -12,7 +12,7 @@
  *
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
- * kineform.h, skeleton.h, transition.h, target.h, sample.h, palette.h and skin.h
+ * kineform.h, skeleton.h, transition.h, target.h, foot.h (over target.h's IK), sample.h, palette.h and skin.h
  * (skinning: not a pose op, its own table REF_SKIN_TABLE of REF_SKIN_T). They are
  * include-only, in this order (a family may use common.h, nothing else). */
 #include "common.h"
@@ -21,6 +21,7 @@
 #include "skeleton.h"
 #include "transition.h"
 #include "target.h"
+#include "foot.h"   /* uses target.h's ik_solve */
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"
