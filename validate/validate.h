@@ -101,7 +101,7 @@ void pb_mocap_feet(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed);
 
 /* ---- one op's input case (inputs.c): shared by validation, the benchmarks and the tests -------- */
 /* A case, described. n: the elements the op computes (= joints x characters
- * for skeleton and sampling ops; 3 x chains for chain ops). Skeleton ops:
+ * for skeleton and sampling ops; 3 x chains for chain ops; 7 x characters for foot IK). Skeleton ops:
  * characters of `joints` joints. Clip ops (sampling, unroll): a clip of
  * frames x joints keys at fps, from frame frame0 of clip `clip` (class mocap)
  * or generated; sampling ops sample it for `characters` characters at

@@ -176,7 +176,7 @@ static int foot_regular(const pb_dpose *a, const pb_dpose *b, const pb_params *p
         for (int j = 0; j < 3; j++) T[s][j] = ank.p[j] - n[j] * off;
         lab[s] = sqrt(d_dot(ab, ab)); lcb[s] = sqrt(d_dot(cb, cb));
         if (lab[s] < 1e-3 || lcb[s] < 1e-3) return 0;
-        if (-d_dot(ab, cb) / (lab[s] * lcb[s]) > cos(0.05)) return 0;   /* knee (nearly) straight */
+        if (d_dot(ab, cb) / (lab[s] * lcb[s]) > cos(0.05)) return 0;   /* knee (nearly) straight: no bend plane */
         d_rotate(ank.q, axn, up);
         if (d_dot(up, n) < -0.9) return 0;
         reach[s] = 0.9998 * (lab[s] + lcb[s]);
