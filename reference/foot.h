@@ -72,18 +72,19 @@ static foot_result foot_solve(kform pelvis, const kform leg[2][3], const vec3 gp
     return r;
 }
 
+static kform kf_step_if(kform k, REAL h) { return h != R(0) ? kf_step(k, h) : k; }
 /* One character's inputs at time offset h (h = 0: as given). */
 static foot_result foot_at(const KARGS *k, size_t C, size_t c, vec3 up, REAL h)
 {
     kform leg[2][3];
     vec3 gp[2], gn[2];
     for (int s = 0; s < 2; s++) {
-        for (int j = 0; j < 3; j++) leg[s][j] = kf_step(ld_k(k->a, (size_t)(1 + 3 * s + j) * C + c), h);
+        for (int j = 0; j < 3; j++) leg[s][j] = kf_step_if(ld_k(k->a, (size_t)(1 + 3 * s + j) * C + c), h);
         size_t e_n = (size_t)(2 + 3 * s) * C + c, e_p = (size_t)(3 + 3 * s) * C + c;
         gp[s] = v3_add(ld_v(k->b, PB_POS_X, e_p), v3_scale(ld_v(k->b, PB_VEL_X, e_p), h));
         gn[s] = v3_add(ld_v(k->b, PB_POS_X, e_n), v3_scale(ld_v(k->b, PB_VEL_X, e_n), h));
     }
-    return foot_solve(kf_step(ld_k(k->a, c), h), leg, gp, gn, up, k->p.alpha);
+    return foot_solve(kf_step_if(ld_k(k->a, c), h), leg, gp, gn, up, k->p.alpha);
 }
 
 static void foot_impl(const KARGS *k, int with_vel)
