@@ -190,9 +190,9 @@ static void foot_checks(const pb_variant *v)
                 double full = acos(fmax(-1, fmin(1, dot3(u0, nn)))), half = acos(fmax(-1, fmin(1, dot3(uh, nn))));
                 if (full < 3.0) wh = dmax(wh, fabs(half - full / 2));   /* away from the half turn's free axis */
             }
-        CHECK(w1 < 1e-6, "%s class %s: weight 1 leaves the foot's up axis off the normal: 1 - cos = %.3g", vn, cn, w1);
+        CHECK(w1 < 1e-8, "%s class %s: weight 1 leaves the foot's up axis off the normal: 1 - cos = %.3g", vn, cn, w1);
         CHECK(w0 < 2e-6, "%s class %s: weight 0 turned the ankle by %.3g rad", vn, cn, w0);
-        CHECK(wh < 1e-4, "%s class %s: weight 1/2 is not half-way: %.3g rad", vn, cn, wh);
+        CHECK(wh < 2e-5, "%s class %s: weight 1/2 is not half-way: %.3g rad", vn, cn, wh);
     }
     /* weights outside [0, 1] extrapolate along the arc and stay finite */
     for (int k = 0; k < 2; k++) {
