@@ -127,10 +127,11 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
 {
     const pb_op_info *info = pb_op_get(op);
     memset(p, 0, sizeof *p);
-    /* Chains come three elements each (root, mid, end), or BENCH_CHAIN_JOINTS:
-     * time the largest whole number of chains <= n and count joints per element
-     * actually processed. */
+    /* Chains come three elements each (root, mid, end), foot IK characters seven,
+     * chain IK chains BENCH_CHAIN_JOINTS: time the largest whole number of them <= n
+     * and count joints per element actually processed. */
     size_t n = (info->flags & PB_OPF_CHAIN) ? n_req - n_req % 3
+               : (info->flags & PB_OPF_FOOT) ? n_req - n_req % 7
                : (info->flags & PB_OPF_NCHAIN) ? n_req - n_req % BENCH_CHAIN_JOINTS : n_req;
     /* --mocap: skeleton and sampling ops run whole characters of the real skeleton */
     const pb_mocap *mc = bench_mocap.nclips && !(info->flags & MOCAP_SKIP) ? &bench_mocap : NULL;

@@ -25,6 +25,7 @@
 #include "transition.h"
 #include "target.h"
 #include "chain.h"
+#include "foot.h"   /* uses target.h's vik_solve */
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"

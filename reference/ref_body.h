@@ -12,7 +12,8 @@
  *
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
- * kineform.h, skeleton.h, transition.h, target.h, chain.h, sample.h, palette.h and skin.h
+ * kineform.h, skeleton.h, transition.h, target.h, chain.h, foot.h (over target.h's IK), sample.h, palette.h
+ * and skin.h
  * (skinning: not a pose op, its own table REF_SKIN_TABLE of REF_SKIN_T). They are
  * include-only, in this order (a family may use common.h, nothing else; chain.h
  * also uses target.h's direction algebra). */
@@ -23,6 +24,7 @@
 #include "transition.h"
 #include "target.h"
 #include "chain.h"
+#include "foot.h"   /* uses target.h's ik_solve */
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"

@@ -182,7 +182,8 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         return pb_fail(PB_ERR_PARAM, "%s: per.halflife and per.halflife_axis are both given (one replaces the other: "
                        "give one)", info->name);
     if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT |
-                       PB_OPF_DQ_OUT | PB_OPF_NCHAIN))
+                       PB_OPF_DQ_OUT | PB_OPF_NCHAIN |
+                       PB_OPF_FOOT))
         return pb_fail(PB_ERR_PARAM, "%s: takes no per-element parameters (sampling takes call.offsets per character)",
                        info->name);
     size_t C = pa->characters;
@@ -299,6 +300,9 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
     if ((s = check_params(info, &c->params)) != PB_OK) return s;
     if ((info->flags & PB_OPF_CHAIN) && n % 3 != 0)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 3 x chains (root, mid, end per chain)", info->name, n);
+    if ((info->flags & PB_OPF_FOOT) && n % 7 != 0)
+        return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 7 x characters (pelvis, then hip, knee, ankle per leg)",
+                       info->name, n);
     if ((s = check_axis(info, &c->params)) != PB_OK) return s;
     if ((info->flags & PB_OPF_NCHAIN) && (s = pb_check_chains(info, c, n)) != PB_OK) return s;
     if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {

@@ -139,8 +139,10 @@ static size_t make_mocap_cases(const pb_op_info *info, const pb_mocap *m, uint64
         pb_params pc = chain_params(L, 1);
         c[k++] = (pb_vcase){ PB_CLASS_MOCAP, (size_t)L * 1000, pc, (size_t)L, 1000, 0, 0, 0, 0 };
     }
+    /* (585 characters: 4095 elements, within the velocity check's 4096) */
+    if (info->flags & PB_OPF_FOOT) c[k++] = (pb_vcase){ PB_CLASS_MOCAP, 7 * 585, p, 7, 585, 0, 0, 0, 0 };
     if (!(info->flags & (PB_OPF_CLIP_IN | PB_OPF_SAMPLE | PB_OPF_SKELETON | PB_OPF_ROOTS | PB_OPF_CHAIN |
-                         PB_OPF_NCHAIN))) {
+                         PB_OPF_NCHAIN | PB_OPF_FOOT))) {
         c[k++] = (pb_vcase){ PB_CLASS_MOCAP, 1000, p, 0, 0, 0, 0, 0, 0 };
         c[k++] = (pb_vcase){ PB_CLASS_MOCAP, 4096, case_params(6), 0, 0, 0, 0, 0, 0 };
     }
@@ -191,12 +193,19 @@ void pb_val_cases_make(pb_val_cases *c, int quick)
 
 size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_mocap *m, uint64_t seed, pb_vcase *out)
 {
-    int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0, chained = (info->flags & PB_OPF_CHAIN) != 0;
+    int skeletal = (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) != 0;
+    int chained = (info->flags & (PB_OPF_CHAIN | PB_OPF_FOOT)) != 0;
     int sampling = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) != 0;
     int nchained = (info->flags & PB_OPF_NCHAIN) != 0;
     const pb_vcase *fam = sampling ? c->sample : chained ? c->chain : nchained ? c->nchain_cases : skeletal ? c->skel : c->plain;
     size_t nfam = sampling ? c->nsample : chained ? c->nchain : nchained ? c->nnchain : skeletal ? c->nskel : c->nplain;
     memcpy(out, fam, nfam * sizeof *fam);
+    if (info->flags & PB_OPF_FOOT)   /* foot IK: the chain cases' classes and counts, 7 elements a character */
+        for (size_t i = 0; i < nfam; i++) {
+            out[i] = c->chain[i];
+            out[i].joints = 7;
+            out[i].n = 7 * out[i].characters;
+        }
     return nfam + make_mocap_cases(info, m, seed, out + nfam);
 }
 

@@ -376,3 +376,83 @@ void pb_gen_halflife_axes(float *hl, size_t joints, uint64_t seed)
         }
     }
 }
+
+/* ---- foot IK characters (PB_OPF_FOOT layout) ------------------------------------------------- */
+static void dq_rotate(dq q, const double v[3], double o[3])
+{
+    double tx = 2 * (q.y * v[2] - q.z * v[1]), ty = 2 * (q.z * v[0] - q.x * v[2]), tz = 2 * (q.x * v[1] - q.y * v[0]);
+    o[0] = v[0] + q.w * tx + (q.y * tz - q.z * ty);
+    o[1] = v[1] + q.w * ty + (q.z * tx - q.x * tz);
+    o[2] = v[2] + q.w * tz + (q.x * ty - q.y * tx);
+}
+static void put_v(pb_pose *p, int first, size_t i, const double v[3])
+{
+    for (int j = 0; j < 3; j++) p->plane[first + j][i] = (float)v[j];
+}
+
+void pb_gen_feet(pb_pose *a, pb_pose *b, pb_class c, const float axis[3], uint64_t seed)
+{
+    rng r = { seed * 0xD1B54A32D192ED03ull + 9 };
+    size_t C = a->n / 7;
+    double al = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] + (double)axis[2] * axis[2]);
+    double up_l[3] = { axis[0] / al, axis[1] / al, axis[2] / al };
+    for (size_t k = 0; k < C; k++) {
+        pb_class ck = c == PB_CLASS_MIXED ? (pb_class)(next(&r) % PB_CLASS_MIXED) : c;
+        int straight = ck == PB_CLASS_IDENTITY;
+        /* pelvis: about 1 m up, any heading, tilted up to 0.3 rad */
+        double P[3] = { range(&r, -1, 1), range(&r, 0.8, 1.1), range(&r, -1, 1) }, yaw = range(&r, -PB_PI, PB_PI);
+        dq pq = dq_mul(dq_axis_angle(&r, range(&r, 0, 0.3)), (dq){ cos(yaw / 2), 0, sin(yaw / 2), 0 });
+        put_v(a, PB_POS_X, k, P);
+        put_q(a, k, pq);
+        for (int s = 0; s < 2; s++) {
+            size_t e[3] = { (size_t)(1 + 3 * s) * C + k, (size_t)(2 + 3 * s) * C + k, (size_t)(3 + 3 * s) * C + k };
+            double l[2] = { range(&r, 0.35, 0.5), range(&r, 0.35, 0.5) };
+            if (ck == PB_CLASS_ANTIPODAL) l[s] = 0;   /* a zero-length thigh (left) or shin (right) */
+            double off[3][3] = { { s ? -0.1 : 0.1, -0.08, 0 }, { 0, -l[0], 0 }, { 0, -l[1], 0 } };
+            dq lq[3] = { dq_axis_angle(&r, range(&r, 0, 0.6)), dq_axis_angle(&r, range(&r, 0.1, 1.2)),
+                         dq_axis_angle(&r, range(&r, 0, 0.5)) };
+            if (straight) lq[0] = lq[1] = (dq){ 1, 0, 0, 0 };
+            /* the ankle's global position and rotation, in double (unit scales) */
+            double G[3] = { P[0], P[1], P[2] }, o[3];
+            dq gq = pq;
+            for (int j = 0; j < 3; j++) {
+                put_v(a, PB_POS_X, e[j], off[j]);
+                put_q(a, e[j], lq[j]);
+                dq_rotate(gq, off[j], o);
+                for (int d = 0; d < 3; d++) G[d] += o[d];
+                gq = dq_mul(gq, lq[j]);
+            }
+            /* the ground: up tilted up to 0.35 rad, any length; through a point near the ankle, mostly below */
+            double up[3] = { 0, 1, 0 }, n[3], g[3] = { G[0] + range(&r, -0.2, 0.2), G[1] + range(&r, -0.25, 0.1),
+                                                        G[2] + range(&r, -0.2, 0.2) };
+            dq_rotate(dq_axis_angle(&r, range(&r, 0, 0.35)), up, n);
+            double nl = range(&r, 0.5, 2);
+            for (int d = 0; d < 3; d++) n[d] *= nl;
+            if (ck == PB_CLASS_NEAR_IDENTICAL) {   /* the foot already on the ground, aligned */
+                dq_rotate(gq, up_l, n);
+                memcpy(g, G, sizeof g);
+            } else if (ck == PB_CLASS_NEAR_PI) {   /* out of reach: 2-4 m below, or a wall 2 m to the side */
+                g[1] = G[1] - range(&r, 2, 4);
+                if (s) { n[0] = 1; n[1] = 0; n[2] = 0; g[0] = G[0] + 2; }
+            } else if (ck == PB_CLASS_DEGENERATE) {   /* zero, horizontal, downward, exactly up */
+                static const double dn[4][3] = { { 0, 0, 0 }, { 0, 0, 1 }, { 0, -1, 0 }, { 0, 1, 0 } };
+                memcpy(n, dn[(2 * k + (size_t)s) % 4], sizeof n);
+            }
+            put_v(b, PB_POS_X, e[1], n);
+            put_v(b, PB_POS_X, e[2], g);
+        }
+        for (size_t sl = 0; sl < 7; sl++)
+            for (int j = 0; j < 3; j++) {
+                size_t el = sl * C + k;
+                a->plane[PB_SCL_X + j][el] = 1.0f;
+                a->plane[PB_SVL_X + j][el] *= 0.1f;
+                a->plane[PB_VEL_X + j][el] *= sl ? 0.1f : 0.5f;
+                a->plane[PB_ANG_X + j][el] *= 0.3f;
+                b->plane[PB_VEL_X + j][el] *= 0.3f;
+                if (ck == PB_CLASS_ZERO_VEL) {
+                    a->plane[PB_VEL_X + j][el] = a->plane[PB_ANG_X + j][el] = a->plane[PB_SVL_X + j][el] = 0;
+                    b->plane[PB_VEL_X + j][el] = 0;
+                }
+            }
+    }
+}

@@ -1,6 +1,6 @@
 /* inputs.c — the one input-case builder: an op's inputs filled from a case
  * description (pb_vcase), by op family — poses a and b of a class, look-at
- * targets, two-bone chains, a clip and per-character offsets, a skeleton
+ * targets, two-bone chains, foot IK characters, a clip and per-character offsets, a skeleton
  * crowd, the AoS input, the palettes' globals and inverse binds — synthetic or
  * from real motion capture. Validation
  * (cases.c), the benchmarks (bench/pool.c) and unit tests call it, so what an
@@ -117,8 +117,9 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
     uint64_t s1 = seed + index;
     pb_status s = PB_OK;
     int palette = (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) != 0;
+    int foot = (info->flags & PB_OPF_FOOT) != 0;
     if (real && palette) s = palette_real(o, n_in, m, s1);
-    else if (real && !sampling && !chained && !nchained && !skeletal) pb_mocap_fill(m, o->a, o->b, s1);
+    else if (real && !sampling && !chained && !nchained && !skeletal && !foot) pb_mocap_fill(m, o->a, o->b, s1);
     if (palette && cs->cls == PB_CLASS_DEGENERATE) palette_scales(o->a, o->b);
     if (info->flags & PB_OPF_TARGET) pb_gen_targets(o->a, o->b, real ? PB_CLASS_RANDOM : cs->cls, cs->p.axis, s1);
     if (chained) {
@@ -128,6 +129,10 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
     if (nchained) {   /* real: limbs of the clips, over generated chains where a skeleton has none that long */
         pb_gen_nchains(o->a, o->b, cs->p.chain_joints, cs->cls, s1);
         if (real) pb_mocap_nchains(m, o->a, o->b, cs->p.chain_joints, s1);
+    }
+    if (foot) {
+        if (real) pb_mocap_feet(m, o->a, o->b, s1);
+        else pb_gen_feet(o->a, o->b, cs->cls, cs->p.axis, s1);
     }
     if (sampling) {
         if (real) copy_window(o->a, pb_mocap_clip(m, cs->clip), cs->frame0, cs->frames);

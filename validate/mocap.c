@@ -244,3 +244,78 @@ void pb_mocap_nchains(const pb_mocap *m, pb_pose *a, pb_pose *b, int L, uint64_t
         free(gq);
     }
 }
+
+/* (gq[P])^-1 applied to v, in double. */
+static void inv_rotate(const double q[4], const double v[3], double o[3])
+{
+    double x = -q[1], y = -q[2], z = -q[3];
+    double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+    o[0] = v[0] + q[0] * tx + (y * tz - z * ty);
+    o[1] = v[1] + q[0] * ty + (z * tx - x * tz);
+    o[2] = v[2] + q[0] * tz + (x * ty - y * tx);
+}
+
+/* The joint both a and b descend from (a itself when a == b; a's parent first). */
+static size_t common_ancestor(const pb_bvh_skeleton *s, size_t a, size_t b)
+{
+    if (a == b) return s->parents[a] >= 0 ? (size_t)s->parents[a] : a;
+    for (int i = s->parents[a]; i >= 0; i = s->parents[i])
+        for (int j = (int)b; j >= 0; j = s->parents[j])
+            if (i == j) return (size_t)i;
+    return 0;
+}
+
+void pb_mocap_feet(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed)
+{
+    mrng r = { seed * 0xBF58476D1CE4E5B9ull + 13 };
+    size_t C = a->n / 7;
+    for (size_t ch = 0; ch < C; ch++) {
+        size_t ci = mnext(&r) % m->nclips;
+        const pb_clip *c = &m->clips[ci];
+        const pb_bvh_skeleton *s = &m->skels[ci];
+        size_t ends[8], nl = find_legs(s, ends, 8), f = mnext(&r) % c->frames;
+        size_t leg[2][3];
+        for (int l = 0; l < 2; l++) {
+            leg[l][2] = ends[l < (int)nl ? l : 0];
+            leg[l][1] = (size_t)s->parents[leg[l][2]];
+            leg[l][0] = (size_t)s->parents[leg[l][1]];
+        }
+        size_t pel = common_ancestor(s, leg[0][0], leg[1][0]);
+        double (*gp)[3] = malloc(c->joints * sizeof *gp);
+        double (*gq)[4] = malloc(c->joints * sizeof *gq);
+        if (!gp || !gq) { free(gp); free(gq); return; }
+        frame_globals(c, s, f, gp, gq);
+        /* pelvis: its global transform, its local key's velocities */
+        key_with_velocity(c, f, pel, a->plane, ch);
+        for (int k = 0; k < 3; k++) a->plane[PB_POS_X + k][ch] = (float)gp[pel][k];
+        for (int k = 0; k < 4; k++) a->plane[PB_ROT_W + k][ch] = (float)gq[pel][k];
+        for (int l = 0; l < 2; l++) {
+            size_t e = (size_t)(1 + 3 * l) * C + ch, hip = leg[l][0], ank = leg[l][2];
+            for (int j = 0; j < 3; j++) key_with_velocity(c, f, leg[l][j], a->plane, e + (size_t)j * C);
+            /* the hip relative to the pelvis (its own parent may be a short bone below it) */
+            double d[3] = { gp[hip][0] - gp[pel][0], gp[hip][1] - gp[pel][1], gp[hip][2] - gp[pel][2] }, o[3];
+            inv_rotate(gq[pel], d, o);
+            const double *p = gq[pel], *q = gq[hip];
+            double rq[4] = { p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3],
+                             p[0] * q[1] - p[1] * q[0] - p[2] * q[3] + p[3] * q[2],
+                             p[0] * q[2] + p[1] * q[3] - p[2] * q[0] - p[3] * q[1],
+                             p[0] * q[3] - p[1] * q[2] + p[2] * q[1] - p[3] * q[0] };
+            for (int k = 0; k < 3; k++) a->plane[PB_POS_X + k][e] = (float)o[k];
+            for (int k = 0; k < 4; k++) a->plane[PB_ROT_W + k][e] = (float)rq[k];
+            /* ground: near the foot (+-10 cm across, 15 cm below .. 5 cm above), up tilted up to 0.3 rad */
+            double t = ((double)(mnext(&r) % 1000) / 1000) * 0.3, az = ((double)(mnext(&r) % 1000) / 1000) * 6.283185307179586;
+            double n[3] = { sin(t) * cos(az), cos(t), sin(t) * sin(az) };
+            double g[3] = { gp[ank][0] + ((double)(mnext(&r) % 1000) / 1000 - 0.5) * 0.2,
+                            gp[ank][1] - ((double)(mnext(&r) % 1000) / 1000) * 0.2 + 0.05,
+                            gp[ank][2] + ((double)(mnext(&r) % 1000) / 1000 - 0.5) * 0.2 };
+            for (int k = 0; k < 3; k++) {
+                b->plane[PB_POS_X + k][e + C] = (float)n[k];
+                b->plane[PB_POS_X + k][e + 2 * C] = (float)g[k];
+                b->plane[PB_VEL_X + k][e + C] = (float)(((double)(mnext(&r) % 1000) / 1000 - 0.5) * 0.5);
+                b->plane[PB_VEL_X + k][e + 2 * C] = (float)(((double)(mnext(&r) % 1000) / 1000 - 0.5) * 2);
+            }
+        }
+        free(gp);
+        free(gq);
+    }
+}

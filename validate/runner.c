@@ -121,7 +121,7 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
  * for the ops with a half-life. */
 #define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
 #define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT | \
-                      PB_OPF_DQ_OUT | PB_OPF_NCHAIN)
+                      PB_OPF_DQ_OUT | PB_OPF_NCHAIN | PB_OPF_FOOT)
 #define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
 #define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
 int pb_val_form_applies(const pb_op_info *info, int form)
@@ -188,7 +188,8 @@ static int velcheck_applies(const pb_op_info *info, int form, const pb_vcase *cs
     /* Straight chains and zero-length bones have no bend plane of their own: moved
      * by their velocities they bend one way at t - h and the other at t + h, and the
      * solution jumps between the two (the fallback axis is only for standing still). */
-    if ((info->flags & PB_OPF_CHAIN) && (cs->cls == PB_CLASS_IDENTITY || cs->cls == PB_CLASS_ANTIPODAL)) return 0;
+    if ((info->flags & (PB_OPF_CHAIN | PB_OPF_FOOT)) && (cs->cls == PB_CLASS_IDENTITY || cs->cls == PB_CLASS_ANTIPODAL))
+        return 0;
     /* Sampling: times on keys sit on velocity discontinuities; and only power-of-two
      * rates map a 2^-17 s step to an exact frame-position step in float. */
     if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) {

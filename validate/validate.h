@@ -41,6 +41,14 @@ void pb_gen_targets(const pb_pose *a, pb_pose *b, pb_class c, const float axis[3
  * chains; near_identical: target exactly at the current end; near_pi: target
  * at the root; antipodal: a zero-length bone; zero_vel: no velocities. */
 void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed);
+/* Foot IK characters in the PB_OPF_FOOT layout (n = 7 x characters): an upright
+ * pelvis about 1 m up, legs of 0.35 .. 0.5 m bones with bent knees, ground
+ * planes near each ankle (mostly below it, tilted up to 0.35 rad). By class:
+ * identity: straight legs; near_identical: the ankle on its plane and the foot's
+ * up axis (axis) along its normal; near_pi: ground out of reach (2-4 m below, or
+ * a wall 2 m to the side); antipodal: a zero-length bone; zero_vel: no
+ * velocities; degenerate: zero, horizontal, downward and exactly-up normals. */
+void pb_gen_feet(pb_pose *a, pb_pose *b, pb_class c, const float axis[3], uint64_t seed);
 /* Clip keys (pose a holds frames x joints, already random) by class: identity:
  * a single key; antipodal: every other frame's rotations negated (same
  * rotations, other sign); zero_vel: every frame a copy of the first. */
@@ -102,10 +110,14 @@ void pb_mocap_nchains(const pb_mocap *m, pb_pose *a, pb_pose *b, int L, uint64_t
  * (1.001 x); degenerate: non-uniform scales (root e^+-0.69, joints e^+-0.2).
  * Every element of other classes (and mixed) takes one of these. */
 void pb_gen_nchains(pb_pose *a, pb_pose *b, int L, pb_class c, uint64_t seed);
+/* Foot IK characters from the clips' two legs (PB_OPF_FOOT layout): the legs'
+ * common ancestor as the pelvis (global), the hips relative to it, knees and
+ * ankles as in the clip; ground planes near each foot, tilted up to 0.3 rad. */
+void pb_mocap_feet(const pb_mocap *m, pb_pose *a, pb_pose *b, uint64_t seed);
 
 /* ---- one op's input case (inputs.c): shared by validation, the benchmarks and the tests -------- */
 /* A case, described. n: the elements the op computes (= joints x characters
- * for skeleton and sampling ops; 3 x chains for chain ops). Skeleton ops:
+ * for skeleton and sampling ops; 3 x chains for chain ops; 7 x characters for foot IK). Skeleton ops:
  * characters of `joints` joints. Clip ops (sampling, unroll): a clip of
  * frames x joints keys at fps, from frame frame0 of clip `clip` (class mocap)
  * or generated; sampling ops sample it for `characters` characters at

@@ -115,6 +115,88 @@ static int chain_regular(const pb_dpose *a, const pb_dpose *t, size_t C, size_t 
            knee_angle < 3.14159265358979 - 0.1;
 }
 
+/* ---- foot IK characters away from their kinks (reference/foot.h's rules, in double) ------- */
+typedef struct { double p[3], q[4]; } dtf;   /* a transform without scale (the generators' are 1) */
+static dtf dtf_ld(const pb_dpose *a, size_t e)
+{
+    dtf t = { { a->plane[PB_POS_X][e], a->plane[PB_POS_Y][e], a->plane[PB_POS_Z][e] },
+              { a->plane[PB_ROT_W][e], a->plane[PB_ROT_X][e], a->plane[PB_ROT_Y][e], a->plane[PB_ROT_Z][e] } };
+    return t;
+}
+static void d_rotate(const double q[4], const double v[3], double o[3])
+{
+    double tx = 2 * (q[2] * v[2] - q[3] * v[1]), ty = 2 * (q[3] * v[0] - q[1] * v[2]), tz = 2 * (q[1] * v[1] - q[2] * v[0]);
+    o[0] = v[0] + q[0] * tx + (q[2] * tz - q[3] * ty);
+    o[1] = v[1] + q[0] * ty + (q[3] * tx - q[1] * tz);
+    o[2] = v[2] + q[0] * tz + (q[1] * ty - q[2] * tx);
+}
+static dtf dtf_mul(dtf a, dtf b)
+{
+    dtf r;
+    d_rotate(a.q, b.p, r.p);
+    for (int j = 0; j < 3; j++) r.p[j] += a.p[j];
+    const double *p = a.q, *q = b.q;
+    r.q[0] = p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3];
+    r.q[1] = p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2];
+    r.q[2] = p[0] * q[2] - p[1] * q[3] + p[2] * q[0] + p[3] * q[1];
+    r.q[3] = p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0];
+    return r;
+}
+static double d_dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double d_dist(const double *a, const double *b)
+{
+    double d[3] = { a[0] - b[0], a[1] - b[1], a[2] - b[2] };
+    return sqrt(d_dot(d, d));
+}
+
+/* Character c is regular when the drop's binding leg is clear (both legs' wanted drops 2 cm apart, or all
+ * 2 cm below 0: the max and the clamp at 0 have kinks), each target is 2 cm inside the reach across
+ * (else the drop switches formula) and 5 cm inside the other leg's limits, the input knees are bent at
+ * least 0.05 rad (their bend plane), the swings are below 150 deg, and the foot's up axis is not nearly
+ * opposite its normal (the turn's axis flips there). */
+static int foot_regular(const pb_dpose *a, const pb_dpose *b, const pb_params *p, size_t C, size_t c)
+{
+    double ax[3] = { p->axis[0], p->axis[1], p->axis[2] }, al = sqrt(d_dot(ax, ax)), want[2], T[2][3], H[2][3];
+    double lab[2], lcb[2], ac[2][3], side[2], reach[2];
+    dtf pel = dtf_ld(a, c);
+    for (int s = 0; s < 2; s++) {
+        size_t e = (size_t)(1 + 3 * s) * C + c;
+        dtf hip = dtf_mul(pel, dtf_ld(a, e)), knee = dtf_mul(hip, dtf_ld(a, e + C)), ank = dtf_mul(knee, dtf_ld(a, e + 2 * C));
+        double n[3] = { b->plane[PB_POS_X][e + C], b->plane[PB_POS_Y][e + C], b->plane[PB_POS_Z][e + C] }, nl = sqrt(d_dot(n, n));
+        double g[3] = { b->plane[PB_POS_X][e + 2 * C], b->plane[PB_POS_Y][e + 2 * C], b->plane[PB_POS_Z][e + 2 * C] };
+        if (!(nl > 1e-3)) return 0;
+        double ab[3], cb[3], gd[3], up[3], axn[3] = { ax[0] / al, ax[1] / al, ax[2] / al };
+        for (int j = 0; j < 3; j++) {
+            n[j] /= nl;
+            ab[j] = knee.p[j] - hip.p[j]; cb[j] = ank.p[j] - knee.p[j]; ac[s][j] = ank.p[j] - hip.p[j];
+            gd[j] = ank.p[j] - g[j];
+            H[s][j] = hip.p[j];
+        }
+        double off = d_dot(gd, n);
+        for (int j = 0; j < 3; j++) T[s][j] = ank.p[j] - n[j] * off;
+        lab[s] = sqrt(d_dot(ab, ab)); lcb[s] = sqrt(d_dot(cb, cb));
+        if (lab[s] < 1e-3 || lcb[s] < 1e-3) return 0;
+        if (d_dot(ab, cb) / (lab[s] * lcb[s]) > cos(0.05)) return 0;   /* knee (nearly) straight: no bend plane */
+        d_rotate(ank.q, axn, up);
+        if (d_dot(up, n) < -0.9) return 0;
+        reach[s] = 0.9998 * (lab[s] + lcb[s]);
+        double v[3] = { H[s][0] - T[s][0], H[s][1] - T[s][1], H[s][2] - T[s][2] };
+        side[s] = sqrt(v[0] * v[0] + v[2] * v[2]);
+        want[s] = v[1] - sqrt(fmax(0, reach[s] * reach[s] - side[s] * side[s]));
+    }
+    double top = fmax(want[0], want[1]), d = fmax(0, top);
+    if (!(top < -0.02 || (top > 0.02 && fabs(want[0] - want[1]) > 0.02))) return 0;
+    for (int s = 0; s < 2; s++) {
+        if (side[s] > reach[s] - 0.02) return 0;
+        H[s][1] -= d;
+        double lat = d_dist(H[s], T[s]), at[3] = { T[s][0] - H[s][0], T[s][1] - H[s][1], T[s][2] - H[s][2] };
+        int binding = d > 0 && want[s] == top;
+        if (lat < fabs(lab[s] - lcb[s]) + 0.05 || (!binding && lat > lab[s] + lcb[s] - 0.05)) return 0;
+        if (d_dot(ac[s], at) / (sqrt(d_dot(ac[s], ac[s])) * lat) < cos(150 * 3.14159265358979 / 180)) return 0;
+    }
+    return 1;
+}
+
 /* Central differences of element i's pos, ang and scale-log rates between
  * outputs hi (at t + h) and lo (at t - h): fd[0] pos, fd[1] ang, fd[2] svl. */
 static void central_diff(const pb_dpose *hi, const pb_dpose *lo, size_t i, double h, double fd[3][3])
@@ -183,6 +265,7 @@ double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, 
     for (size_t i = 0; i < n; i++) {
         double d1[3][3], d2h[3][3], fd[3][3], v[3][3];
         if ((info->flags & PB_OPF_CHAIN) && !chain_regular(&b->da, &b->db, C, i % C)) continue;
+        if ((info->flags & PB_OPF_FOOT) && !foot_regular(&b->da, &b->db, p, n / 7, i % (n / 7))) continue;
         if ((info->flags & PB_OPF_CONE) && !cone_regular(a, bb, p, i)) continue;
         int have[3] = { (info->out >> PB_G_VEL) & 1, (info->out >> PB_G_ANG) & 1, (info->out >> PB_G_SVL) & 1 };
         central_diff(&o[1], &o[0], i, VEL_H, d1);

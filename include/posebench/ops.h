@@ -74,7 +74,9 @@ extern "C" {
     X(sample_cubic)              \
     X(unroll)                    \
     X(palette)                   \
-    X(palette_dq)
+    X(palette_dq)                \
+    X(foot_ik)                   \
+    X(foot_ik_vel)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -102,7 +104,8 @@ typedef struct pb_params {
     float duration;   /* blend duration in s, >= 0 (0: the destination at once) */
     float timescale;  /* playback-rate factor, any finite value */
     float axis[3];    /* lookat: the head's local forward axis; two_bone_ik: the root's local bend
-                         axis hint used when the chain is straight (non-zero; normalized) */
+                         axis hint used when the chain is straight; foot_ik: the ankle's local up
+                         axis (non-zero; normalized) */
     pb_scale_mode scale; /* how scales blend (0: the op's default; see pb_scale_mode) */
     float cone;       /* lookat_cone: the largest turn in rad, >= 0 (0: the head keeps its rotation;
                          pi or more: no limit) */
@@ -148,12 +151,21 @@ enum {
     PB_OPF_MAT_OUT    = 1u << 27, /* output is call.palette: PB_PALETTE_MAT_FLOATS floats per element */
     PB_OPF_DQ_OUT     = 1u << 28, /* output is call.palette: PB_PALETTE_DQ_FLOATS floats per element */
     PB_OPF_CONE       = 1u << 29, /* reads params.cone */
-    PB_OPF_NCHAIN     = 1u << 30  /* chains of params.chain_joints joints: n = chain_joints x chains in
+    PB_OPF_NCHAIN     = 1u << 30, /* chains of params.chain_joints joints: n = chain_joints x chains in
                                      crowd layout (element = joint * chains + chain): joint 0 the
                                      chain's root as a global kineform, the others local to the joint
                                      before; b.pos of the last joint holds the targets. Reads
                                      chain_joints, iterations, tolerance; writes call.iterations
                                      when given */
+    /* foot IK: n = 7 x characters in crowd layout (element = slot x characters + character):
+       slot 0 the pelvis (global), 1-3 the left hip, knee, ankle (locals: hip to pelvis, knee to
+       hip, ankle to knee), 4-6 the right leg likewise. The ground of each leg is a plane in b:
+       b.pos of the ankle slot (3, 6) a point of it, b.pos of the knee slot (2, 5) its normal
+       (any length; zero means up, (0, 1, 0)), b.vel their rates. The plane is where the ankle
+       joint should rest (the ground raised by the ankle's height). params.axis: the ankle's
+       local up axis; params.alpha: how far the foot turns onto the normal (0: not, 1: aligned).
+       The pelvis is only lowered (along world -y); the rules: reference/foot.h. */
+    PB_OPF_FOOT       = 1u << 31
 };
 
 /* ---- Skinning palettes (PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops) -------------------------------
