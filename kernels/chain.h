@@ -29,8 +29,7 @@ static inline void vch_load(const pb_kargs *k, size_t C, size_t c, size_t cnt, v
         g = ng;
     }
     size_t e = (size_t)(L - 1) * C + c;
-    s->T = vv3_make(vload_n(k->b[PB_POS_X] + e, cnt, 0), vload_n(k->b[PB_POS_Y] + e, cnt, 0),
-                    vload_n(k->b[PB_POS_Z] + e, cnt, 0));
+    s->T = vv3_load_n(k->b, PB_POS_X, e, cnt);
 }
 
 /* Positions to rotations (reference: ch_store). */

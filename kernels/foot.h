@@ -13,11 +13,6 @@ PB_VINLINE pb_vf vfoot_drop(vv3 H, vv3 T, pb_vf reach)
     return vmax(vzero(), d);
 }
 
-PB_VINLINE vv3 vfoot_load3(const float *const *pl, int first, size_t i, size_t cnt)
-{
-    return vv3_make(vload_n(pl[first] + i, cnt, 0), vload_n(pl[first + 1] + i, cnt, 0), vload_n(pl[first + 2] + i, cnt, 0));
-}
-
 typedef struct { pb_vf drop; vq rot[2][3]; } vfoot_result;
 typedef struct { vkf pelvis, leg[2][3]; vv3 gp[2], gn[2], gpv[2], gnv[2]; } vfoot_in;
 
@@ -73,10 +68,10 @@ static inline void foot_body(const pb_kargs *k, int with_vel)
             for (int j = 0; j < 3; j++) in.leg[s][j] = vkf_load_n(k->a, (size_t)(1 + 3 * s + j) * C + c, cnt, np);
             /* b: only the planes' pos (and vel) planes */
             size_t en = (size_t)(2 + 3 * s) * C + c, ep = en + C;
-            in.gn[s] = vfoot_load3(k->b, PB_POS_X, en, cnt);
-            in.gp[s] = vfoot_load3(k->b, PB_POS_X, ep, cnt);
-            in.gnv[s] = with_vel ? vfoot_load3(k->b, PB_VEL_X, en, cnt) : vv3_set(0, 0, 0);
-            in.gpv[s] = with_vel ? vfoot_load3(k->b, PB_VEL_X, ep, cnt) : vv3_set(0, 0, 0);
+            in.gn[s] = vv3_load_n(k->b, PB_POS_X, en, cnt);
+            in.gp[s] = vv3_load_n(k->b, PB_POS_X, ep, cnt);
+            in.gnv[s] = with_vel ? vv3_load_n(k->b, PB_VEL_X, en, cnt) : vv3_set(0, 0, 0);
+            in.gpv[s] = with_vel ? vv3_load_n(k->b, PB_VEL_X, ep, cnt) : vv3_set(0, 0, 0);
         }
         vfoot_result r = vfoot_solve(&in, up, weight, vzero(), 0), lo = r, hi = r;
         if (rates) {

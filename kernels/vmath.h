@@ -499,17 +499,21 @@ PB_VINLINE void vstore_n(float *p, size_t cnt, pb_vf v)
 }
 /* cnt (1..PB_LANES) elements from i, any alignment; a partial vector goes
  * through a buffer so nothing past i + cnt is touched. */
+PB_VINLINE vv3 vv3_load_n(const float *const *pl, int first, size_t i, size_t cnt)
+{
+    return vv3_make(vload_n(pl[first] + i, cnt, 0), vload_n(pl[first + 1] + i, cnt, 0), vload_n(pl[first + 2] + i, cnt, 0));
+}
 PB_VINLINE vkf vkf_load_n(const float *const *pl, size_t i, size_t cnt, int np)
 {
     vkf k = vkf_identity();
-    k.pos = vv3_make(vload_n(pl[PB_POS_X] + i, cnt, 0), vload_n(pl[PB_POS_Y] + i, cnt, 0), vload_n(pl[PB_POS_Z] + i, cnt, 0));
+    k.pos = vv3_load_n(pl, PB_POS_X, i, cnt);
     k.rot = vq_make(vload_n(pl[PB_ROT_W] + i, cnt, 1), vload_n(pl[PB_ROT_X] + i, cnt, 0),
                     vload_n(pl[PB_ROT_Y] + i, cnt, 0), vload_n(pl[PB_ROT_Z] + i, cnt, 0));
     k.scl = vv3_make(vload_n(pl[PB_SCL_X] + i, cnt, 1), vload_n(pl[PB_SCL_Y] + i, cnt, 1), vload_n(pl[PB_SCL_Z] + i, cnt, 1));
     if (np == PB_PLANES) {
-        k.vel = vv3_make(vload_n(pl[PB_VEL_X] + i, cnt, 0), vload_n(pl[PB_VEL_Y] + i, cnt, 0), vload_n(pl[PB_VEL_Z] + i, cnt, 0));
-        k.ang = vv3_make(vload_n(pl[PB_ANG_X] + i, cnt, 0), vload_n(pl[PB_ANG_Y] + i, cnt, 0), vload_n(pl[PB_ANG_Z] + i, cnt, 0));
-        k.svl = vv3_make(vload_n(pl[PB_SVL_X] + i, cnt, 0), vload_n(pl[PB_SVL_Y] + i, cnt, 0), vload_n(pl[PB_SVL_Z] + i, cnt, 0));
+        k.vel = vv3_load_n(pl, PB_VEL_X, i, cnt);
+        k.ang = vv3_load_n(pl, PB_ANG_X, i, cnt);
+        k.svl = vv3_load_n(pl, PB_SVL_X, i, cnt);
     }
     return k;
 }

@@ -239,6 +239,22 @@ void pb_gen_targets(const pb_pose *a, pb_pose *b, pb_class c, const float axis[3
     }
 }
 
+/* Element el of a limb (two-bone chains, foot IK characters) at limb scale:
+ * unit scales, the random velocities scaled down (the root's linear one less),
+ * targets and grounds moving at up to 1.5 m/s; all zero when still. */
+static void limb_rates(pb_pose *a, pb_pose *b, size_t el, int root, int still)
+{
+    for (int j = 0; j < 3; j++) {
+        a->plane[PB_SCL_X + j][el] = 1.0f;
+        a->plane[PB_SVL_X + j][el] *= 0.1f;
+        a->plane[PB_VEL_X + j][el] *= root ? 0.5f : 0.1f;
+        a->plane[PB_ANG_X + j][el] *= 0.3f;
+        b->plane[PB_VEL_X + j][el] *= 0.3f;
+        if (still) a->plane[PB_VEL_X + j][el] = a->plane[PB_ANG_X + j][el] = a->plane[PB_SVL_X + j][el] =
+            b->plane[PB_VEL_X + j][el] = 0;
+    }
+}
+
 void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed)
 {
     rng r = { seed * 0x9FB21C651E98DF25ull + 3 };
@@ -258,19 +274,7 @@ void pb_gen_chains(pb_pose *a, pb_pose *b, pb_class c, uint64_t seed)
         a->plane[PB_POS_X][mid] = 0; a->plane[PB_POS_Y][mid] = (float)(ck == PB_CLASS_ANTIPODAL ? 0 : -l1);
         a->plane[PB_POS_Z][mid] = 0;
         a->plane[PB_POS_X][end] = 0; a->plane[PB_POS_Y][end] = (float)-l2; a->plane[PB_POS_Z][end] = 0;
-        for (int j = 0; j < 3; j++)
-            for (size_t e = 0; e < 3; e++) {
-                size_t el = e * C + k;
-                a->plane[PB_SCL_X + j][el] = 1.0f;
-                a->plane[PB_SVL_X + j][el] *= 0.1f;
-                a->plane[PB_VEL_X + j][el] *= e ? 0.1f : 0.5f;
-                a->plane[PB_ANG_X + j][el] *= 0.3f;
-                b->plane[PB_VEL_X + j][el] *= 0.3f;   /* targets at limb speeds, up to 1.5 m/s */
-                if (ck == PB_CLASS_ZERO_VEL) {
-                    a->plane[PB_VEL_X + j][el] = a->plane[PB_ANG_X + j][el] = a->plane[PB_SVL_X + j][el] = 0;
-                    b->plane[PB_VEL_X + j][el] = 0;
-                }
-            }
+        for (size_t e = 0; e < 3; e++) limb_rates(a, b, e * C + k, e == 0, ck == PB_CLASS_ZERO_VEL);
         /* target: where the end is (near_identical), at the root (near_pi), else around */
         double dir[3], dist = range(&r, 0.05, 1.2);
         random_axis(&r, dir);
@@ -441,18 +445,6 @@ void pb_gen_feet(pb_pose *a, pb_pose *b, pb_class c, const float axis[3], uint64
             put_v(b, PB_POS_X, e[1], n);
             put_v(b, PB_POS_X, e[2], g);
         }
-        for (size_t sl = 0; sl < 7; sl++)
-            for (int j = 0; j < 3; j++) {
-                size_t el = sl * C + k;
-                a->plane[PB_SCL_X + j][el] = 1.0f;
-                a->plane[PB_SVL_X + j][el] *= 0.1f;
-                a->plane[PB_VEL_X + j][el] *= sl ? 0.1f : 0.5f;
-                a->plane[PB_ANG_X + j][el] *= 0.3f;
-                b->plane[PB_VEL_X + j][el] *= 0.3f;
-                if (ck == PB_CLASS_ZERO_VEL) {
-                    a->plane[PB_VEL_X + j][el] = a->plane[PB_ANG_X + j][el] = a->plane[PB_SVL_X + j][el] = 0;
-                    b->plane[PB_VEL_X + j][el] = 0;
-                }
-            }
+        for (size_t sl = 0; sl < 7; sl++) limb_rates(a, b, sl * C + k, sl == 0, ck == PB_CLASS_ZERO_VEL);
     }
 }
