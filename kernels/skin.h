@@ -5,7 +5,12 @@
  * skin_lbs): LBS 16.2 ns per vertex with a hardware gather per component
  * (vgather), 5.1 with vgather4, whose 128-bit inserts are now the bottleneck
  * (left out, as an experiment, the loop ran at 2.1; masked broadcasts and
- * 256-bit halves instead of the inserts measured slower).
+ * 256-bit halves instead of the inserts measured slower). Summing each
+ * vertex's influences on whole records first (one masked 512-bit load per
+ * influence, 16 sums transposed once; 128-bit rows on the narrower ISAs)
+ * measured slower too: 5.3-6.7 ns AVX-512, 10.4 AVX2, 10.7 SSE4.1 against
+ * 5.1 / 6.1 / 9.6 in the same conditions (the 16-wide work on 12-float
+ * records and line-crossing loads cost more than the shuffles saved).
  * The last, partial step runs on copies of its vertices padded with joint 0
  * and weight 1 (so every lane is finite), and writes only its vertices:
  * no padding or alignment is asked of the caller's planes. */
