@@ -85,7 +85,25 @@ static inline void fabrik_step(const vch_state *s, int L, vv3 *Q)
     Q[0] = s->P[0];
     for (int j = 1; j < L; j++) Q[j] = vch_place(Q[j - 1], Q[j], s->d[j], s->u[j]);
 }
-static inline void ccd_step(const vch_state *s, int L, vv3 *Q)
+/* The cone limit at joint j (reference: ccd_limit); lanes within it untouched. */
+static inline void vccd_limit(const vch_state *s, int L, int j, pb_vf cone, vv3 *Q)
+{
+    vv3 axis = j == 0 ? s->u[1] : vv3_normalize_or(vv3_sub(Q[j], Q[j - 1]), s->u[j]);
+    vv3 b = vv3_normalize_or(vv3_sub(Q[j + 1], Q[j]), axis);
+    pb_vm out = vlt(cone, vvec_angle(axis, b));
+    if (!many(out)) return;
+    vv3 across = vv3_sub(b, vv3_scale(axis, vv3_dot(axis, b)));   /* folded (reference: CH_FOLDED): a fixed perpendicular */
+    vv3 e = vv3_sel(vlt(vset1(1e-3f), vv3_length(across)), vv3_normalize_or(across, axis), vv3_perpendicular(axis));
+    e = vv3_normalize_or(vv3_sub(e, vv3_scale(axis, vv3_dot(axis, e))), vv3_perpendicular(axis));
+    pb_vf sn, cs;
+    vsincos(cone, &sn, &cs);
+    vv3 c = vv3_add(vv3_scale(axis, cs), vv3_scale(e, sn));
+    vq turn = vq_between(b, c);
+    turn = vq_mul(vq_between(vv3_normalize_or(vq_mul_vec3(turn, b), c), c), turn);
+    for (int m = j + 1; m < L; m++)
+        Q[m] = vv3_sel(out, vv3_add(Q[j], vq_mul_vec3(turn, vv3_sub(Q[m], Q[j]))), Q[m]);
+}
+static inline void ccd_step(const vch_state *s, int L, const pb_vf *cone, vv3 *Q)
 {
     for (int j = 0; j < L; j++) Q[j] = s->P[j];
     for (int j = L - 2; j >= 0; j--) {
@@ -93,17 +111,19 @@ static inline void ccd_step(const vch_state *s, int L, vv3 *Q)
         vv3 eu = vv3_normalize_or(e, vv3_set(1, 0, 0));
         vq turn = vq_between(eu, vv3_normalize_or(t, eu));
         for (int m = j + 1; m < L; m++) Q[m] = vv3_add(Q[j], vq_mul_vec3(turn, vv3_sub(Q[m], Q[j])));
+        if (cone) vccd_limit(s, L, j, cone[j], Q);
     }
     for (int j = 1; j < L; j++) Q[j] = vch_place(Q[j - 1], Q[j], s->d[j], s->u[j]);
 }
 
-static inline void chain_body(const pb_kargs *k, int ccd)
+static inline void chain_body(const pb_kargs *k, int method)   /* 0 fabrik, 1 ccd, 2 ccd_cone */
 {
     int L = k->p.chain_joints, iterations = k->p.iterations;
     size_t C = k->n / (size_t)L;
     pb_vf tol = vset1(k->p.tolerance);
     vch_state s;
     vv3 Q[PB_CHAIN_MAX];
+    pb_vf cone[PB_CHAIN_MAX];
     for (size_t c = 0; c < C; c += PB_LANES) {
         size_t cnt = C - c < PB_LANES ? C - c : PB_LANES;
         /* the next vector's L x 10 input planes: too many streams for the hardware prefetcher
@@ -112,11 +132,17 @@ static inline void chain_body(const pb_kargs *k, int ccd)
             for (int j = 0; j < L; j++)
                 for (int pl = 0; pl < 10; pl++) __builtin_prefetch(k->a[pl] + (size_t)j * C + c + PB_LANES);
         vch_load(k, C, c, cnt, &s);
-        pb_vm active = mand(mnot(vch_straight(&s, L)), vlt(tol, vch_residual(&s, L)));
+        if (method == 2) {   /* joint j's cone: per.joint_cone[j], else params.cone or per.cone per chain */
+            for (int j = 0; j < L - 1; j++)
+                cone[j] = k->per.joint_cone ? vset1(k->per.joint_cone[j]) : vparam(k, k->per.cone, k->p.cone, 0, (size_t)j * C + c);
+            for (int j = 0; j < L - 1; j++) vccd_limit(&s, L, j, cone[j], s.P);   /* the input onto its limits */
+        }
+        pb_vm active = vlt(tol, vch_residual(&s, L));
+        if (method != 2) active = mand(active, mnot(vch_straight(&s, L)));
         pb_vf its = vzero();
         for (int it = 0; it < iterations && many(active); it++) {
-            if (ccd)
-                ccd_step(&s, L, Q);
+            if (method)
+                ccd_step(&s, L, method == 2 ? cone : NULL, Q);
             else
                 fabrik_step(&s, L, Q);
             for (int j = 1; j < L; j++) s.P[j] = vv3_sel(active, Q[j], s.P[j]);
@@ -133,3 +159,4 @@ static inline void chain_body(const pb_kargs *k, int ccd)
 }
 static void k_fabrik(const pb_kargs *k) { chain_body(k, 0); }
 static void k_ccd(const pb_kargs *k) { chain_body(k, 1); }
+static void k_ccd_cone(const pb_kargs *k) { chain_body(k, 2); }

@@ -115,20 +115,62 @@ static int fabrik_solve(ch_state *s, int iterations, REAL tol)
     return it;
 }
 
+/* Joint j's cone (ccd_cone): per.joint_cone[j], else params.cone or per.cone of chain c. */
+static REAL ch_cone(const KARGS *k, size_t C, size_t c, int j)
+{
+    return k->per.joint_cone ? (REAL)k->per.joint_cone[j] : PARAM(k, cone, (size_t)j * C + c);
+}
+
+/* The cone limit at joint j (ccd_cone): its bone (P[j] to P[j + 1]) at most
+ * `cone` rad from the axis (the parent bone's direction; the root bone's
+ * input direction), else the joint's subchain turned (shorter arc, plus the
+ * correcting small turn of ch_store) so the bone lies on the cone's edge in
+ * the plane of axis and bone: c = axis cos(cone) + e sin(cone), e the bone's
+ * part across the axis, made unit and orthogonalized twice. A bone folded
+ * onto the axis or its opposite (within CH_FOLDED) leaves that part at
+ * rounding level, its direction set by rounding: e is then a fixed
+ * perpendicular of the axis, so float and double turn the same way
+ * (measured: the bone's own plane there left limits up to 0.8 rad off).
+ * Turning a joint nearer the root later carries both bones along, so the
+ * limits set in a sweep stay met. */
+#define CH_FOLDED 1e-3
+static void ccd_limit(ch_state *s, int j, REAL cone)
+{
+    vec3 axis = j == 0 ? s->u[1] : v3_normalize_or(v3_sub(s->P[j], s->P[j - 1]), s->u[j]);
+    vec3 b = v3_normalize_or(v3_sub(s->P[j + 1], s->P[j]), axis);
+    if (!(vec_angle(axis, b) > cone)) return;
+    vec3 across = v3_sub(b, v3_scale(axis, v3_dot(axis, b)));
+    vec3 e = v3_length(across) > R(CH_FOLDED) ? v3_normalize_or(across, axis) : v3_perpendicular(axis);
+    e = v3_normalize_or(v3_sub(e, v3_scale(axis, v3_dot(axis, e))), v3_perpendicular(axis));
+    vec3 c = v3_add(v3_scale(axis, cos(cone)), v3_scale(e, sin(cone)));
+    quat turn = q_between(b, c);
+    turn = q_mul(q_between(v3_normalize_or(q_mul_vec3(turn, b), c), c), turn);
+    for (int m = j + 1; m < s->L; m++) s->P[m] = v3_add(s->P[j], q_mul_vec3(turn, v3_sub(s->P[m], s->P[j])));
+}
+
 /* CCD: from the joint before the end back to the root, each joint turned
  * (shorter arc, about its own position) so the end points at the target;
  * positions below it turn along. Each sweep ends with the bones re-set to
- * their lengths along their directions (FABRIK's forward pass). */
-static int ccd_solve(ch_state *s, int iterations, REAL tol)
+ * their lengths along their directions (FABRIK's forward pass). With cone
+ * limits (ccd_cone), the input chain is first put within them (root to end:
+ * each limit turns only the bones below it, so those above stay met), each
+ * turn is followed by its joint's limit, and a target out of reach is
+ * iterated like any other (the straight chain may break a limit): every
+ * solved chain meets its limits, iterated or not. */
+static int ccd_solve(const KARGS *k, size_t C, size_t c, ch_state *s, int coned)
 {
-    if (ch_straight(s)) return 0;
-    int L = s->L, it = 0;
+    int L = s->L, it = 0, iterations = k->p.iterations;
+    REAL tol = k->p.tolerance, cone[PB_CHAIN_MAX];
+    if (!coned && ch_straight(s)) return 0;
+    for (int j = 0; coned && j < L - 1; j++) cone[j] = ch_cone(k, C, c, j);
+    for (int j = 0; coned && j < L - 1; j++) ccd_limit(s, j, cone[j]);   /* the input onto its limits */
     while (it < iterations && ch_residual(s) > tol) {
         for (int j = L - 2; j >= 0; j--) {
             vec3 e = v3_sub(s->P[L - 1], s->P[j]), t = v3_sub(s->T, s->P[j]);
             vec3 eu = v3_normalize_or(e, v3(R(1), R(0), R(0)));
             quat turn = q_between(eu, v3_normalize_or(t, eu));
             for (int m = j + 1; m < L; m++) s->P[m] = v3_add(s->P[j], q_mul_vec3(turn, v3_sub(s->P[m], s->P[j])));
+            if (coned) ccd_limit(s, j, cone[j]);
         }
         /* the bones back to their lengths: float turns are not exact isometries, and
          * hundreds of sweeps would drift the solved positions off the chain */
@@ -138,16 +180,17 @@ static int ccd_solve(ch_state *s, int iterations, REAL tol)
     return it;
 }
 
-static void chain_impl(const KARGS *k, int ccd)
+static void chain_impl(const KARGS *k, int method)   /* 0 fabrik, 1 ccd, 2 ccd_cone */
 {
     size_t C = k->n / (size_t)k->p.chain_joints;
     ch_state s;
     for (size_t c = 0; c < C; c++) {
         ch_load(k, C, c, &s);
-        int it = ccd ? ccd_solve(&s, k->p.iterations, k->p.tolerance) : fabrik_solve(&s, k->p.iterations, k->p.tolerance);
+        int it = method ? ccd_solve(k, C, c, &s, method == 2) : fabrik_solve(&s, k->p.iterations, k->p.tolerance);
         ch_store(k, C, c, &s);
         if (k->iters) k->iters[c] = (uint8_t)it;
     }
 }
 void REF(fabrik)(const KARGS *k) { chain_impl(k, 0); }
 void REF(ccd)(const KARGS *k) { chain_impl(k, 1); }
+void REF(ccd_cone)(const KARGS *k) { chain_impl(k, 2); }

@@ -167,8 +167,9 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         { pa->halflife, PB_OPF_HALFLIFE, "halflife", 1 }, { pa->timescale, PB_OPF_TIMESCALE, "timescale", 0 },
         { pa->mask, PB_OPF_ALPHA, "mask", 0 },         { pa->halflife_axis, PB_OPF_HALFLIFE, "halflife_axis", 1 },
         { pa->cone, PB_OPF_CONE, "cone", 1 },
+        { pa->joint_cone, PB_OPF_CONE, "joint_cone", 1 },
     };
-    enum { MASK = 6, AXIS = 7 };
+    enum { MASK = 6, AXIS = 7, JOINT_CONE = 9 };
     int any = 0;
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         if (!arrs[i].arr) continue;
@@ -178,12 +179,14 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         any = 1;
     }
     if (!any) return PB_OK;
+    if (pa->joint_cone && !(info->flags & PB_OPF_NCHAIN))
+        return pb_fail(PB_ERR_PARAM, "%s: per.joint_cone is given but only the chain IK ops read it (leave it NULL)",
+                       info->name);
     if (pa->halflife && pa->halflife_axis)
         return pb_fail(PB_ERR_PARAM, "%s: per.halflife and per.halflife_axis are both given (one replaces the other: "
                        "give one)", info->name);
     if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT |
-                       PB_OPF_DQ_OUT | PB_OPF_NCHAIN |
-                       PB_OPF_FOOT))
+                       PB_OPF_DQ_OUT | PB_OPF_FOOT))
         return pb_fail(PB_ERR_PARAM, "%s: takes no per-element parameters (sampling takes call.offsets per character)",
                        info->name);
     size_t C = pa->characters;
@@ -191,12 +194,16 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
     if (n % C != 0)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not a whole number of joints x per.characters = %zu", info->name,
                        n, C);
+    if ((info->flags & PB_OPF_NCHAIN) && c->params.chain_joints > 0 && n / C != (size_t)c->params.chain_joints)
+        return pb_fail(PB_ERR_SIZE, "%s: per.characters = %zu but there are %zu chains of %d joints (per-chain and "
+                       "per-joint arrays count the chains)", info->name, C, n / (size_t)c->params.chain_joints,
+                       c->params.chain_joints);
     if ((info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) && C != c->skel->characters)
         return pb_fail(PB_ERR_SIZE, "%s: per.characters = %zu but the skeleton has %zu characters", info->name, C,
                        c->skel->characters);
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         if (!arrs[i].arr) continue;
-        size_t len = i == MASK ? n / C : i == AXIS ? 3 * (n / C) : C;
+        size_t len = i == MASK || i == JOINT_CONE ? n / C : i == AXIS ? 3 * (n / C) : C;
         for (size_t e = 0; e < len; e++) {
             float v = arrs[i].arr[e];
             if (isfinite(v) && !(arrs[i].nonneg && v < 0)) continue;
@@ -205,7 +212,7 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
                                "and >= 0; 3 x %zu joints)", info->name, e, e / 3, "xyz"[e % 3], (double)v, n / C);
             return pb_fail(PB_ERR_PARAM, "%s: per.%s[%zu] is %g (must be finite%s; %zu %s)", info->name,
                            arrs[i].name, e, (double)v, arrs[i].nonneg ? " and >= 0" : "", len,
-                           i == MASK ? "joints" : "characters");
+                           i == MASK || i == JOINT_CONE ? "joints" : "characters");
         }
     }
     return PB_OK;

@@ -1,4 +1,5 @@
-/* test_chain_ik.c — what users need from FABRIK and CCD, in every variant,
+/* test_chain_ik.c — what users need from FABRIK, CCD and CCD with cone
+ * limits (cone_checks), in every variant,
  * checked on the solved pose itself (forward kinematics in double), not
  * against the reference: reachable targets are reached within the
  * tolerance (or the chain used every iteration), out-of-reach targets get a
@@ -190,6 +191,8 @@ static void solve_checks(pb_op op, const pb_variant *v, int L, float tol, int it
     pb_pose_free(&a1); pb_pose_free(&b1); pb_pose_free(&o1);
 }
 
+static void cone_bad_input(pb_pose *a, pb_pose *b, pb_pose *o);
+
 /* Bad input: each refused with the chain (or parameter) named, out untouched. */
 static void bad_input(pb_op op)
 {
@@ -223,13 +226,148 @@ static void bad_input(pb_op op)
     CHECK(pb_run(op, NULL, &c) == PB_ERR_PARAM && strstr(pb_last_error(), "chain 7: bone 2"),
           "%s: zero-length bone: %s", on, pb_last_error());
     a.plane[PB_POS_Y][2 * 20 + 7] = keep;
+    float keep_t = b.plane[PB_POS_Z][3 * 20 + 11];
     b.plane[PB_POS_Z][3 * 20 + 11] = INFINITY;
     CHECK(pb_run(op, NULL, &c) == PB_ERR_PARAM && strstr(pb_last_error(), "chain 11: its target"),
           "%s: infinite target: %s", on, pb_last_error());
+    b.plane[PB_POS_Z][3 * 20 + 11] = keep_t;
+    if (op == PB_OP_ccd_cone) cone_bad_input(&a, &b, &o);
     size_t touched = 0;
     for (size_t i = 0; i < n; i++) touched += o.plane[PB_POS_X][i] != 42.0f;
     CHECK(touched == 0, "%s: refused calls wrote %zu values", on, touched);
     pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&o);
+}
+
+/* The angle (rad) between two vectors, in double. */
+static double angle3(const double u[3], const double v[3])
+{
+    double c[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };
+    return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), u[0] * v[0] + u[1] * v[1] + u[2] * v[2]);
+}
+
+/* ccd_cone: every bone of an iterated chain within its joint's cone of its
+ * parent bone (the root bone: of its input direction), uniform, per chain
+ * and per joint; bone lengths and the root kept; cones of pi or more give
+ * ccd's pose bit for bit on reachable targets; each chain alone gives the
+ * batch's pose. */
+static void cone_checks(const pb_variant *v, int L, pb_class cls)
+{
+    const char *vn = pb_variant_name(v);
+    size_t n = (size_t)L * NC;
+    pb_pose a, b, o, o2, a1, b1, o1;
+    CHECK(pb_pose_alloc(&a, n) == PB_OK && pb_pose_alloc(&b, n) == PB_OK && pb_pose_alloc(&o, n) == PB_OK &&
+          pb_pose_alloc(&o2, n) == PB_OK, "alloc");
+    CHECK(pb_pose_alloc(&a1, (size_t)L) == PB_OK && pb_pose_alloc(&b1, (size_t)L) == PB_OK &&
+          pb_pose_alloc(&o1, (size_t)L) == PB_OK, "alloc");
+    chains_case(PB_OP_ccd_cone, cls, L, 3000 + (uint64_t)L, &a, &b);
+    float jc[PB_CHAIN_MAX], pc[NC];
+    static const float pattern[5] = { 0.3f, 1.0f, 0.0f, 0.6f, 4.0f };
+    for (int j = 0; j < L; j++) jc[j] = pattern[j % 5];
+    for (size_t ch = 0; ch < NC; ch++) pc[ch] = 0.05f * (float)(ch % 40);
+    uint8_t its[NC], it1;
+    for (int form = 0; form < 3; form++) {   /* uniform 0.5 rad, per chain, per joint */
+        pb_call c = { .a = &a, .b = &b, .out = &o, .iterations = its,
+                      .params = { .chain_joints = L, .iterations = 64, .tolerance = 1e-4f, .cone = 0.5f } };
+        if (form == 1) c.per = (pb_param_arrays){ .characters = NC, .cone = pc };
+        if (form == 2) c.per = (pb_param_arrays){ .characters = NC, .joint_cone = jc };
+        CHECK(pb_run(PB_OP_ccd_cone, v, &c) == PB_OK, "ccd_cone %s: %s", vn, pb_last_error());
+        double worst_over = 0, worst_drift = 0, worst_root = 0;
+        size_t limited = 0, iterated = 0, nonfinite = 0, alone_diff = 0;
+        for (size_t ch = 0; ch < NC; ch++) {
+            double Pi[PB_CHAIN_MAX][3], Po[PB_CHAIN_MAX][3];
+            chain_fk(&a, NC, L, ch, Pi);
+            chain_fk(&o, NC, L, ch, Po);
+            worst_root = dmax(worst_root, dist3(Pi[0], Po[0]));
+            for (int j = 0; j < L; j++)
+                for (int k = 0; k < 3; k++) nonfinite += !isfinite(Po[j][k]);
+            for (int j = 1; j < L; j++)
+                worst_drift = dmax(worst_drift, fabs(dist3(Po[j], Po[j - 1]) / dist3(Pi[j], Pi[j - 1]) - 1));
+            iterated += its[ch] > 0;   /* every chain meets its limits, iterated or not */
+            for (int j = 0; j < L - 1; j++) {
+                double axis[3], bone[3];
+                for (int k = 0; k < 3; k++) {
+                    axis[k] = j == 0 ? Pi[1][k] - Pi[0][k] : Po[j][k] - Po[j - 1][k];
+                    bone[k] = Po[j + 1][k] - Po[j][k];
+                }
+                double cone = form == 0 ? 0.5 : form == 1 ? pc[ch] : jc[j], ang = angle3(axis, bone);
+                worst_over = dmax(worst_over, ang - cone);
+                if (getenv("CONE_DEBUG") && ang - cone > 1e-4)
+                    printf("  chain %zu joint %d: angle %.4f cone %.4f its %d\n", ch, j, ang, cone, its[ch]);
+                limited += cone < 3.1 && ang > cone - 1e-3;
+            }
+            if (form != 2) continue;
+            for (int j = 0; j < L; j++) {
+                size_t e = (size_t)j * NC + ch;
+                for (int pl = 0; pl < 10; pl++) {
+                    a1.plane[pl][j] = a.plane[pl][e];
+                    b1.plane[pl][j] = b.plane[pl][e];
+                }
+            }
+            pb_call c1 = c;
+            c1.a = &a1; c1.b = &b1; c1.out = &o1; c1.iterations = &it1;
+            c1.per.characters = 1;
+            CHECK(pb_run(PB_OP_ccd_cone, v, &c1) == PB_OK, "alone: %s", pb_last_error());
+            for (int j = 0; j < L; j++)
+                for (int pl = 0; pl < 10; pl++) alone_diff += o1.plane[pl][j] != o.plane[pl][(size_t)j * NC + ch];
+            alone_diff += it1 != its[ch];
+        }
+        printf("ccd_cone %-10s %s L=%2d %s cones: %zu of %d chains iterated, %zu bones at their limit, worst "
+               "excess %.2e rad, bone drift %.1e\n", vn, cls == PB_CLASS_MOCAP ? "cmu" : "gen", L,
+               form == 0 ? "uniform" : form == 1 ? "per-chain" : "per-joint", iterated, NC, limited, worst_over, worst_drift);
+        CHECK(nonfinite == 0, "ccd_cone %s L=%d: %zu NaN/Inf", vn, L, nonfinite);
+        CHECK(worst_over < 1e-4, "ccd_cone %s L=%d form %d: a bone is %.3g rad beyond its cone", vn, L, form, worst_over);
+        CHECK(limited > 0 && iterated > NC / 2, "ccd_cone %s L=%d: the case never met a limit", vn, L);
+        CHECK(worst_drift < 1e-6, "ccd_cone %s L=%d: bone lengths drift by %.3g", vn, L, worst_drift);
+        CHECK(worst_root == 0, "ccd_cone %s L=%d: the root moved by %.3g", vn, L, worst_root);
+        CHECK(alone_diff == 0, "ccd_cone %s L=%d: %zu values differ when a chain is solved alone", vn, L, alone_diff);
+    }
+    /* no limit (cones of pi and more): ccd's pose, bit for bit, wherever ccd iterates (in reach) */
+    pb_call c = { .a = &a, .b = &b, .out = &o, .params = { .chain_joints = L, .iterations = 64, .tolerance = 1e-4f,
+                                                           .cone = 3.5f } };
+    pb_call c2 = c;
+    c2.out = &o2;
+    CHECK(pb_run(PB_OP_ccd_cone, v, &c) == PB_OK && pb_run(PB_OP_ccd, v, &c2) == PB_OK, "%s", pb_last_error());
+    size_t diff = 0, compared = 0;
+    for (size_t ch = 0; ch < NC; ch++) {
+        double Pi[PB_CHAIN_MAX][3], T[3], reach = 0;
+        chain_fk(&a, NC, L, ch, Pi);
+        for (int j = 1; j < L; j++) reach += dist3(Pi[j], Pi[j - 1]);
+        for (int k = 0; k < 3; k++) T[k] = b.plane[PB_POS_X + k][(size_t)(L - 1) * NC + ch];
+        if (dist3(Pi[0], T) >= reach * (1 - 1e-6)) continue;
+        compared++;
+        for (int j = 0; j < L; j++)
+            for (int pl = 0; pl < 10; pl++) diff += o.plane[pl][(size_t)j * NC + ch] != o2.plane[pl][(size_t)j * NC + ch];
+    }
+    CHECK(diff == 0 && compared > NC / 4, "ccd_cone %s L=%d: with no limit, %zu values differ from ccd (%zu chains)",
+          vn, L, diff, compared);
+    pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&o); pb_pose_free(&o2);
+    pb_pose_free(&a1); pb_pose_free(&b1); pb_pose_free(&o1);
+}
+
+/* ccd_cone's cone arrays (bad_input's chains of 4 x 20): bad values named, arrays for
+ * ops that do not read them refused. */
+static void cone_bad_input(pb_pose *a, pb_pose *b, pb_pose *o)
+{
+    float jc[4] = { 0.5f, 0.5f, -0.1f, 0.5f }, pc[20];
+    for (int i = 0; i < 20; i++) pc[i] = 0.5f;
+    pc[13] = NAN;
+    pb_params p = { .chain_joints = 4, .iterations = 8, .tolerance = 1e-4f, .cone = 0.5f };
+    struct { pb_op op; pb_param_arrays per; float cone; const char *msg; } cases[] = {
+        { PB_OP_ccd_cone, { .characters = 20, .joint_cone = jc }, 0.5f, "per.joint_cone[2] is -0.1" },
+        { PB_OP_ccd_cone, { .characters = 20, .cone = pc }, 0.5f, "per.cone[13] is nan" },
+        { PB_OP_ccd_cone, { .characters = 10, .joint_cone = jc }, 0.5f, "per.characters = 10 but there are 20 chains" },
+        { PB_OP_ccd_cone, { 0 }, -1.0f, "cone" },
+        { PB_OP_ccd, { .characters = 20, .joint_cone = jc }, 0.5f, "ccd does not read joint_cone" },
+        { PB_OP_lookat_cone, { .characters = 20, .joint_cone = jc }, 0.5f, "only the chain IK ops read it" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        pb_call c = { .a = a, .b = b, .out = o, .params = p, .per = cases[k].per };
+        c.params.cone = cases[k].cone;
+        if (cases[k].op == PB_OP_lookat_cone) c.params.axis[2] = 1.0f;
+        pb_status s = pb_run(cases[k].op, NULL, &c);
+        CHECK(s != PB_OK && strstr(pb_last_error(), cases[k].msg), "ccd_cone bad input %zu: want '%s', got %s", k,
+              cases[k].msg, pb_last_error());
+    }
 }
 
 int main(void)
@@ -248,9 +386,12 @@ int main(void)
             }
         for (size_t o = 0; o < 2 && mocap.nclips; o++)   /* real legs (hip to toe) and arms (clavicle to hand) */
             for (int L = 4; L <= 5; L++) solve_checks(ops[o], v, L, 1e-4f, 255, PB_CLASS_MOCAP);
+        for (size_t l = emu ? 1 : 0; l < (emu ? 2u : 3u); l++) cone_checks(v, lens[l], PB_CLASS_MIXED);
+        if (mocap.nclips) cone_checks(v, 5, PB_CLASS_MOCAP);
     }
     bad_input(PB_OP_fabrik);
     bad_input(PB_OP_ccd);
+    bad_input(PB_OP_ccd_cone);
     if (!mocap.nclips) printf("note: no CMU clips installed (/usr/share/assimp/models/BVH): real chains not checked\n");
     pb_mocap_free(&mocap);
     return check_done();

@@ -39,6 +39,7 @@ static pb_params chain_params(int L, int real)
     p.chain_joints = L;
     p.iterations = 10;
     p.tolerance = real ? 1e-3f : 0.0f;
+    p.cone = 0.7f;   /* ccd_cone: clamps many random chains' bends */
     return p;
 }
 
@@ -206,7 +207,10 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
             out[i].joints = 7;
             out[i].n = 7 * out[i].characters;
         }
-    return nfam + make_mocap_cases(info, m, seed, out + nfam);
+    size_t k = nfam + make_mocap_cases(info, m, seed, out + nfam);
+    if ((info->flags & (PB_OPF_NCHAIN | PB_OPF_CONE)) == (PB_OPF_NCHAIN | PB_OPF_CONE))
+        for (size_t i = 0; i < k; i++) out[i].p.iterations = 1;   /* ccd_cone: one sweep (see its ops.def row) */
+    return k;
 }
 
 /* ---- one case's buffers ------------------------------------------------------------------- */
@@ -265,11 +269,15 @@ static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_inf
 {
     size_t J = 64;
     while (cs->n % J) J /= 2;
-    size_t C = b->skel ? b->skel->characters : cs->n / J;
+    size_t C = b->skel ? b->skel->characters : (info->flags & PB_OPF_NCHAIN) ? cs->characters : cs->n / J;
     if (!(b->per_mem = malloc((7 * C + 3 * (cs->n / C)) * sizeof(float))))
         return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
     if (form == PB_FORM_PER) {
         pb_gen_param_arrays(&b->per, b->per_mem, cs->n, C, info->flags, seed);
+    } else if (info->flags & PB_OPF_NCHAIN) {   /* ccd_cone's cones per joint: tight, loose, 0 and no limit */
+        static const float cones[6] = { 0.5f, 1.2f, 0.0f, 0.25f, 4.0f, 0.8f };
+        for (size_t j = 0; j < cs->n / C; j++) b->per_mem[j] = cones[(j + seed) % 6];
+        b->per = (pb_param_arrays){ .characters = C, .joint_cone = b->per_mem };
     } else {
         pb_gen_halflife_axes(b->per_mem, cs->n / C, seed);
         b->per = (pb_param_arrays){ .characters = C, .halflife_axis = b->per_mem };

@@ -122,6 +122,8 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
 #define PARAM_FLAGS (PB_OPF_ALPHA | PB_OPF_ALPHA_VEL | PB_OPF_TIME | PB_OPF_DURATION | PB_OPF_HALFLIFE | PB_OPF_TIMESCALE)
 #define NO_PER_FLAGS (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_CHAIN | PB_OPF_MAT_OUT | \
                       PB_OPF_DQ_OUT | PB_OPF_NCHAIN | PB_OPF_FOOT)
+/* ccd_cone: cones per chain (the per form) and per joint (the axes form: per.joint_cone) */
+#define CONED_CHAIN(info) (((info)->flags & (PB_OPF_NCHAIN | PB_OPF_CONE)) == (PB_OPF_NCHAIN | PB_OPF_CONE))
 #define T3_GROUPS ((1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL))
 #define VEL_GROUPS ((1u << PB_G_VEL) | (1u << PB_G_ANG) | (1u << PB_G_SVL))
 int pb_val_form_applies(const pb_op_info *info, int form)
@@ -131,8 +133,8 @@ int pb_val_form_applies(const pb_op_info *info, int form)
     case PB_FORM_STATIC:
         return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
     case PB_FORM_SCALE_ALT: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
-    case PB_FORM_AXES: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
-    default: return (info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS);
+    case PB_FORM_AXES: return ((info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
+    default: return ((info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
     }
 }
 /* The op as a form sees it: full poses write the optional groups too. */
@@ -152,7 +154,7 @@ static const char *form_name(const pb_op_info *info, int form)
     if (form == PB_FORM_STATIC) return "static";
     if (form == PB_FORM_SCALE_ALT) return alt_scale(info) == PB_SCALE_EXP ? "scale=exp" : "scale=linear";
     if (form == PB_FORM_PER) return "per";
-    if (form == PB_FORM_AXES) return "halflife_axis";
+    if (form == PB_FORM_AXES) return CONED_CHAIN(info) ? "joint_cone" : "halflife_axis";
     return "full";
 }
 

@@ -70,6 +70,7 @@ extern "C" {
     X(two_bone_ik_vel)           \
     X(fabrik)                    \
     X(ccd)                       \
+    X(ccd_cone)                  \
     X(sample_linear)             \
     X(sample_cubic)              \
     X(unroll)                    \
@@ -108,8 +109,9 @@ typedef struct pb_params {
                          axis (non-zero; normalized) */
     pb_scale_mode scale; /* how scales blend (0: the op's default; see pb_scale_mode) */
     float cone;       /* lookat_cone: the largest turn in rad, >= 0 (0: the head keeps its rotation;
-                         pi or more: no limit) */
-    /* Chain IK (fabrik, ccd; PB_OPF_NCHAIN): */
+                         pi or more: no limit); ccd_cone: every joint's limit, the largest angle in
+                         rad between its bone and its parent's (the root's: its input direction) */
+    /* Chain IK (fabrik, ccd, ccd_cone; PB_OPF_NCHAIN): */
     int chain_joints; /* joints per chain, PB_CHAIN_MIN .. PB_CHAIN_MAX (n = chain_joints x chains) */
     int iterations;   /* the most iterations a chain takes, 1 .. PB_CHAIN_MAX_ITERATIONS */
     float tolerance;  /* a chain stops once its end is within this distance of the target
@@ -280,7 +282,10 @@ typedef struct pb_param_arrays {
      * (linear and log-scale velocity component k, and the angular velocity's
      * component k, all with half-life [joint][k]). Not together with halflife. */
     const float *halflife_axis;
-    const float *cone;        /* per character: replaces params.cone */
+    const float *cone;        /* per character: replaces params.cone (ccd_cone: per chain) */
+    /* ccd_cone: per joint of the chain (chain_joints floats, characters = the chains): joint j's
+     * limit, replacing params.cone and per.cone (the end joint's is not read) */
+    const float *joint_cone;
 } pb_param_arrays;
 
 typedef struct pb_call {
