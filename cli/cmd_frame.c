@@ -24,7 +24,7 @@
 #define MAX_BVH 64
 
 enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
-       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
@@ -49,7 +49,9 @@ static const opt_spec opts[O_COUNT] = {
     [O_BLOCK] = { "block", OPT_LONG, "N", PB_FRAME_BLOCK_MIN, 4096, NULL, 0, "the most that fits half of L2",
                   "characters per block in the blocked table (fused and staged)" },
     [O_VERTICES] = { "vertices", OPT_LONG, "N", 0, 1000000, NULL, 0, "2000; --quick 200",
-                     "synthetic mesh skinned per character (linear blend skinning); 0: no skinning stage" },
+                     "synthetic mesh skinned per character (by --skin); 0: no skinning stage" },
+    [O_SKIN] = { "skin", OPT_CHOICE, NULL, 0, 0, "lbs|dqs", 0, "lbs",
+                 "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
 };
 
 enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_SKIN, ST_COUNT };
@@ -284,6 +286,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
         ok = o && cJSON_AddItemToArray(sa, o) && cJSON_AddStringToObject(o, "name", scenes[i].name) &&
              cJSON_AddNumberToObject(o, "joints", (double)scenes[i].joints) &&
              cJSON_AddNumberToObject(o, "vertices", (double)scenes[i].mesh.n) &&
+             cJSON_AddStringToObject(o, "skin", scenes[i].skin == PB_SKIN_DQS ? "dqs" : "lbs") &&
              cJSON_AddStringToObject(o, "source", scenes[i].source) &&
              cJSON_AddStringToObject(o, "legs", scenes[i].leg_desc);
     }
@@ -446,6 +449,7 @@ static int run(const opt_val *v, int nrest, char **rest)
     size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
                       : quick                 ? PB_FRAME_VERTICES / 10
                                               : PB_FRAME_VERTICES;
+    for (int i = 0; i < ns; i++) scenes[i].skin = v[O_SKIN].count && v[O_SKIN].choice == 1 ? PB_SKIN_DQS : PB_SKIN_LBS;
     for (int i = 0; i < ns; i++)
         if (pb_scene_mesh(&scenes[i], vertices) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
@@ -473,8 +477,9 @@ static int run(const opt_val *v, int nrest, char **rest)
             status = EXIT_USAGE;
             break;
         }
-        printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s; mesh: %zu vertices\n  %s\n", sc->name,
-               sc->joints, cfg.characters, crowd.n, sc->leg_desc, sc->mesh.n, sc->source);
+        printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s; mesh: %zu vertices (%s)\n  %s\n",
+               sc->name, sc->joints, cfg.characters, crowd.n, sc->leg_desc, sc->mesh.n,
+               sc->skin == PB_SKIN_DQS ? "dual-quaternion skinning" : "linear blend skinning", sc->source);
         printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
                stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], stage_head[6],
                stage_head[7], "stage sum",

@@ -325,28 +325,43 @@ pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v)
     return run_op(c, PB_OP_fk, v, &call);
 }
 
+static pb_status skin_method_check(const pb_frame_crowd *c)
+{
+    if (c->sc->skin != PB_SKIN_LBS && c->sc->skin != PB_SKIN_DQS)
+        return pb_fail(PB_ERR_PARAM, "frame: scene %s: skin is %d (PB_SKIN_LBS or PB_SKIN_DQS)", c->sc->name,
+                       (int)c->sc->skin);
+    return PB_OK;
+}
+
 pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v)
 {
+    pb_status s = skin_method_check(c);
+    if (s != PB_OK) return s;
     pb_call call = { .a = &c->global, .b = &c->inv_bind, .palette = &c->palette };
-    return run_op(c, PB_OP_palette, v, &call);
+    return run_op(c, c->sc->skin == PB_SKIN_DQS ? PB_OP_palette_dq : PB_OP_palette, v, &call);
 }
 
 pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v)
 {
     if (!c->sc->mesh.n) return PB_OK;
-    if (!c->skin_ready || c->skin_variant != v) {   /* the mesh checked once per character and variant */
+    pb_status s = skin_method_check(c);
+    if (s != PB_OK) return s;
+    pb_skin_method method = c->sc->skin;
+    if (!c->skin_ready || c->skin_variant != v || c->skin_method != method) {   /* checked once per character,
+                                                                                    variant and method */
         skin_jobs_free(c);
         for (size_t k = 0; k < c->characters; k++) {
             pb_skin_call call = { .mesh = &c->sc->mesh, .palette = &c->palette, .characters = c->characters,
                                   .character = k, .out = &c->skin[k] };
-            pb_status s = pb_skin_job_create(&c->skin_jobs[k], PB_SKIN_LBS, v, &call);
+            s = pb_skin_job_create(&c->skin_jobs[k], method, v, &call);
             if (s != PB_OK) {
                 skin_jobs_free(c);
-                c->failed = "skin_lbs";
+                c->failed = method == PB_SKIN_DQS ? "skin_dqs" : "skin_lbs";
                 return s;
             }
         }
         c->skin_variant = v;
+        c->skin_method = method;
         c->skin_ready = 1;
     }
     for (size_t k = 0; k < c->characters; k++) pb_skin_job_run(c->skin_jobs[k]);

@@ -36,6 +36,8 @@ check "frame threads 0"      2 "--threads expects an integer in 1..1024, got '0'
 check "frame threads < 0"    2 "--threads expects an integer in 1..1024, got '-2'" -- frame --threads -2
 check "frame threads absurd" 2 "--threads expects an integer in 1..1024, got '100000'" -- frame --threads 100000
 check "frame block small"    2 "--block expects an integer in 16..4096, got '4'" -- frame --block 4
+check "frame bad skin"       2 "--skin expects lbs or dqs, got 'qs'" -- frame --skin qs
+check "frame dqs"            0 "mesh: 200 vertices \(dual-quaternion skinning\)" -- frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --skin dqs
 out=$(POSEBENCH_THREADS=lots run variants 2>&1); st=$?
 [ "$st" = 2 ] && grep -q "POSEBENCH_THREADS expects an integer in 1..1024, got 'lots'" <<<"$out" && pass=$((pass+1)) \
   || { fail=$((fail+1)); echo "FAIL bad POSEBENCH_THREADS: status $st: $out"; }

@@ -107,24 +107,41 @@ static void random_parents(void)
     CHECK(pb_skeleton_random_parents(a, 1, 1, 1) == PB_OK && a[0] == -1, "one joint, any depth");
 }
 
+/* Palette entry e (3x4 matrix, or unit dual quaternion for a scene skinned by
+ * PB_SKIN_DQS: rotation by the real part, then the translation 2 vec(dual
+ * conj(real))) applied to point P, in double. */
+static void entry_apply(const pb_frame_crowd *c, size_t e, const double P[3], double out[3])
+{
+    if (c->sc->skin == PB_SKIN_DQS) {
+        const float *q = c->palette.data + e * PB_PALETTE_DQ_FLOATS, *d = q + 4;
+        double w = q[0], u[3] = { q[1], q[2], q[3] }, dw = d[0], dv[3] = { d[1], d[2], d[3] };
+        double cu[3] = { u[1] * P[2] - u[2] * P[1], u[2] * P[0] - u[0] * P[2], u[0] * P[1] - u[1] * P[0] };
+        double cc[3] = { u[1] * cu[2] - u[2] * cu[1], u[2] * cu[0] - u[0] * cu[2], u[0] * cu[1] - u[1] * cu[0] };
+        double ud[3] = { u[1] * dv[2] - u[2] * dv[1], u[2] * dv[0] - u[0] * dv[2], u[0] * dv[1] - u[1] * dv[0] };
+        for (int r = 0; r < 3; r++)
+            out[r] = P[r] + 2 * w * cu[r] + 2 * cc[r] + 2 * (w * dv[r] - dw * u[r] + ud[r]);
+        return;
+    }
+    const float *M = c->palette.data + e * PB_PALETTE_MAT_FLOATS;
+    for (int r = 0; r < 3; r++) out[r] = M[4 * r] * P[0] + M[4 * r + 1] * P[1] + M[4 * r + 2] * P[2] + M[4 * r + 3];
+}
+
 /* The palette moves each joint's bind position onto its global position: the bind
  * pose has no rotation and unit scales, so inv_bind is a translation by minus the
- * bind position, and matrix [R S | t] of the palette takes that position to global.pos. */
+ * bind position, and the palette's entry takes that position to global.pos. */
 static void palette_follows(const pb_frame_crowd *c)
 {
-    double worst = 0, ident = 0;
+    double worst = 0, ident = 0, x[3];
+    const char *how = c->sc->skin == PB_SKIN_DQS ? "dqs" : "lbs";
     for (size_t e = 0; e < c->n; e++) {
-        const float *M = c->palette.data + e * PB_PALETTE_MAT_FLOATS;
         double P[3] = { -c->inv_bind.plane[PB_POS_X][e], -c->inv_bind.plane[PB_POS_Y][e], -c->inv_bind.plane[PB_POS_Z][e] };
-        for (int r = 0; r < 3; r++) {
-            double x = M[4 * r] * P[0] + M[4 * r + 1] * P[1] + M[4 * r + 2] * P[2] + M[4 * r + 3];
-            worst = fmax(worst, fabs(x - c->global.plane[PB_POS_X + r][e]));
-        }
+        entry_apply(c, e, P, x);
+        for (int r = 0; r < 3; r++) worst = fmax(worst, fabs(x[r] - c->global.plane[PB_POS_X + r][e]));
         ident = fmax(ident, fabs(c->inv_bind.plane[PB_ROT_W][e] - 1) + fabs(c->inv_bind.plane[PB_SCL_X][e] - 1));
     }
-    CHECK(worst < 1e-4 && ident == 0, "palette: bind positions land %.3g m from the globals (inv_bind rotation/scale "
-          "off identity by %.3g)", worst, ident);
-    /* skinning: a vertex with one influence is its joint's palette matrix times its rest position, per character */
+    CHECK(worst < 1e-4 && ident == 0, "palette (%s): bind positions land %.3g m from the globals (inv_bind rotation/"
+          "scale off identity by %.3g)", how, worst, ident);
+    /* skinning: a vertex with one influence is its joint's palette entry applied to its rest position, per character */
     const pb_mesh *m = &c->sc->mesh;
     size_t C = c->characters, single = 0;
     worst = 0;
@@ -132,15 +149,12 @@ static void palette_follows(const pb_frame_crowd *c)
         for (size_t v = 0; v < m->n; v++) {
             if (m->w[0][v] != 1.0f) continue;
             single++;
-            const float *M = c->palette.data + ((size_t)m->idx[0][v] * C + k) * PB_PALETTE_MAT_FLOATS;
-            for (int r = 0; r < 3; r++) {
-                double x = M[4 * r] * (double)m->pos[0][v] + M[4 * r + 1] * (double)m->pos[1][v] +
-                           M[4 * r + 2] * (double)m->pos[2][v] + M[4 * r + 3];
-                worst = fmax(worst, fabs(x - c->skin[k].pos[r][v]));
-            }
+            double P[3] = { m->pos[0][v], m->pos[1][v], m->pos[2][v] };
+            entry_apply(c, (size_t)m->idx[0][v] * C + k, P, x);
+            for (int r = 0; r < 3; r++) worst = fmax(worst, fabs(x[r] - c->skin[k].pos[r][v]));
         }
-    CHECK(m->n == 0 || (single > 0 && worst < 1e-4), "skin: %zu one-influence vertices land up to %.3g m from their "
-          "joint's matrix x rest position", single, worst);
+    CHECK(m->n == 0 || (single > 0 && worst < 1e-4), "skin (%s): %zu one-influence vertices land up to %.3g m from "
+          "their joint's entry applied to the rest position", how, single, worst);
 }
 
 static void frame_step(void)
@@ -162,6 +176,15 @@ static void frame_step(void)
         CHECK(finite, "%s: globals finite", pb_frame_method_get((pb_frame_method)m)->key);
         palette_follows(&c);
     }
+    /* dual-quaternion skinning (the scene's method, read at each stage: the same crowd switches) */
+    s.skin = PB_SKIN_DQS;
+    pb_status st = pb_frame_step(&c, NULL, PB_FM_DEAD, 0);
+    CHECK(st == PB_OK, "dqs frame: %s", pb_last_error());
+    palette_follows(&c);
+    s.skin = (pb_skin_method)7;
+    CHECK(pb_frame_step(&c, NULL, PB_FM_DEAD, 1) == PB_ERR_PARAM && strstr(pb_last_error(), "skin is 7"),
+          "a bad skinning method: %s", pb_last_error());
+    s.skin = PB_SKIN_LBS;
     CHECK(pb_frame_step(NULL, NULL, PB_FM_DEAD, 0) == PB_ERR_NULL, "NULL crowd");
     CHECK(pb_frame_step(&c, NULL, PB_FM_COUNT, 0) == PB_ERR_PARAM && strstr(pb_last_error(), "method"), "bad method");
     CHECK(pb_frame_step(&c, NULL, PB_FM_DEAD, -1) == PB_ERR_PARAM && strstr(pb_last_error(), "k = -1"), "k < 0");

@@ -51,6 +51,9 @@ typedef struct pb_scene {
     int leg[2][3];            /* two-bone chains (root, mid, end joints); leg[0][0] < 0: none */
     char leg_desc[256];       /* how the legs were chosen, for the output */
     pb_mesh mesh;             /* the mesh the skinning stage skins (pb_scene_mesh); n = 0: none, no skinning */
+    pb_skin_method skin;      /* how: PB_SKIN_LBS (0, the default: palette of 3x4 matrices, linear blend
+                                 skinning) or PB_SKIN_DQS (palette_dq, dual-quaternion skinning); read at
+                                 each palette and skinning stage */
 } pb_scene;
 
 /* A deterministic synthetic character: random parents (pb_skeleton_random_parents, depth < 16),
@@ -147,6 +150,7 @@ typedef struct pb_frame_crowd {
     pb_skin_job **skin_jobs;
     const pb_variant *skin_variant;
     int skin_ready;
+    pb_skin_method skin_method;   /* the method skin_jobs were made for */
     float *lift;              /* per-character IK target height change (m) */
     const pb_pose *mixed;     /* what the additive layer reads: &mix, or &dst for a cut */
     const char *failed;       /* the op that failed last (for messages) */
@@ -188,12 +192,16 @@ PB_API pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v);
 /* The matrix palette (op palette) of the globals and inv_bind, the inverse of
  * the bind pose: each joint's local position in the source clip's first frame
  * (its bone; a BVH joint's OFFSET), no rotation, unit scale, roots at the
- * origin, so a mesh modelled around that pose follows the character. */
+ * origin, so a mesh modelled around that pose follows the character. A scene
+ * skinned by PB_SKIN_DQS gets the dual-quaternion palette (op palette_dq,
+ * PB_PALETTE_DQ_FLOATS per element) instead. Errors: PB_ERR_PARAM for a
+ * scene's skin that is neither method, the op's. */
 PB_API pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v);
-/* Linear blend skinning of the scene's mesh by each character's palette into
- * c->skin[k] (nothing when the scene has no mesh). The first call with a
- * variant validates the mesh once per character (pb_skin_job_create); later
- * calls only run the kernels. */
+/* Skinning of the scene's mesh by each character's palette into c->skin[k]
+ * (nothing when the scene has no mesh), by the scene's method: linear blend
+ * or dual-quaternion (sc->skin). The first call with a variant and method
+ * validates the mesh once per character (pb_skin_job_create); later calls
+ * only run the kernels. */
 PB_API pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v);
 /* Times of timed frame k: each role's clip time (cycling within the first half
  * of the clip) and the time since the transition (cycling within the window,
