@@ -271,6 +271,9 @@ typedef struct pb_val_row {
     double vel_consistency; /* PB_OPF_VELCHECK ops: oracle velocities vs central finite differences of the
                                oracle's own outputs (steps h and 2h, Richardson-extrapolated) (relative, max(1, |v|)); -1 if not applicable */
     double vel_bound;
+    size_t ill_posed, elements;  /* chain IK: elements whose answer float inputs do not determine (the oracle on
+                                    inputs a few ulps apart moves > 1e-2 rad), left out of the errors; of all.
+                                    0, 0 for the other ops (runner.c) */
     int pass;
 } pb_val_row;
 
