@@ -6,6 +6,7 @@
 #include <string.h>
 #include "command.h"
 #include "skin_check.h"
+#include "mm_check.h"
 #include "pick.h"
 #include "validate.h"
 
@@ -44,12 +45,17 @@ static int run(const opt_val *v, int nrest, char **rest)
         o.nbvh = (size_t)v[O_BVH].count;
     }
     if (v[O_BVH_SCALE].count) o.bvh_scale = v[O_BVH_SCALE].d;
-    /* skinning is not a pose op: its own table (validate/skin_check.c), after the ops' (or alone) */
+    /* skinning and the motion-matching search are not pose ops: their own tables (validate/skin_check.c,
+     * validate/mm_check.c), after the ops' (or alone) */
     const char *pose_ops[OPT_MAX_VALUES];
-    size_t nskin = 0, npose = 0;
+    size_t nskin = 0, nmm = 0, npose = 0;
     for (size_t i = 0; i < o.nops; i++) {
         if (!strcmp(o.ops[i], "skin_lbs") || !strcmp(o.ops[i], "skin_dqs")) {
             nskin++;
+            continue;
+        }
+        if (!strcmp(o.ops[i], "mm_search")) {
+            nmm++;
             continue;
         }
         pb_op op;
@@ -59,7 +65,8 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         pose_ops[npose++] = o.ops[i];
     }
-    const int skin_only = nskin > 0 && npose == 0, skin = o.nops == 0 || nskin > 0;
+    const int aux_only = (nskin > 0 || nmm > 0) && npose == 0, skin = o.nops == 0 || nskin > 0,
+              mm = o.nops == 0 || nmm > 0;
     o.ops = pose_ops;
     o.nops = npose;
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
@@ -72,13 +79,17 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         o.json = jf;
     }
-    int fails = skin_only ? 0 : pb_validate_report(&o);
+    int fails = aux_only ? 0 : pb_validate_report(&o);
     if (skin && fails >= 0) {
         pb_mocap mc = { 0 };
         if (!o.no_mocap) pb_mocap_load_scaled(&mc, o.bvh, o.nbvh, o.bvh_scale, 0, NULL);   /* none: the random case only */
         int sf = pb_skin_validate(stdout, &mc);
         pb_mocap_free(&mc);
         fails = sf < 0 ? -1 : fails + sf;
+    }
+    if (mm && fails >= 0) {
+        int mf = pb_mm_validate(stdout);
+        fails = mf < 0 ? -1 : fails + mf;
     }
     if (jf && fclose(jf) != 0) {
         fprintf(stderr, "posebench validate: error writing %s\n", json);

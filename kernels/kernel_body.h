@@ -12,7 +12,7 @@
 #define PB_CAT3_(a, b, c) a##_##b##_##c
 #define PB_CAT3(a, b, c) PB_CAT3_(a, b, c)
 #define PB_TABLE PB_CAT3(pb_table, PB_ISA, PB_MODE)
-#define PB_SKIN_TABLE PB_CAT3(pb_skin_table, PB_ISA, PB_MODE)
+#define PB_AUX_TABLE PB_CAT3(pb_aux_table, PB_ISA, PB_MODE)
 
 #define FOR_VECTORS(k) for (size_t i = 0; i < (k)->n_padded; i += PB_LANES)
 
@@ -29,6 +29,7 @@
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"
+#include "mm.h"
 
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,
@@ -36,5 +37,5 @@ const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #undef PB_X_KERNEL
 };
 
-/* Skinning is not a pose op: its kernels have their own slots (internal.h). */
-const pb_skin_table PB_SKIN_TABLE = { k_skin_lbs, k_skin_dqs };
+/* Skinning and the motion-matching search are not pose ops: their own slots (internal.h). */
+const pb_aux_table PB_AUX_TABLE = { k_skin_lbs, k_skin_dqs, k_mm_search };

@@ -13,8 +13,9 @@
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
  * kineform.h, skeleton.h, transition.h, target.h, chain.h, foot.h (over target.h's IK), sample.h, palette.h
- * and skin.h
- * (skinning: not a pose op, its own table REF_SKIN_TABLE of REF_SKIN_T). They are
+ * skin.h and mm.h
+ * (skinning and the motion-matching search: not pose ops, their own table
+ * REF_AUX_TABLE of REF_AUX_T). They are
  * include-only, in this order (a family may use common.h, nothing else; chain.h
  * also uses target.h's direction algebra). */
 #include "common.h"
@@ -28,6 +29,10 @@
 #include "sample.h"
 #include "palette.h"
 #include "skin.h"
+#include "mm.h"
+
+/* Skinning and the motion-matching search are not pose ops: their own table. */
+const REF_AUX_T REF_AUX_TABLE = { REF(skin_lbs), REF(skin_dqs), REF(mm_search) };
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

@@ -6,6 +6,7 @@
 #define REF_TABLE pb_ref_table
 #define REF_FN_T pb_kernel_fn
 #define SKARGS pb_skin_kargs
-#define REF_SKIN_TABLE pb_ref_skin_table
-#define REF_SKIN_T pb_skin_table
+#define REF_AUX_TABLE pb_ref_aux_table
+#define MMARGS pb_mm_kargs
+#define REF_AUX_T pb_aux_table
 #include "ref_body.h"

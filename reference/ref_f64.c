@@ -6,6 +6,7 @@
 #define REF_TABLE pb_ref_f64_table
 #define REF_FN_T pb_kernel_f64_fn
 #define SKARGS pb_skin_kargs_f64
-#define REF_SKIN_TABLE pb_ref_skin_f64_table
-#define REF_SKIN_T pb_skin_table_f64
+#define REF_AUX_TABLE pb_ref_aux_f64_table
+#define MMARGS pb_mm_kargs_f64
+#define REF_AUX_T pb_aux_table_f64
 #include "ref_body.h"

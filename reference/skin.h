@@ -60,4 +60,3 @@ void REF(skin_dqs)(const SKARGS *k)
     }
 }
 
-const REF_SKIN_T REF_SKIN_TABLE = { REF(skin_lbs), REF(skin_dqs) };

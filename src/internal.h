@@ -141,12 +141,34 @@ PB_DEFINE_SKARGS(float, pb_skin_kargs)
 PB_DEFINE_SKARGS(double, pb_skin_kargs_f64)
 typedef void (*pb_skin_fn)(const pb_skin_kargs *k);
 typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
-/* A variant's skinning kernels: one slot per method (pb_skin_method), beside
- * its op table; skin_lbs and skin_dqs are not pose ops (no PB_OP_LIST row). */
-typedef struct pb_skin_table { pb_skin_fn lbs, dqs; } pb_skin_table;
-typedef struct pb_skin_table_f64 { pb_skin_f64_fn lbs, dqs; } pb_skin_table_f64;
-PB_INTERNAL extern const pb_skin_table pb_ref_skin_table;
-extern const pb_skin_table_f64 pb_ref_skin_f64_table;
+/* The motion-matching search's argument block (posebench/mm.h), float and
+ * double: rows of PB_MM_FEATURES planes (plane f at feat + f x stride; rows
+ * up to stride are padding at +inf), n normalized queries (AoS, q x
+ * PB_MM_FEATURES), per query an excluded row range ex[2q] .. ex[2q + 1]
+ * (inclusive; lo > hi: none) or ex NULL; out best row (UINT32_MAX: none)
+ * and its squared distance. */
+#define PB_DEFINE_MMARGS(T, NAME)   \
+    typedef struct NAME {           \
+        const T *feat;              \
+        size_t stride, rows;        \
+        const T *q;                 \
+        size_t n;                   \
+        const uint32_t *ex;         \
+        uint32_t *best;             \
+        T *dist;                    \
+    } NAME;
+PB_DEFINE_MMARGS(float, pb_mm_kargs)
+PB_DEFINE_MMARGS(double, pb_mm_kargs_f64)
+typedef void (*pb_mm_fn)(const pb_mm_kargs *k);
+typedef void (*pb_mm_f64_fn)(const pb_mm_kargs_f64 *k);
+
+/* A variant's kernels beyond its op table: skinning (one slot per
+ * pb_skin_method; skin_lbs and skin_dqs are not pose ops, no PB_OP_LIST
+ * row) and the motion-matching search. */
+typedef struct pb_aux_table { pb_skin_fn lbs, dqs; pb_mm_fn mm_search; } pb_aux_table;
+typedef struct pb_aux_table_f64 { pb_skin_f64_fn lbs, dqs; pb_mm_f64_fn mm_search; } pb_aux_table_f64;
+PB_INTERNAL extern const pb_aux_table pb_ref_aux_table;
+extern const pb_aux_table_f64 pb_ref_aux_f64_table;
 
 /* A row of the variant table. */
 struct pb_variant {
@@ -156,7 +178,7 @@ struct pb_variant {
     uint32_t features;      /* PB_CPU_* needed to run it */
     int lanes;
     const pb_kernel_fn *table;  /* NULL when this build does not contain it */
-    const pb_skin_table *skin;  /* its skinning kernels (NULL with table) */
+    const pb_aux_table *aux;   /* its skinning and search kernels (NULL with table) */
 };
 
 /* A validated call, ready to run: the kernel, its arguments, and what

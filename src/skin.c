@@ -196,7 +196,7 @@ static pb_status job_init(pb_skin_job *j, pb_skin_method method, const pb_varian
     if (o->n != m->n) return pb_fail(PB_ERR_SIZE, "%s: out.n = %zu, mesh.n = %zu", name, o->n, m->n);
     if ((s = check_alias(m, pal, width, o)) != PB_OK) return prefixed(s, name);
     if ((s = v ? pb_variant_check(v) : pb_variant_active(&v)) != PB_OK) return s;
-    j->fn = method == PB_SKIN_LBS ? v->skin->lbs : v->skin->dqs;
+    j->fn = method == PB_SKIN_LBS ? v->aux->lbs : v->aux->dqs;
     pb_skin_kargs *k = &j->k;
     k->n = m->n;
     k->influences = m->influences;

@@ -17,8 +17,8 @@
 #ifdef PB_HAVE_sse41_native
 DECL(sse41, native)
 #define T_sse41 pb_table_sse41_native
-extern const pb_skin_table pb_skin_table_sse41_native;
-#define S_sse41 (&pb_skin_table_sse41_native)
+extern const pb_aux_table pb_aux_table_sse41_native;
+#define S_sse41 (&pb_aux_table_sse41_native)
 #else
 #define T_sse41 NULL
 #define S_sse41 NULL
@@ -26,8 +26,8 @@ extern const pb_skin_table pb_skin_table_sse41_native;
 #ifdef PB_HAVE_avx2_native
 DECL(avx2, native)
 #define T_avx2 pb_table_avx2_native
-extern const pb_skin_table pb_skin_table_avx2_native;
-#define S_avx2 (&pb_skin_table_avx2_native)
+extern const pb_aux_table pb_aux_table_avx2_native;
+#define S_avx2 (&pb_aux_table_avx2_native)
 #else
 #define T_avx2 NULL
 #define S_avx2 NULL
@@ -35,8 +35,8 @@ extern const pb_skin_table pb_skin_table_avx2_native;
 #ifdef PB_HAVE_avx512_native
 DECL(avx512, native)
 #define T_avx512 pb_table_avx512_native
-extern const pb_skin_table pb_skin_table_avx512_native;
-#define S_avx512 (&pb_skin_table_avx512_native)
+extern const pb_aux_table pb_aux_table_avx512_native;
+#define S_avx512 (&pb_aux_table_avx512_native)
 #else
 #define T_avx512 NULL
 #define S_avx512 NULL
@@ -44,8 +44,8 @@ extern const pb_skin_table pb_skin_table_avx512_native;
 #ifdef PB_HAVE_neon_native
 DECL(neon, native)
 #define T_neon pb_table_neon_native
-extern const pb_skin_table pb_skin_table_neon_native;
-#define S_neon (&pb_skin_table_neon_native)
+extern const pb_aux_table pb_aux_table_neon_native;
+#define S_neon (&pb_aux_table_neon_native)
 #else
 #define T_neon NULL
 #define S_neon NULL
@@ -56,7 +56,7 @@ static const pb_variant table[] = {
     { "avx2", "avx2", PB_MODE_NATIVE, PB_CPU_AVX2 | PB_CPU_FMA, 8, T_avx2, S_avx2 },
     { "sse41", "sse41", PB_MODE_NATIVE, PB_CPU_SSE41, 4, T_sse41, S_sse41 },
     { "neon", "neon", PB_MODE_NATIVE, PB_CPU_NEON, 4, T_neon, S_neon },
-    { "scalar", "scalar", PB_MODE_NATIVE, 0, 1, pb_ref_table, &pb_ref_skin_table },
+    { "scalar", "scalar", PB_MODE_NATIVE, 0, 1, pb_ref_table, &pb_ref_aux_table },
 };
 #define NVARIANTS (sizeof table / sizeof table[0])
 

@@ -11,13 +11,13 @@
 #ifdef PB_HAVE_EMULATED
 #define DECL(isa) PB_DECLARE_TABLE(pb_table_##isa##_emu)
 DECL(sse41) DECL(avx2) DECL(avx512) DECL(neon)
-#define SDECL(isa) extern const pb_skin_table pb_skin_table_##isa##_emu;
+#define SDECL(isa) extern const pb_aux_table pb_aux_table_##isa##_emu;
 SDECL(sse41) SDECL(avx2) SDECL(avx512) SDECL(neon)
 static const pb_variant emulated[] = {
-    { "sse41-emu", "sse41", PB_MODE_EMULATED, 0, 4, pb_table_sse41_emu, &pb_skin_table_sse41_emu },
-    { "avx2-emu", "avx2", PB_MODE_EMULATED, 0, 8, pb_table_avx2_emu, &pb_skin_table_avx2_emu },
-    { "avx512-emu", "avx512", PB_MODE_EMULATED, 0, 16, pb_table_avx512_emu, &pb_skin_table_avx512_emu },
-    { "neon-emu", "neon", PB_MODE_EMULATED, 0, 4, pb_table_neon_emu, &pb_skin_table_neon_emu },
+    { "sse41-emu", "sse41", PB_MODE_EMULATED, 0, 4, pb_table_sse41_emu, &pb_aux_table_sse41_emu },
+    { "avx2-emu", "avx2", PB_MODE_EMULATED, 0, 8, pb_table_avx2_emu, &pb_aux_table_avx2_emu },
+    { "avx512-emu", "avx512", PB_MODE_EMULATED, 0, 16, pb_table_avx512_emu, &pb_aux_table_avx512_emu },
+    { "neon-emu", "neon", PB_MODE_EMULATED, 0, 4, pb_table_neon_emu, &pb_aux_table_neon_emu },
 };
 static const size_t nemulated = sizeof emulated / sizeof emulated[0];
 #else

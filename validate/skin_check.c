@@ -158,7 +158,7 @@ pb_status pb_skin_error(const pb_variant *v, pb_skin_method method, const pb_ski
     k.stride = (int32_t)width;
     for (int b = 0; b < nb; b++) ok &= buf[b] != NULL;
     if (ok) {
-        (method == PB_SKIN_LBS ? pb_ref_skin_f64_table.lbs : pb_ref_skin_f64_table.dqs)(&k);
+        (method == PB_SKIN_LBS ? pb_ref_aux_f64_table.lbs : pb_ref_aux_f64_table.dqs)(&k);
         err->pos = err->nrm = 0;
         for (int p = 0; p < 3; p++)
             for (size_t i = 0; i < n; i++) {

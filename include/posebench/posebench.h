@@ -13,4 +13,5 @@
 #include "builders.h"
 #include "frame.h"
 #include "pool.h"
+#include "mm.h"
 #endif

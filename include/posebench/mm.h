@@ -1,0 +1,111 @@
+/* mm.h — motion matching (Clavet, GDC 2016): a database of animation frames
+ * described by features, and the search for the frame whose features best
+ * match a query (the character's current state and desired trajectory).
+ *
+ * Features (PB_MM_FEATURES = 27 floats per frame, the set of Holden et al.'s
+ * Learned Motion Matching), all in the character's own space: the root
+ * (joint 0) projected onto the ground (y = 0) as origin, facing the hips'
+ * forward axis projected onto the ground, y up:
+ *   0- 2 left foot position      3- 5 right foot position
+ *   6- 8 left foot velocity      9-11 right foot velocity
+ *  12-14 hip (joint 0) velocity
+ *  15-20 trajectory positions (x, z) at PB_MM_FUTURE frames ahead (20, 40, 60)
+ *  21-26 trajectory facing directions (x, z) at the same offsets.
+ * Velocities are finite differences over one frame (times the clip's fps).
+ * Frames closer to a clip's end than the last future offset have no
+ * trajectory and are not in the database.
+ *
+ * Normalization: per group (PB_MM_GROUPS: foot positions, foot velocities,
+ * hip velocity, trajectory positions, trajectory directions), each feature
+ * minus its mean over the database, divided by the group's standard
+ * deviation (the root of the mean of its features' variances), times the
+ * group's weight. The database stores the normalized features SoA (one plane
+ * per feature), so the weighted squared distance of the issue is the plain
+ * squared distance of normalized vectors. A group whose deviation is 0 (it
+ * never varies) keeps unit scale: pb_mm_db.flat says which.
+ *
+ * Search: for each query (raw features, normalized on the way in), the
+ * database row with the smallest squared distance, ties broken by the
+ * lowest row; optionally excluding a window of rows around a given one (the
+ * frame playing). Exhaustive, SIMD across rows and exact: every variant
+ * returns the float reference's row, and that row's distance is within
+ * 1e-6 relative of the exhaustive search in double (tests/test_mm.c). */
+#ifndef POSEBENCH_MM_H
+#define POSEBENCH_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "export.h"
+#include "status.h"
+#include "ops.h"
+#include "clip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PB_MM_FEATURES 27
+#define PB_MM_GROUPS 5
+#define PB_MM_FUTURE0 20   /* trajectory offsets: 20, 40, 60 frames ahead */
+#define PB_MM_FUTURE_STEPS 3
+#define PB_MM_MAX_FRAMES ((size_t)1 << 26)   /* database rows: larger builds are refused */
+#define PB_MM_MAX_CLIPS 4096
+
+/* Which joints the features read, per clip (same skeleton for every clip). */
+typedef struct pb_mm_skeleton {
+    const int32_t *parents;   /* joints entries, parents first (parents[0] = -1: joint 0 the root/hips) */
+    size_t joints;
+    int left_foot, right_foot;   /* joint indices */
+} pb_mm_skeleton;
+
+/* Group weights (0 or NaN is refused; every weight > 0 and finite). */
+typedef struct pb_mm_weights { float w[PB_MM_GROUPS]; } pb_mm_weights;
+PB_API pb_mm_weights pb_mm_weights_default(void);   /* all 1 */
+
+typedef struct pb_mm_db {
+    size_t rows;                  /* database frames */
+    size_t stride;                /* floats per feature plane: rows rounded up to 64, padding rows +inf far */
+    float *feat;                  /* PB_MM_FEATURES planes of stride floats, normalized (SoA) */
+    uint32_t *clip, *frame;       /* each row's clip and frame */
+    float mean[PB_MM_FEATURES];   /* normalization: (raw - mean) * scale */
+    float scale[PB_MM_FEATURES];
+    int flat[PB_MM_GROUPS];       /* 1: the group never varies (scale = its weight) */
+} pb_mm_db;
+
+/* Raw features of frame f of clip c (locals, frames x joints; clip->fps > 0)
+ * into out[PB_MM_FEATURES]; f must leave the future offsets inside the clip.
+ * Errors: PB_ERR_NULL, PB_ERR_PARAM (skeleton indices, f), PB_ERR_SIZE. */
+PB_API pb_status pb_mm_features(const pb_clip *c, const pb_mm_skeleton *sk, size_t f, float out[PB_MM_FEATURES]);
+
+/* Build the database from nclips clips of skeleton sk: every frame with a
+ * full future, normalized with weights w (NULL: pb_mm_weights_default()).
+ * Errors: PB_ERR_NULL, PB_ERR_EMPTY (no clip, or no clip long enough for the
+ * future window: the message names the shortest), PB_ERR_PARAM (weights,
+ * skeleton, a clip's fps, non-finite features naming clip and frame),
+ * PB_ERR_SIZE (over PB_MM_MAX_FRAMES rows), PB_ERR_NOMEM; on error db is
+ * left empty (zeroed). */
+PB_API pb_status pb_mm_db_build(pb_mm_db *db, const pb_clip *clips, size_t nclips, const pb_mm_skeleton *sk,
+                                const pb_mm_weights *w);
+PB_API void pb_mm_db_free(pb_mm_db *db);
+
+/* Normalize raw features into the database's space (out may be raw). */
+PB_API void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES], float out[PB_MM_FEATURES]);
+
+/* A crowd's search: n queries (n x PB_MM_FEATURES raw floats, query q at
+ * queries + q x PB_MM_FEATURES), best[q] the nearest row, dist[q] its squared
+ * distance in normalized space (dist may be NULL). exclude (NULL: none): per
+ * query a row r >= 0 whose window r - exclude_radius .. r + exclude_radius
+ * (rows, clamped to the database) is skipped; -1 skips nothing for that query. A
+ * query whose every row is excluded gets best = UINT32_MAX, dist = +inf.
+ * v: the variant (NULL: the active one).
+ * Errors: PB_ERR_NULL, PB_ERR_EMPTY (n = 0, an empty database),
+ * PB_ERR_PARAM (a NaN/Inf query value: names the query, i.e. the character,
+ * and the feature; an exclude row out of range), PB_ERR_VARIANT; nothing is
+ * written on error. */
+PB_API pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const int32_t *exclude,
+                              int exclude_radius, uint32_t *best, float *dist, const pb_variant *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/* mm.h — the motion-matching search kernel (posebench/mm.h; reference:
+ * reference/mm.h), SIMD across database rows: PB_LANES rows a step, each
+ * lane's squared distance summed feature by feature in the reference's
+ * order, so every lane's distance is the reference's bit for bit and the
+ * nearest row is the same. Queries go MM_QB at a time, sharing each loaded
+ * feature vector (one pass over the database serves MM_QB characters of a
+ * crowd). Each lane keeps its smallest distance and the step it came from
+ * (strict <: its earliest); the lanes are then reduced to the smallest
+ * distance, ties to the lowest row. Steps are counted in float: exact up to
+ * 2^24 steps, above PB_MM_MAX_FRAMES / PB_LANES. */
+
+#define MM_QB 4
+
+/* Lanes of the step at row i inside query j's excluded rows [lo, hi]. */
+PB_VINLINE pb_vm mm_excluded(const uint32_t *ex, size_t i)
+{
+    static const float iota[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+    size_t lo = ex[0], hi = ex[1];
+    if (lo > hi || hi < i || lo >= i + PB_LANES) return vlt(vset1(1.0f), vzero());   /* none */
+    pb_vf l = vloadu(iota);
+    float a = lo > i ? (float)(lo - i) : 0.0f, b = (float)((hi - i) < PB_LANES ? hi - i : PB_LANES);
+    return mand(mnot(vlt(l, vset1(a))), mnot(vlt(vset1(b), l)));
+}
+
+static void k_mm_search(const pb_mm_kargs *k)
+{
+    for (size_t q0 = 0; q0 < k->n; q0 += MM_QB) {
+        const float *x[MM_QB];
+        const uint32_t *ex[MM_QB];
+        size_t nq = k->n - q0 < MM_QB ? k->n - q0 : MM_QB;
+        for (size_t j = 0; j < MM_QB; j++) {   /* a short block repeats its last query */
+            size_t q = q0 + (j < nq ? j : nq - 1);
+            x[j] = k->q + q * PB_MM_FEATURES;
+            ex[j] = k->ex ? k->ex + 2 * q : NULL;
+        }
+        pb_vf best[MM_QB], step[MM_QB];
+        for (int j = 0; j < MM_QB; j++) {
+            best[j] = vset1(INFINITY);
+            step[j] = vzero();
+        }
+        for (size_t i = 0; i < k->stride; i += PB_LANES) {
+            pb_vf d[MM_QB];
+            for (int j = 0; j < MM_QB; j++) d[j] = vzero();
+            for (int f = 0; f < PB_MM_FEATURES; f++) {
+                pb_vf v = vload(k->feat + (size_t)f * k->stride + i);
+                for (int j = 0; j < MM_QB; j++) {
+                    pb_vf t = vsub(v, vset1(x[j][f]));
+                    d[j] = vadd(d[j], vmul(t, t));
+                }
+            }
+            pb_vf s = vset1((float)(i / PB_LANES));
+            for (int j = 0; j < MM_QB; j++) {
+                pb_vm take = vlt(d[j], best[j]);
+                if (ex[j]) take = mand(take, mnot(mm_excluded(ex[j], i)));
+                best[j] = vsel(take, d[j], best[j]);
+                step[j] = vsel(take, s, step[j]);
+            }
+        }
+        for (size_t j = 0; j < nq; j++) {
+            float bd[PB_LANES], bs[PB_LANES];
+            vstoreu(bd, best[j]);
+            vstoreu(bs, step[j]);
+            float dmin = INFINITY;
+            uint32_t at = UINT32_MAX;
+            for (int l = 0; l < PB_LANES; l++) {
+                uint32_t row = (uint32_t)bs[l] * PB_LANES + (uint32_t)l;
+                if (bd[l] < dmin || (bd[l] == dmin && bd[l] < INFINITY && row < at)) {
+                    dmin = bd[l];
+                    at = row;
+                }
+            }
+            k->best[q0 + j] = at;
+            if (k->dist) k->dist[q0 + j] = dmin;
+        }
+    }
+}

@@ -1,0 +1,186 @@
+/* test_mm.c — the motion-matching database and search (posebench/mm.h),
+ * checked against an exhaustive search in double written here (not the
+ * reference): in every variant, on the packaged CMU clips (queries from a
+ * held-out clip) and a synthetic character, for random queries, queries far
+ * outside the data and duplicated frames (ties), each answer is the float
+ * reference's row bit for bit, and the nearest in double or within 1e-6
+ * relative of it; excluded windows are skipped; features are invariant
+ * under moving and turning the whole clip on the ground; bad input is
+ * refused with the query (character) named, nothing written. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "all_variants.h"
+#include "check.h"
+#include "mm_check.h"
+
+#define NQ 1000
+
+/* Every variant on n raw queries, judged by the exhaustive search in double
+ * (validate/mm_check.c): the double nearest or within 1e-6 relative, never in
+ * an excluded window, the float reference's answer bit for bit. */
+static void search_checks(const char *what, const pb_mm_db *db, const float *raw, size_t n, const int32_t *ex, int rad)
+{
+    pb_mm_truth t;
+    CHECK(pb_mm_nearest_f64(db, raw, n, ex, rad, &t) == PB_OK, "%s", pb_last_error());
+    for (size_t i = 0; i < pb_all_variant_count(); i++) {
+        const pb_variant *v = pb_all_variant_at(i);
+        if (pb_variant_check(v) != PB_OK) continue;
+        pb_mm_err e;
+        CHECK(pb_mm_error(v, db, raw, ex, rad, &t, &e) == PB_OK, "%s %s: %s", what, pb_variant_name(v), pb_last_error());
+        if (!strcmp(pb_variant_name(v), "scalar"))
+            printf("mm %-22s %zu queries over %zu rows: %zu the double nearest, the others within %.2g relative\n",
+                   what, n, db->rows, e.same, e.worst_rel);
+        CHECK(e.off == 0 && e.excluded == 0 && e.vs_ref == 0, "%s %s: %zu answers beyond 1e-6 of the double nearest, "
+              "%zu excluded, %zu not the reference's", what, pb_variant_name(v), e.off, e.excluded, e.vs_ref);
+    }
+    pb_mm_truth_free(&t);
+}
+
+/* A scene's database and its query classes. */
+static void scene_checks(const pb_scene *s)
+{
+    pb_mm_skeleton sk = { s->parents, s->joints, s->leg[0][2], s->leg[1][2] };
+    pb_mm_db db, dup;
+    CHECK(pb_mm_db_build(&db, &s->clip[0], 1, &sk, NULL) == PB_OK, "%s: build: %s", s->name, pb_last_error());
+    size_t F = s->clip[0].frames - PB_MM_FUTURE0 * PB_MM_FUTURE_STEPS;
+    CHECK(db.rows == F, "%s: %zu rows for a %zu-frame clip", s->name, db.rows, s->clip[0].frames);
+    /* rows are the normalized features of their frames */
+    size_t bad = 0;
+    for (size_t r = 0; r < db.rows; r += 7) {
+        float raw[PB_MM_FEATURES], x[PB_MM_FEATURES];
+        CHECK(pb_mm_features(&s->clip[0], &sk, db.frame[r], raw) == PB_OK, "features: %s", pb_last_error());
+        pb_mm_normalize(&db, raw, x);
+        for (int f = 0; f < PB_MM_FEATURES; f++) bad += x[f] != db.feat[(size_t)f * db.stride + r];
+    }
+    CHECK(bad == 0, "%s: %zu stored features differ from pb_mm_features", s->name, bad);
+    float *raw = malloc(NQ * PB_MM_FEATURES * sizeof *raw);
+    CHECK(raw != NULL, "alloc");
+    char what[160];
+    for (int cls = 0; cls < PB_MM_CLASSES; cls++) {   /* held out (the other clip's frames), random, far */
+        CHECK(pb_mm_queries(s, &db, cls, raw, NQ, 7 + (uint64_t)cls) == PB_OK, "queries: %s", pb_last_error());
+        snprintf(what, sizeof what, "%s %s", s->name, pb_mm_class_name[cls]);
+        search_checks(what, &db, raw, NQ, NULL, 0);
+    }
+    /* ties: the clip twice, queries its own frames: distance 0 at both copies, the first wins */
+    pb_clip two[2] = { s->clip[0], s->clip[0] };
+    CHECK(pb_mm_db_build(&dup, two, 2, &sk, NULL) == PB_OK && dup.rows == 2 * F, "dup build: %s", pb_last_error());
+    int32_t *ex = malloc(NQ * sizeof *ex);
+    uint32_t *best = malloc(NQ * sizeof *best);
+    for (size_t q = 0; q < NQ; q++) {
+        CHECK(pb_mm_features(&s->clip[0], &sk, q % F, raw + q * PB_MM_FEATURES) == PB_OK, "%s", pb_last_error());
+        ex[q] = q % 3 ? (int32_t)(q % F) : -1;   /* exclude the query's own frame (and 10 around) in 2 of 3 */
+    }
+    snprintf(what, sizeof what, "%s ties", s->name);
+    search_checks(what, &dup, raw, NQ, NULL, 0);
+    CHECK(pb_mm_search(&dup, raw, NQ, NULL, 0, best, NULL, NULL) == PB_OK, "%s", pb_last_error());
+    size_t first = 0;
+    for (size_t q = 0; q < NQ; q++) first += best[q] == q % F;
+    CHECK(first == NQ, "%s: %zu of %d exact duplicates answered by the first copy", s->name, first, NQ);
+    snprintf(what, sizeof what, "%s excluded", s->name);
+    search_checks(what, &dup, raw, NQ, ex, 10);
+    CHECK(pb_mm_search(&dup, raw, NQ, ex, 10, best, NULL, NULL) == PB_OK, "%s", pb_last_error());
+    size_t second = 0;
+    for (size_t q = 0; q < NQ; q++) second += ex[q] < 0 || best[q] == q % F + F;
+    CHECK(second == NQ, "%s: excluding its own frame, %zu of %d found the copy", s->name, second, NQ);
+    free(ex), free(best), free(raw);
+    pb_mm_db_free(&db);
+    pb_mm_db_free(&dup);
+}
+
+/* Moving the whole clip on the ground and turning it about y leaves every
+ * feature as it was (character space). */
+static void invariance(const pb_scene *s)
+{
+    pb_clip c = s->clip[0], m;
+    CHECK(pb_clip_alloc(&m, c.frames, c.joints, c.fps) == PB_OK, "alloc");
+    for (int p = 0; p < PB_PLANES; p++) memcpy(m.pose.plane[p], c.pose.plane[p], c.frames * c.joints * sizeof(float));
+    double a = 0.7, qy[4] = { cos(a / 2), 0, sin(a / 2), 0 };
+    for (size_t f = 0; f < c.frames; f++) {   /* root: turned about y and moved by (3, 0, -2) */
+        size_t e = f * c.joints;
+        double x = c.pose.plane[PB_POS_X][e], z = c.pose.plane[PB_POS_Z][e];
+        m.pose.plane[PB_POS_X][e] = (float)(cos(a) * x + sin(a) * z + 3);
+        m.pose.plane[PB_POS_Z][e] = (float)(-sin(a) * x + cos(a) * z - 2);
+        double q[4] = { c.pose.plane[PB_ROT_W][e], c.pose.plane[PB_ROT_X][e], c.pose.plane[PB_ROT_Y][e],
+                        c.pose.plane[PB_ROT_Z][e] };
+        double r[4] = { qy[0] * q[0] - qy[2] * q[2], qy[0] * q[1] + qy[2] * q[3], qy[0] * q[2] + qy[2] * q[0],
+                        qy[0] * q[3] - qy[2] * q[1] };
+        for (int k = 0; k < 4; k++) m.pose.plane[PB_ROT_W + k][e] = (float)r[k];
+    }
+    pb_mm_skeleton sk = { s->parents, s->joints, s->leg[0][2], s->leg[1][2] };
+    double worst = 0;
+    for (size_t f = 0; f + 60 < c.frames; f += 11) {
+        float x[PB_MM_FEATURES], y[PB_MM_FEATURES];
+        CHECK(pb_mm_features(&c, &sk, f, x) == PB_OK && pb_mm_features(&m, &sk, f, y) == PB_OK, "%s", pb_last_error());
+        for (int k = 0; k < PB_MM_FEATURES; k++) worst = dmax(worst, fabs((double)x[k] - y[k]) / (1 + fabs(x[k])));
+    }
+    CHECK(worst < 1e-3, "%s: features change by %.3g when the clip moves and turns on the ground", s->name, worst);
+    pb_clip_free(&m);
+}
+
+static void bad_input(const pb_scene *s)
+{
+    pb_mm_skeleton sk = { s->parents, s->joints, s->leg[0][2], s->leg[1][2] };
+    pb_mm_db db, empty = { 0 };
+    CHECK(pb_mm_db_build(&db, &s->clip[0], 1, &sk, NULL) == PB_OK, "%s", pb_last_error());
+    float q[3 * PB_MM_FEATURES] = { 0 };
+    uint32_t best[3] = { 7, 7, 7 };
+    int32_t ex[3] = { -1, 5, -1 };
+    q[2 * PB_MM_FEATURES + 4] = NAN;
+    CHECK(pb_mm_search(&db, q, 3, NULL, 0, best, NULL, NULL) == PB_ERR_PARAM &&
+          strstr(pb_last_error(), "query 2 (character 2): feature 4 is nan"), "NaN query: %s", pb_last_error());
+    q[2 * PB_MM_FEATURES + 4] = 0;
+    CHECK(pb_mm_search(&db, q, 0, NULL, 0, best, NULL, NULL) == PB_ERR_EMPTY, "n = 0");
+    CHECK(pb_mm_search(&empty, q, 3, NULL, 0, best, NULL, NULL) == PB_ERR_EMPTY, "empty db");
+    CHECK(pb_mm_search(&db, q, 3, ex, -1, best, NULL, NULL) == PB_ERR_PARAM, "negative radius");
+    ex[1] = (int32_t)db.rows;
+    CHECK(pb_mm_search(&db, q, 3, ex, 2, best, NULL, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "exclude[1]"),
+          "exclude out of range: %s", pb_last_error());
+    CHECK(best[0] == 7 && best[1] == 7 && best[2] == 7, "refused searches wrote nothing");
+    pb_mm_weights w = pb_mm_weights_default();
+    w.w[3] = 0;
+    CHECK(pb_mm_db_build(&empty, &s->clip[0], 1, &sk, &w) == PB_ERR_PARAM && strstr(pb_last_error(), "w[3] is 0") &&
+          empty.rows == 0, "zero weight: %s", pb_last_error());
+    pb_clip shorty;   /* 60 frames: none has a trajectory 60 frames ahead */
+    CHECK(pb_clip_alloc(&shorty, 60, s->joints, 60.0f) == PB_OK, "alloc");
+    CHECK(pb_mm_db_build(&empty, &shorty, 1, &sk, NULL) == PB_ERR_EMPTY && strstr(pb_last_error(), "60 frames") &&
+          empty.rows == 0, "short clip: %s", pb_last_error());
+    pb_clip_free(&shorty);
+    pb_mm_skeleton bad = sk;
+    bad.left_foot = bad.right_foot;
+    CHECK(pb_mm_db_build(&empty, &s->clip[0], 1, &bad, NULL) == PB_ERR_PARAM, "same feet: %s", pb_last_error());
+    /* a still clip: every group flat, kept at unit scale (times its weight) */
+    pb_clip still;
+    CHECK(pb_clip_alloc(&still, 100, s->joints, 60.0f) == PB_OK, "alloc");
+    for (size_t f = 0; f < 100; f++)
+        for (size_t j = 0; j < s->joints; j++) still.pose.plane[PB_POS_Y][f * s->joints + j] = j ? 0.1f : 1.0f;
+    CHECK(pb_mm_db_build(&empty, &still, 1, &sk, NULL) == PB_OK && empty.flat[0] && empty.flat[2] &&
+          empty.scale[0] == 1.0f, "still clip: %s", pb_last_error());
+    pb_mm_db_free(&empty);
+    pb_clip_free(&still);
+    pb_mm_db_free(&db);
+}
+
+int main(void)
+{
+    pb_scene syn, cmu;
+    CHECK(pb_scene_synthetic(&syn, 40, 11) == PB_OK, "%s", pb_last_error());
+    scene_checks(&syn);
+    invariance(&syn);
+    bad_input(&syn);
+    char pa[512], pbp[512];
+    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
+    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
+    if (access(pa, R_OK) == 0 && access(pbp, R_OK) == 0 &&
+        pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
+        scene_checks(&cmu);
+        invariance(&cmu);
+        pb_scene_free(&cmu);
+    } else {
+        printf("note: no CMU clips installed (%s): real motion not checked\n", PB_CMU_DIR);
+    }
+    pb_scene_free(&syn);
+    return check_done();
+}
