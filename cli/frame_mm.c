@@ -101,17 +101,18 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
         pb_scene *sc = &scenes[si];
         for (int m = 0; m < 2; m++) {
             if (!want_search[m]) continue;
-            pb_mm_crowd c;
-            if (pb_mm_crowd_init(&c, sc, cfg->characters, interval, (pb_mm_method)m, PB_FRAME_TRANSITION_S, 1) != PB_OK) {
-                fprintf(stderr, "posebench frame: %s: %s\n", sc->name, pb_last_error());
-                return -1;
-            }
-            if (m == 0 || !want_search[0])
-                printf("\n%s: %zu joints x %zu characters; database: %zu frames of its 2 clips\n%-11s %-8s %9s %11s "
-                       "%9s %9s %9s %10s %7s %9s %9s %9s\n", sc->name, sc->joints, cfg->characters, c.db.rows, "search",
-                       "variant", "sample", "inertialize", "search", "switch", "FK+vel", "total us", "spread",
-                       "us/char", "searches", "switches");
-            for (int vi = 0; vi < nv; vi++) {
+            for (int vi = 0; vi < nv; vi++) {   /* each variant from the same start: the same frames and switches */
+                pb_mm_crowd c;
+                if (pb_mm_crowd_init(&c, sc, cfg->characters, interval, (pb_mm_method)m, PB_FRAME_TRANSITION_S, 1) !=
+                    PB_OK) {
+                    fprintf(stderr, "posebench frame: %s: %s\n", sc->name, pb_last_error());
+                    return -1;
+                }
+                if (vi == 0 && (m == 0 || !want_search[0]))
+                    printf("\n%s: %zu joints x %zu characters; database: %zu frames of its 2 clips\n%-11s %-8s %9s "
+                           "%11s %9s %9s %9s %10s %7s %9s %9s %9s\n", sc->name, sc->joints, cfg->characters, c.db.rows,
+                           "search", "variant", "sample", "inertialize", "search", "switch", "FK+vel", "total us",
+                           "spread", "us/char", "searches", "switches");
                 mm_row row;
                 fprintf(stderr, "posebench frame: %s, motion matching (%s), %s ...\n", sc->name,
                         pb_mm_method_name((pb_mm_method)m), pb_variant_name(vars[vi]));
@@ -124,12 +125,10 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
                        row.stage_us[2], row.stage_us[3], row.stage_us[4], row.total_us, 100 * row.spread,
                        row.total_us / (double)cfg->characters, row.searches, row.switches);
                 fflush(stdout);
-                if (rows && json_row(rows, sc, vars[vi], (pb_mm_method)m, interval, cfg->characters, &row) != 0) {
-                    pb_mm_crowd_free(&c);
+                pb_mm_crowd_free(&c);
+                if (rows && json_row(rows, sc, vars[vi], (pb_mm_method)m, interval, cfg->characters, &row) != 0)
                     return -1;
-                }
             }
-            pb_mm_crowd_free(&c);
         }
     }
     printf("\n  sample: sample_linear of each character's clip at its own time; inertialize: the sample plus its\n"

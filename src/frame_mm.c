@@ -168,16 +168,19 @@ static pb_status stage_search(pb_mm_crowd *c, const pb_variant *v)
 }
 
 /* Compact pose over buffer mem: the nsw switching characters (planes of
- * stride floats, padding identity), gathered from src unless src is NULL. */
+ * stride floats, padding identity), gathered from src unless src is NULL
+ * (an output: the op writes its n elements). */
 static pb_status compact(pb_mm_crowd *c, float *mem, const pb_pose *src, pb_pose *view)
 {
     size_t J = c->sc->joints, m = c->nsw, n = J * m, stride = pb_padded(n);
     float *planes[PB_PLANES];
     for (int p = 0; p < PB_PLANES; p++) {
-        planes[p] = mem + (size_t)p * c->anim.stride;
-        for (size_t j = 0; src && j < J; j++)
-            for (size_t i = 0; i < m; i++) planes[p][j * m + i] = src->plane[p][j * c->characters + c->sw[i]];
-        for (size_t e = src ? n : 0; e < stride; e++) planes[p][e] = pb_plane_identity(p);
+        float *o = planes[p] = mem + (size_t)p * c->anim.stride, one = pb_plane_identity(p);
+        for (size_t j = 0; src && j < J; j++) {
+            const float *row = src->plane[p] + j * c->characters;
+            for (size_t i = 0; i < m; i++) o[j * m + i] = row[c->sw[i]];
+        }
+        for (size_t e = n; e < stride; e++) o[e] = one;
     }
     return pb_pose_wrap(view, n, stride, planes);
 }
@@ -186,8 +189,11 @@ static void scatter(pb_mm_crowd *c, const pb_pose *from, pb_pose *to)
 {
     size_t J = c->sc->joints, m = c->nsw;
     for (int p = 0; p < PB_PLANES; p++)
-        for (size_t j = 0; j < J; j++)
-            for (size_t i = 0; i < m; i++) to->plane[p][j * c->characters + c->sw[i]] = from->plane[p][j * m + i];
+        for (size_t j = 0; j < J; j++) {
+            float *row = to->plane[p] + j * c->characters;
+            const float *in = from->plane[p] + j * m;
+            for (size_t i = 0; i < m; i++) row[c->sw[i]] = in[i];
+        }
 }
 
 /* The switching characters: offsets from this frame's output (the source)
