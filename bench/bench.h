@@ -47,6 +47,11 @@ int bench_run(const bench_opts *o);
  * 1000000 vertices), quick, gb_args and context are used, its other fields
  * not. Same exit statuses. */
 int bench_skin_run(const bench_opts *o, int lbs, int dqs);
+/* The motion-matching benchmarks (mm_bench.c): the database build, then the
+ * exhaustive and / or AABB searches at o's sizes in database rows (0:
+ * 10000, 100000, 1000000), per variant, beside a memcpy of the features.
+ * Same exit statuses. */
+int bench_mm_run(const bench_opts *o, int exhaustive, int aabb);
 
 #ifdef __cplusplus
 }

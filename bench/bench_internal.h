@@ -30,6 +30,21 @@ extern const pb_params bench_params;   /* scalar parameters for every op (pool.c
 #define SAMPLE_FRAMES 120                /* sampling ops: a 1 s clip at 120 fps ... */
 #define SAMPLE_FPS 120.0f                /* ... of SKEL_JOINTS joints (or n joints) */
 
+/* ---- benchmarks that are not pose ops (aux_bench.c) ---------------------------------- */
+
+/* One benchmark of skin_bench.c / mm_bench.c: registered under name, timed by
+ * fn(user); cpu_s: its median CPU seconds per iteration after the run. */
+typedef struct bench_item {
+    char name[96];
+    gb_fn fn;
+    void *user;
+    double cpu_s;
+    int nrep, error;
+} bench_item;
+/* Run the n items with o's repetitions (3 --quick, else 5), Google Benchmark
+ * flags and context. 0 every item ran, 1 one reported an error, 2 set-up failed. */
+int bench_items_run(const bench_opts *o, bench_item **items, int n);
+
 /* ---- benchmarks and their results -------------------------------------------------- */
 
 /* One registered benchmark. Results arrive through the reporter hook

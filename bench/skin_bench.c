@@ -19,16 +19,15 @@
 #define SKIN_MAX_ROWS 256
 
 typedef struct skin_row {
-    char name[96];
+    bench_item it;              /* name, timing and median seconds per iteration */
     int method;                 /* PB_SKIN_LBS / PB_SKIN_DQS */
     const pb_variant *v;        /* NULL: the copy */
     size_t n;
     struct skin_row *copy;
-    double cpu_s;               /* median seconds per iteration */
-    int nrep, error;
 } skin_row;
 
 static skin_row rows[SKIN_MAX_ROWS];
+static bench_item *items[SKIN_MAX_ROWS];
 static int nrows;
 
 static char *volatile copy_sink, *volatile scratch_sink;
@@ -101,74 +100,41 @@ static void skin_kernel(gb_state *st, void *user)
     pb_skin_case_free(&c);
 }
 
-/* Medians: Google Benchmark's when it computed them, else the last single run. */
-static void on_skin_result(const gb_result *res, void *user)
-{
-    (void)user;
-    for (int i = 0; i < nrows; i++) {
-        skin_row *r = &rows[i];
-        if (strcmp(res->name, r->name) != 0) continue;
-        if (res->error) r->error = 1;
-        else if (!strcmp(res->aggregate, "median") || (!res->aggregate[0] && r->nrep++ == 0)) r->cpu_s = res->cpu_time;
-    }
-}
-
 int bench_skin_run(const bench_opts *o, int lbs, int dqs)
 {
     static const size_t defaults[] = { 1000, 100000, 1000000 };
     const size_t *sizes = o->nsizes ? o->sizes : defaults;
     const int nsizes = o->nsizes ? o->nsizes : 3;
-    static char a0[] = "posebench bench", a_rep5[] = "--benchmark_repetitions=5",
-                a_rep3[] = "--benchmark_repetitions=3", a_min[] = "--benchmark_min_time=0.1",
-                a_aggr[] = "--benchmark_display_aggregates_only=true";
-    char **gbv = calloc((size_t)o->ngb + 6, sizeof *gbv);
-    if (!gbv) return 2;
-    int gbc = 0;
-    gbv[gbc++] = a0;
-    gbv[gbc++] = o->quick ? a_rep3 : a_rep5;
-    gbv[gbc++] = a_min;
-    gbv[gbc++] = a_aggr;
-    for (int i = 0; i < o->ngb; i++) gbv[gbc++] = o->gb_args[i];
-    int status = 2;
-    if (gb_init(&gbc, gbv) != 0) {
-        fprintf(stderr, "posebench bench: unrecognized Google Benchmark flag (see posebench bench -- --help)\n");
-        goto out;
-    }
     nrows = 0;
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes; si++) {
-            if (nrows + 1 + o->nvars > SKIN_MAX_ROWS) break;
+        for (int si = 0; si < nsizes && nrows + 1 + o->nvars <= SKIN_MAX_ROWS; si++) {
             skin_row *copy = &rows[nrows++];
-            *copy = (skin_row){ .method = m, .n = sizes[si] };
-            snprintf(copy->name, sizeof copy->name, "copy/%s/%zu", op, sizes[si]);
-            if (!gb_register(copy->name, skin_copy, copy)) goto out;
+            *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
+            snprintf(copy->it.name, sizeof copy->it.name, "copy/%s/%zu", op, sizes[si]);
             for (int vi = 0; vi < o->nvars; vi++) {
                 skin_row *r = &rows[nrows++];
-                *r = (skin_row){ .method = m, .v = o->vars[vi], .n = sizes[si], .copy = copy };
-                snprintf(r->name, sizeof r->name, "%s/%s/%zu", op, pb_variant_name(o->vars[vi]), sizes[si]);
-                if (!gb_register(r->name, skin_kernel, r)) goto out;
+                *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = sizes[si], .copy = copy };
+                snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu", op, pb_variant_name(o->vars[vi]), sizes[si]);
             }
         }
     }
-    for (int i = 0; i < o->nctx; i++) gb_add_context(o->ctx_keys[i], o->ctx_vals[i]);
-    if (gb_run(on_skin_result, NULL) < 0) goto out;
+    for (int i = 0; i < nrows; i++) {
+        rows[i].it.user = &rows[i];
+        items[i] = &rows[i].it;
+    }
+    int status = bench_items_run(o, items, nrows);
+    if (status == 2) return 2;
     printf("\n%-28s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
            "vs copy");
-    int errors = 0;
     for (int i = 0; i < nrows; i++) {
         const skin_row *r = &rows[i];
-        errors += r->error;
-        if (!r->v || r->error || !(r->cpu_s > 0)) continue;
-        double ns = r->cpu_s * 1e9 / (double)r->n, gbs = SKIN_BYTES_PER_VERTEX / ns;
-        double cns = r->copy->cpu_s * 1e9 / (double)r->n;
-        printf("%-28s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->name, ns, SKIN_BYTES_PER_VERTEX, gbs,
+        if (!r->v || r->it.error || !(r->it.cpu_s > 0)) continue;
+        double ns = r->it.cpu_s * 1e9 / (double)r->n, gbs = SKIN_BYTES_PER_VERTEX / ns;
+        double cns = r->copy->it.cpu_s * 1e9 / (double)r->n;
+        printf("%-28s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, SKIN_BYTES_PER_VERTEX, gbs,
                SKIN_BYTES_PER_VERTEX / cns, ns / cns);
     }
-    status = errors ? 1 : 0;
-out:
-    gb_shutdown();
-    free(gbv);
     return status;
 }

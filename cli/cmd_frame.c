@@ -24,7 +24,7 @@
 #define MAX_BVH 64
 
 enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
-       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_SOURCE, O_MM_INTERVAL, O_MM_SEARCH, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
@@ -52,6 +52,12 @@ static const opt_spec opts[O_COUNT] = {
                      "synthetic mesh skinned per character (by --skin); 0: no skinning stage" },
     [O_SKIN] = { "skin", OPT_CHOICE, NULL, 0, 0, "lbs|dqs", 0, "lbs",
                  "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
+    [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm", 0, "clips",
+                   "the pose source: each character playing its clips (the stages above), or motion matching\n"
+                   "(search, switch by inertialization, FK: its own table)" },
+    [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
+    [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
+                      "--source mm: the database search" },
 };
 
 enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_SKIN, ST_COUNT };
@@ -446,6 +452,18 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (ns < 0) return EXIT_USAGE;
     /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
      * builds run report --quick) */
+    if (v[O_SOURCE].count && v[O_SOURCE].choice == 1) {   /* motion matching: its own table */
+        int want_s[2] = { !v[O_MM_SEARCH].count, !v[O_MM_SEARCH].count };
+        for (int i = 0; i < v[O_MM_SEARCH].count; i++) want_s[!strcmp(v[O_MM_SEARCH].all[i], "aabb")] = 1;
+        cJSON *root = json ? cJSON_CreateObject() : NULL;
+        int st = json && !root ? -1
+                 : frame_mm_run(&cfg, vars, nv, v[O_MM_INTERVAL].count ? (int)v[O_MM_INTERVAL].l : PB_MM_INTERVAL,
+                                want_s, scenes, ns, root);
+        if (st == 0 && root) st = json_write_file("frame", json, root);
+        cJSON_Delete(root);
+        for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
+        return st == 0 ? EXIT_OK : EXIT_CHECK;
+    }
     size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
                       : quick                 ? PB_FRAME_VERTICES / 10
                                               : PB_FRAME_VERTICES;

@@ -43,4 +43,10 @@ void fused_print(const fused_row *row, const pb_scene *sc, const pb_variant *v, 
 int fused_json(cJSON *rows, const fused_row *row, const pb_scene *sc, const pb_variant *v, pb_frame_method m,
                size_t characters);
 
+/* `frame --source mm` (frame_mm.c): motion matching as the pose source, per
+ * scene x search method (want_search: exhaustive, aabb) x variant, a table
+ * (and root's "mm_rows" when root is not NULL). 0, or -1 after a message. */
+int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, int interval, const int want_search[2],
+                 pb_scene *scenes, int ns, cJSON *root);
+
 #endif

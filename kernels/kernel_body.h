@@ -38,4 +38,4 @@ const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 };
 
 /* Skinning and the motion-matching search are not pose ops: their own slots (internal.h). */
-const pb_aux_table PB_AUX_TABLE = { k_skin_lbs, k_skin_dqs, k_mm_search };
+const pb_aux_table PB_AUX_TABLE = { k_skin_lbs, k_skin_dqs, { k_mm_search, k_mm_search_aabb } };

@@ -32,7 +32,7 @@
 #include "mm.h"
 
 /* Skinning and the motion-matching search are not pose ops: their own table. */
-const REF_AUX_T REF_AUX_TABLE = { REF(skin_lbs), REF(skin_dqs), REF(mm_search) };
+const REF_AUX_T REF_AUX_TABLE = { REF(skin_lbs), REF(skin_dqs), { REF(mm_search), REF(mm_search_aabb) } };
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

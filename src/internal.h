@@ -146,7 +146,9 @@ typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
  * up to stride are padding at +inf), n normalized queries (AoS, q x
  * PB_MM_FEATURES), per query an excluded row range ex[2q] .. ex[2q + 1]
  * (inclusive; lo > hi: none) or ex NULL; out best row (UINT32_MAX: none)
- * and its squared distance. */
+ * and its squared distance. The AABB search also reads the boxes (lo/hi
+ * planes of level k at box_stride[k], as pb_mm_db) and may use scratch:
+ * box_stride[1] values. */
 #define PB_DEFINE_MMARGS(T, NAME)   \
     typedef struct NAME {           \
         const T *feat;              \
@@ -156,6 +158,9 @@ typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
         const uint32_t *ex;         \
         uint32_t *best;             \
         T *dist;                    \
+        const T *lo[2], *hi[2];     \
+        size_t box_stride[2];       \
+        T *scratch;                 \
     } NAME;
 PB_DEFINE_MMARGS(float, pb_mm_kargs)
 PB_DEFINE_MMARGS(double, pb_mm_kargs_f64)
@@ -165,9 +170,11 @@ typedef void (*pb_mm_f64_fn)(const pb_mm_kargs_f64 *k);
 /* A variant's kernels beyond its op table: skinning (one slot per
  * pb_skin_method; skin_lbs and skin_dqs are not pose ops, no PB_OP_LIST
  * row) and the motion-matching search. */
-typedef struct pb_aux_table { pb_skin_fn lbs, dqs; pb_mm_fn mm_search; } pb_aux_table;
-typedef struct pb_aux_table_f64 { pb_skin_f64_fn lbs, dqs; pb_mm_f64_fn mm_search; } pb_aux_table_f64;
+typedef struct pb_aux_table { pb_skin_fn lbs, dqs; pb_mm_fn mm_search[PB_MM_METHODS]; } pb_aux_table;
+typedef struct pb_aux_table_f64 { pb_skin_f64_fn lbs, dqs; pb_mm_f64_fn mm_search[PB_MM_METHODS]; } pb_aux_table_f64;
 PB_INTERNAL extern const pb_aux_table pb_ref_aux_table;
+/* The database's boxes (mm_index.c), from its normalized rows: 0, or -1 out of memory. */
+PB_INTERNAL int pb_mm_db_index(pb_mm_db *db);
 extern const pb_aux_table_f64 pb_ref_aux_f64_table;
 
 /* A row of the variant table. */

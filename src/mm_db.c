@@ -164,6 +164,7 @@ void pb_mm_db_free(pb_mm_db *db)
     free(db->feat);
     free(db->clip);
     free(db->frame);
+    for (int lv = 0; lv < 2; lv++) free(db->box_lo[lv]), free(db->box_hi[lv]);
     memset(db, 0, sizeof *db);
 }
 
@@ -256,5 +257,9 @@ pb_status pb_mm_db_build(pb_mm_db *db, const pb_clip *clips, size_t nclips, cons
             db->frame[r] = (uint32_t)f;
         }
     normalize_all(db, w);
+    if (pb_mm_db_index(db) != 0) {
+        pb_mm_db_free(db);
+        return pb_fail(PB_ERR_NOMEM, "%s: out of memory for the index of %zu rows", fn, rows);
+    }
     return PB_OK;
 }

@@ -7,13 +7,18 @@
 #include "internal.h"
 
 pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const int32_t *exclude,
-                       int exclude_radius, uint32_t *best, float *dist, const pb_variant *v)
+                       int exclude_radius, pb_mm_method method, uint32_t *best, float *dist, const pb_variant *v)
 {
     static const char *fn = "pb_mm_search";
     if (!db || !queries || !best)
         return pb_fail(PB_ERR_NULL, "%s: %s is NULL", fn, !db ? "db" : !queries ? "queries" : "best");
+    if (!pb_mm_method_name(method))
+        return pb_fail(PB_ERR_PARAM, "%s: method is %d (PB_MM_EXHAUSTIVE or PB_MM_AABB)", fn, (int)method);
     if (n == 0) return pb_fail(PB_ERR_EMPTY, "%s: n = 0 queries", fn);
     if (db->rows == 0 || !db->feat) return pb_fail(PB_ERR_EMPTY, "%s: the database is empty", fn);
+    if (method == PB_MM_AABB && (!db->box_lo[0] || !db->box_hi[0] || !db->box_lo[1] || !db->box_hi[1]))
+        return pb_fail(PB_ERR_PARAM, "%s: the database has no index (built by pb_mm_db_build or "
+                       "pb_mm_db_replicate)", fn);
     if (n > PB_MM_MAX_FRAMES) return pb_fail(PB_ERR_SIZE, "%s: n = %zu queries (at most %zu)", fn, n, PB_MM_MAX_FRAMES);
     for (size_t q = 0; q < n; q++)
         for (int f = 0; f < PB_MM_FEATURES; f++)
@@ -33,8 +38,9 @@ pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const
     uint32_t *ex = exclude ? malloc(2 * n * sizeof *ex) : NULL;
     uint32_t *b = malloc(n * sizeof *b);
     float *d = malloc(n * sizeof *d);
-    if (!x || (exclude && !ex) || !b || !d) {
-        free(x), free(ex), free(b), free(d);
+    float *scratch = method == PB_MM_AABB ? malloc(db->box_stride[1] * sizeof *scratch) : NULL;
+    if (!x || (exclude && !ex) || !b || !d || (method == PB_MM_AABB && !scratch)) {
+        free(x), free(ex), free(b), free(d), free(scratch);
         return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu queries", fn, n);
     }
     for (size_t q = 0; q < n; q++) {
@@ -48,12 +54,13 @@ pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const
             ex[2 * q + 1] = (uint32_t)(r + R < db->rows ? r + R : db->rows - 1);
         }
     }
-    pb_mm_kargs k = { db->feat, db->stride, db->rows, x, n, ex, b, d };
-    v->aux->mm_search(&k);
+    pb_mm_kargs k = { db->feat, db->stride, db->rows, x, n, ex, b, d, { db->box_lo[0], db->box_lo[1] },
+                      { db->box_hi[0], db->box_hi[1] }, { db->box_stride[0], db->box_stride[1] }, scratch };
+    v->aux->mm_search[method](&k);
     for (size_t q = 0; q < n; q++) {   /* written only now: nothing half-written on error */
         best[q] = b[q];
         if (dist) dist[q] = d[q];
     }
-    free(x), free(ex), free(b), free(d);
+    free(x), free(ex), free(b), free(d), free(scratch);
     return PB_OK;
 }

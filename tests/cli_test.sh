@@ -38,6 +38,9 @@ check "frame threads absurd" 2 "--threads expects an integer in 1..1024, got '10
 check "frame block small"    2 "--block expects an integer in 16..4096, got '4'" -- frame --block 4
 check "frame bad skin"       2 "--skin expects lbs or dqs, got 'qs'" -- frame --skin qs
 check "frame dqs"            0 "mesh: 200 vertices \(dual-quaternion skinning\)" -- frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --skin dqs
+check "frame mm interval 0"  2 "--mm-interval expects an integer in 1..1000, got '0'" -- frame --source mm --mm-interval 0
+check "frame mm bad search"  2 "--mm-search expects exhaustive or aabb" -- frame --source mm --mm-search kd
+check "frame mm"             0 "aabb +scalar +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+" -- frame --source mm --quick --characters 8 --frames 3 --reps 1 --no-cmu --variant scalar --mm-search aabb
 out=$(POSEBENCH_THREADS=lots run variants 2>&1); st=$?
 [ "$st" = 2 ] && grep -q "POSEBENCH_THREADS expects an integer in 1..1024, got 'lots'" <<<"$out" && pass=$((pass+1)) \
   || { fail=$((fail+1)); echo "FAIL bad POSEBENCH_THREADS: status $st: $out"; }

@@ -43,6 +43,14 @@ out=$(run bench --op quat_abs --variant scalar --sizes 64,262144 -- --benchmark_
 want=$'copy/quat_abs/64\nquat_abs/scalar/64\nquat_abs/scalar/64/plan\ncopy/quat_abs/262144\nquat_abs/scalar/262144\ncopy/quat_abs/262144/cold\nquat_abs/scalar/262144/cold'
 [ "$out" = "$want" ] && ok || bad "registration order/names: got:"$'\n'"$out"
 
+# Motion matching (not a pose op): names, a tiny run, and not mixed with pose ops.
+check "mm mixed"      2 "run on their own"              -- bench --op mm_search --op quat_mul
+out=$(run bench --op mm_search --op mm_aabb --variant scalar --sizes 1000 -- --benchmark_list_tests=true 2>/dev/null)
+want_re=$'^mm_build/[0-9]+\ncopy/mm/1000\nmm_search/scalar/1000\nmm_aabb/scalar/1000\nmm_aabb_random/scalar/1000$'
+[[ "$out" =~ $want_re ]] && ok || bad "mm registration order/names: got:"$'\n'"$out"
+check "mm run"        0 "mm_aabb/scalar/1000 +[0-9.]+ +[0-9]+ +108 " \
+  -- bench --quick --op mm_aabb --variant scalar --sizes 1000 -- --benchmark_min_time=0.001
+
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
 if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \

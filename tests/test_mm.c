@@ -4,7 +4,9 @@
  * held-out clip) and a synthetic character, for random queries, queries far
  * outside the data and duplicated frames (ties), each answer is the float
  * reference's row bit for bit, and the nearest in double or within 1e-6
- * relative of it; excluded windows are skipped; features are invariant
+ * relative of it, for both methods (exhaustive and AABB, which must agree
+ * bit for bit), also on a database of perturbed copies; every row lies in
+ * its boxes; excluded windows are skipped; features are invariant
  * under moving and turning the whole clip on the ground; bad input is
  * refused with the query (character) named, nothing written. */
 #include <math.h>
@@ -25,18 +27,44 @@ static void search_checks(const char *what, const pb_mm_db *db, const float *raw
 {
     pb_mm_truth t;
     CHECK(pb_mm_nearest_f64(db, raw, n, ex, rad, &t) == PB_OK, "%s", pb_last_error());
-    for (size_t i = 0; i < pb_all_variant_count(); i++) {
-        const pb_variant *v = pb_all_variant_at(i);
-        if (pb_variant_check(v) != PB_OK) continue;
-        pb_mm_err e;
-        CHECK(pb_mm_error(v, db, raw, ex, rad, &t, &e) == PB_OK, "%s %s: %s", what, pb_variant_name(v), pb_last_error());
-        if (!strcmp(pb_variant_name(v), "scalar"))
-            printf("mm %-22s %zu queries over %zu rows: %zu the double nearest, the others within %.2g relative\n",
-                   what, n, db->rows, e.same, e.worst_rel);
-        CHECK(e.off == 0 && e.excluded == 0 && e.vs_ref == 0, "%s %s: %zu answers beyond 1e-6 of the double nearest, "
-              "%zu excluded, %zu not the reference's", what, pb_variant_name(v), e.off, e.excluded, e.vs_ref);
-    }
+    for (int m = 0; m < PB_MM_METHODS; m++)
+        for (size_t i = 0; i < pb_all_variant_count(); i++) {
+            const pb_variant *v = pb_all_variant_at(i);
+            if (pb_variant_check(v) != PB_OK) continue;
+            pb_mm_err e;
+            CHECK(pb_mm_error(v, (pb_mm_method)m, db, raw, ex, rad, &t, &e) == PB_OK, "%s %s: %s", what,
+                  pb_variant_name(v), pb_last_error());
+            if (!strcmp(pb_variant_name(v), "scalar"))
+                printf("mm %-10s %-28s %zu queries over %zu rows: %zu the double nearest, the others within %.2g "
+                       "relative\n", pb_mm_method_name((pb_mm_method)m), what, n, db->rows, e.same, e.worst_rel);
+            CHECK(e.off == 0 && e.excluded == 0 && e.vs_ref == 0, "%s %s %s: %zu answers beyond 1e-6 of the double "
+                  "nearest, %zu excluded, %zu not the exhaustive reference's", pb_mm_method_name((pb_mm_method)m), what,
+                  pb_variant_name(v), e.off, e.excluded, e.vs_ref);
+        }
     pb_mm_truth_free(&t);
+}
+
+/* The index holds its rows: every row inside its boxes at both levels, and
+ * boxes of padding only at +inf. */
+static void index_checks(const char *what, const pb_mm_db *db)
+{
+    static const size_t size[2] = { PB_MM_BOX_SMALL, PB_MM_BOX_LARGE };
+    size_t outside = 0, pad_bad = 0;
+    for (int lv = 0; lv < 2; lv++) {
+        CHECK(db->nbox[lv] * size[lv] == db->stride && db->box_stride[lv] >= db->nbox[lv] + 16, "%s: level %d: %zu boxes",
+              what, lv, db->nbox[lv]);
+        for (int f = 0; f < PB_MM_FEATURES; f++) {
+            const float *lo = db->box_lo[lv] + (size_t)f * db->box_stride[lv], *hi = db->box_hi[lv] + (size_t)f * db->box_stride[lv];
+            for (size_t r = 0; r < db->rows; r++) {
+                float x = db->feat[(size_t)f * db->stride + r];
+                outside += !(lo[r / size[lv]] <= x && x <= hi[r / size[lv]]);
+            }
+            for (size_t b = (db->rows + size[lv] - 1) / size[lv]; b < db->box_stride[lv]; b++)
+                pad_bad += !(lo[b] == INFINITY && hi[b] == INFINITY);
+        }
+    }
+    CHECK(outside == 0 && pad_bad == 0, "%s: %zu row features outside their boxes, %zu padding boxes not +inf", what,
+          outside, pad_bad);
 }
 
 /* A scene's database and its query classes. */
@@ -56,6 +84,7 @@ static void scene_checks(const pb_scene *s)
         for (int f = 0; f < PB_MM_FEATURES; f++) bad += x[f] != db.feat[(size_t)f * db.stride + r];
     }
     CHECK(bad == 0, "%s: %zu stored features differ from pb_mm_features", s->name, bad);
+    index_checks(s->name, &db);
     float *raw = malloc(NQ * PB_MM_FEATURES * sizeof *raw);
     CHECK(raw != NULL, "alloc");
     char what[160];
@@ -75,16 +104,53 @@ static void scene_checks(const pb_scene *s)
     }
     snprintf(what, sizeof what, "%s ties", s->name);
     search_checks(what, &dup, raw, NQ, NULL, 0);
-    CHECK(pb_mm_search(&dup, raw, NQ, NULL, 0, best, NULL, NULL) == PB_OK, "%s", pb_last_error());
+    CHECK(pb_mm_search(&dup, raw, NQ, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_OK, "%s", pb_last_error());
     size_t first = 0;
     for (size_t q = 0; q < NQ; q++) first += best[q] == q % F;
     CHECK(first == NQ, "%s: %zu of %d exact duplicates answered by the first copy", s->name, first, NQ);
     snprintf(what, sizeof what, "%s excluded", s->name);
     search_checks(what, &dup, raw, NQ, ex, 10);
-    CHECK(pb_mm_search(&dup, raw, NQ, ex, 10, best, NULL, NULL) == PB_OK, "%s", pb_last_error());
+    CHECK(pb_mm_search(&dup, raw, NQ, ex, 10, PB_MM_AABB, best, NULL, NULL) == PB_OK, "%s", pb_last_error());
     size_t second = 0;
     for (size_t q = 0; q < NQ; q++) second += ex[q] < 0 || best[q] == q % F + F;
     CHECK(second == NQ, "%s: excluding its own frame, %zu of %d found the copy", s->name, second, NQ);
+    /* perturbed copies: a larger database whose boxes overlap */
+    pb_mm_db big;
+    CHECK(pb_mm_db_replicate(&big, &db, 5 * db.rows + 3, 0.1f, 9) == PB_OK && big.rows == 5 * db.rows + 3,
+          "replicate: %s", pb_last_error());
+    size_t same_first = 0;
+    for (size_t r = 0; r < db.rows; r++)
+        for (int f = 0; f < PB_MM_FEATURES; f++)
+            same_first += big.feat[(size_t)f * big.stride + r] == db.feat[(size_t)f * db.stride + r];
+    CHECK(same_first == db.rows * PB_MM_FEATURES, "replicate: the first copy is not the source");
+    index_checks("replicated", &big);
+    /* a subset: every third row, in order, the source's normalization, its own index */
+    uint8_t *keep = calloc(big.rows, 1);
+    CHECK(keep != NULL, "alloc");
+    for (size_t r = 0; r < big.rows; r += 3) keep[r] = 1;
+    pb_mm_db sub;
+    CHECK(pb_mm_db_subset(&sub, &big, keep) == PB_OK && sub.rows == (big.rows + 2) / 3, "subset: %s", pb_last_error());
+    size_t sub_bad = 0;
+    for (size_t i = 0; i < sub.rows; i++) {
+        sub_bad += sub.clip[i] != big.clip[3 * i] || sub.frame[i] != big.frame[3 * i];
+        for (int f = 0; f < PB_MM_FEATURES; f++)
+            sub_bad += sub.feat[(size_t)f * sub.stride + i] != big.feat[(size_t)f * big.stride + 3 * i];
+    }
+    for (int f = 0; f < PB_MM_FEATURES; f++) sub_bad += sub.mean[f] != big.mean[f] || sub.scale[f] != big.scale[f];
+    CHECK(sub_bad == 0, "subset: %zu values differ from the rows kept", sub_bad);
+    index_checks("subset", &sub);
+    memset(keep, 0, big.rows);
+    pb_mm_db none;
+    CHECK(pb_mm_db_subset(&none, &big, keep) == PB_ERR_EMPTY && none.rows == 0, "subset of no rows");
+    CHECK(pb_mm_db_subset(&none, &big, NULL) == PB_ERR_NULL && strstr(pb_last_error(), "keep"), "subset NULL keep");
+    free(keep);
+    pb_mm_db_free(&sub);
+    for (int cls = 0; cls < 2; cls++) {
+        CHECK(pb_mm_queries(s, &big, cls, raw, NQ, 21 + (uint64_t)cls) == PB_OK, "queries: %s", pb_last_error());
+        snprintf(what, sizeof what, "%s x5 perturbed %s", s->name, pb_mm_class_name[cls]);
+        search_checks(what, &big, raw, NQ, NULL, 0);
+    }
+    pb_mm_db_free(&big);
     free(ex), free(best), free(raw);
     pb_mm_db_free(&db);
     pb_mm_db_free(&dup);
@@ -129,16 +195,28 @@ static void bad_input(const pb_scene *s)
     uint32_t best[3] = { 7, 7, 7 };
     int32_t ex[3] = { -1, 5, -1 };
     q[2 * PB_MM_FEATURES + 4] = NAN;
-    CHECK(pb_mm_search(&db, q, 3, NULL, 0, best, NULL, NULL) == PB_ERR_PARAM &&
+    CHECK(pb_mm_search(&db, q, 3, NULL, 0, PB_MM_EXHAUSTIVE, best, NULL, NULL) == PB_ERR_PARAM &&
           strstr(pb_last_error(), "query 2 (character 2): feature 4 is nan"), "NaN query: %s", pb_last_error());
     q[2 * PB_MM_FEATURES + 4] = 0;
-    CHECK(pb_mm_search(&db, q, 0, NULL, 0, best, NULL, NULL) == PB_ERR_EMPTY, "n = 0");
-    CHECK(pb_mm_search(&empty, q, 3, NULL, 0, best, NULL, NULL) == PB_ERR_EMPTY, "empty db");
-    CHECK(pb_mm_search(&db, q, 3, ex, -1, best, NULL, NULL) == PB_ERR_PARAM, "negative radius");
+    CHECK(pb_mm_search(&db, q, 0, NULL, 0, PB_MM_EXHAUSTIVE, best, NULL, NULL) == PB_ERR_EMPTY, "n = 0");
+    CHECK(pb_mm_search(&empty, q, 3, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_ERR_EMPTY, "empty db");
+    CHECK(pb_mm_search(&db, q, 3, ex, -1, PB_MM_EXHAUSTIVE, best, NULL, NULL) == PB_ERR_PARAM, "negative radius");
     ex[1] = (int32_t)db.rows;
-    CHECK(pb_mm_search(&db, q, 3, ex, 2, best, NULL, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "exclude[1]"),
+    CHECK(pb_mm_search(&db, q, 3, ex, 2, PB_MM_AABB, best, NULL, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "exclude[1]"),
           "exclude out of range: %s", pb_last_error());
+    CHECK(pb_mm_search(&db, q, 3, NULL, 0, (pb_mm_method)2, best, NULL, NULL) == PB_ERR_PARAM &&
+          strstr(pb_last_error(), "method is 2"), "bad method: %s", pb_last_error());
+    pb_mm_db noidx = db;
+    noidx.box_lo[1] = NULL;
+    CHECK(pb_mm_search(&noidx, q, 3, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_ERR_PARAM &&
+          strstr(pb_last_error(), "no index"), "no index: %s", pb_last_error());
     CHECK(best[0] == 7 && best[1] == 7 && best[2] == 7, "refused searches wrote nothing");
+    pb_mm_db rep;
+    CHECK(pb_mm_db_replicate(&rep, &db, 0, 0.1f, 1) == PB_ERR_EMPTY && rep.rows == 0, "replicate 0 rows");
+    CHECK(pb_mm_db_replicate(&rep, &db, 10, NAN, 1) == PB_ERR_PARAM && strstr(pb_last_error(), "sigma"),
+          "replicate NaN sigma: %s", pb_last_error());
+    CHECK(pb_mm_db_replicate(&rep, &empty, 10, 0.1f, 1) == PB_ERR_EMPTY, "replicate an empty db");
+    CHECK(pb_mm_db_replicate(&rep, &db, PB_MM_MAX_FRAMES + 1, 0.1f, 1) == PB_ERR_SIZE, "replicate too many rows");
     pb_mm_weights w = pb_mm_weights_default();
     w.w[3] = 0;
     CHECK(pb_mm_db_build(&empty, &s->clip[0], 1, &sk, &w) == PB_ERR_PARAM && strstr(pb_last_error(), "w[3] is 0") &&

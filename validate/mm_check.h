@@ -18,13 +18,13 @@ void pb_mm_truth_free(pb_mm_truth *t);
  * are the double nearest row, the worst relative excess of the others'
  * distance (in double) over the nearest, how many exceed 1e-6 relative
  * (`off`), answers inside an excluded window, and answers (row or distance
- * bits) differing from the float reference's. */
+ * bits) differing from the float reference's exhaustive search (for either method). */
 typedef struct {
     size_t n, same, off, excluded, vs_ref;
     double worst_rel;
 } pb_mm_err;
-pb_status pb_mm_error(const pb_variant *v, const pb_mm_db *db, const float *raw, const int32_t *ex, int radius,
-                      const pb_mm_truth *t, pb_mm_err *err);
+pb_status pb_mm_error(const pb_variant *v, pb_mm_method method, const pb_mm_db *db, const float *raw, const int32_t *ex,
+                      int radius, const pb_mm_truth *t, pb_mm_err *err);
 
 /* The query classes of a database built from clip 0 of scene s: held out
  * (clip 1's frames), random (within 3 deviations), far (1000 deviations)

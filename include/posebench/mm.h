@@ -27,9 +27,15 @@
  * Search: for each query (raw features, normalized on the way in), the
  * database row with the smallest squared distance, ties broken by the
  * lowest row; optionally excluding a window of rows around a given one (the
- * frame playing). Exhaustive, SIMD across rows and exact: every variant
- * returns the float reference's row, and that row's distance is within
- * 1e-6 relative of the exhaustive search in double (tests/test_mm.c). */
+ * frame playing). Two methods, both exact and SIMD: PB_MM_EXHAUSTIVE (every
+ * row, many rows per vector) and PB_MM_AABB (bounding boxes over blocks of
+ * 16 and 64 rows, two levels as in Learned Motion Matching: a block whose
+ * box is no nearer than the best row so far is skipped). A box's distance is
+ * a lower bound of its rows' distances in float arithmetic too (monotone
+ * rounding, same summation order), so both methods return the same row and
+ * distance bit for bit; every variant returns the float reference's row, and
+ * that row's distance is within 1e-6 relative of the exhaustive search in
+ * double (tests/test_mm.c, posebench validate). */
 #ifndef POSEBENCH_MM_H
 #define POSEBENCH_MM_H
 
@@ -62,6 +68,12 @@ typedef struct pb_mm_skeleton {
 typedef struct pb_mm_weights { float w[PB_MM_GROUPS]; } pb_mm_weights;
 PB_API pb_mm_weights pb_mm_weights_default(void);   /* all 1 */
 
+#define PB_MM_BOX_SMALL 16   /* rows per box, level 0 */
+#define PB_MM_BOX_LARGE 64   /* rows per box, level 1 */
+
+typedef enum pb_mm_method { PB_MM_EXHAUSTIVE, PB_MM_AABB, PB_MM_METHODS } pb_mm_method;
+PB_API const char *pb_mm_method_name(pb_mm_method m);   /* "exhaustive", "aabb"; NULL if out of range */
+
 typedef struct pb_mm_db {
     size_t rows;                  /* database frames */
     size_t stride;                /* floats per feature plane: rows rounded up to 64, padding rows +inf far */
@@ -70,6 +82,11 @@ typedef struct pb_mm_db {
     float mean[PB_MM_FEATURES];   /* normalization: (raw - mean) * scale */
     float scale[PB_MM_FEATURES];
     int flat[PB_MM_GROUPS];       /* 1: the group never varies (scale = its weight) */
+    /* The index (PB_MM_AABB): level k's nbox[k] boxes of PB_MM_BOX_SMALL /
+     * PB_MM_BOX_LARGE rows, per feature the smallest and largest normalized
+     * value (planes of box_stride[k] floats; boxes of padding only: +inf). */
+    size_t nbox[2], box_stride[2];
+    float *box_lo[2], *box_hi[2];
 } pb_mm_db;
 
 /* Raw features of frame f of clip c (locals, frames x joints; clip->fps > 0)
@@ -88,6 +105,24 @@ PB_API pb_status pb_mm_db_build(pb_mm_db *db, const pb_clip *clips, size_t nclip
                                 const pb_mm_weights *w);
 PB_API void pb_mm_db_free(pb_mm_db *db);
 
+/* The rows of src with keep[r] != 0 (src->rows flags), in order, with src's
+ * normalization (queries normalize as for src): a database without some
+ * frames, e.g. to search with held-out ones. Errors: PB_ERR_NULL,
+ * PB_ERR_EMPTY (no row kept), PB_ERR_NOMEM; on error out is left empty. */
+PB_API pb_status pb_mm_db_subset(pb_mm_db *out, const pb_mm_db *src, const uint8_t *keep);
+
+/* A larger database for scaling measurements: rows rows, row r a copy of
+ * src's row r mod src->rows, each copy after the first (src itself) with
+ * every normalized feature shifted by its own seeded uniform in
+ * [-sigma, sigma] (one shift per copy and feature: the copy's motion stays
+ * smooth, as a neighbouring take of the same motion would be). Rows keep
+ * their source's clip and frame. Labelled as such wherever it is used:
+ * perturbed copies are not new motion.
+ * Errors: PB_ERR_NULL, PB_ERR_EMPTY (src empty, rows = 0), PB_ERR_PARAM
+ * (sigma negative or not finite), PB_ERR_SIZE (rows over PB_MM_MAX_FRAMES),
+ * PB_ERR_NOMEM; on error out is left empty. */
+PB_API pb_status pb_mm_db_replicate(pb_mm_db *out, const pb_mm_db *src, size_t rows, float sigma, uint64_t seed);
+
 /* Normalize raw features into the database's space (out may be raw). */
 PB_API void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES], float out[PB_MM_FEATURES]);
 
@@ -97,13 +132,15 @@ PB_API void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES],
  * query a row r >= 0 whose window r - exclude_radius .. r + exclude_radius
  * (rows, clamped to the database) is skipped; -1 skips nothing for that query. A
  * query whose every row is excluded gets best = UINT32_MAX, dist = +inf.
- * v: the variant (NULL: the active one).
+ * method: PB_MM_EXHAUSTIVE or PB_MM_AABB (same answers). v: the variant
+ * (NULL: the active one).
  * Errors: PB_ERR_NULL, PB_ERR_EMPTY (n = 0, an empty database),
  * PB_ERR_PARAM (a NaN/Inf query value: names the query, i.e. the character,
- * and the feature; an exclude row out of range), PB_ERR_VARIANT; nothing is
- * written on error. */
+ * and the feature; an exclude row out of range; an unknown method),
+ * PB_ERR_VARIANT; nothing is written on error. */
 PB_API pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const int32_t *exclude,
-                              int exclude_radius, uint32_t *best, float *dist, const pb_variant *v);
+                              int exclude_radius, pb_mm_method method, uint32_t *best, float *dist,
+                              const pb_variant *v);
 
 #ifdef __cplusplus
 }

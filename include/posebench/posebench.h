@@ -14,4 +14,5 @@
 #include "frame.h"
 #include "pool.h"
 #include "mm.h"
+#include "frame_mm.h"
 #endif
