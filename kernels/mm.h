@@ -9,7 +9,7 @@
  * distance, ties to the lowest row. Steps are counted in float: exact up to
  * 2^24 steps, above PB_MM_MAX_FRAMES / PB_LANES. */
 
-#define MM_QB 4
+#define MM_QB 8
 
 /* Lanes of the step at row i inside query j's excluded rows [lo, hi]. */
 PB_VINLINE pb_vm mm_excluded(const uint32_t *ex, size_t i)
