@@ -18,7 +18,12 @@
 #include "check.h"
 #include "mm_check.h"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NQ 200    /* sanitizer builds (every emulated variant, unoptimized) check memory safety on every path:
+                     fewer queries; posebench validate runs 1000 per class in the release build */
+#else
 #define NQ 1000
+#endif
 
 /* Every variant on n raw queries, judged by the exhaustive search in double
  * (validate/mm_check.c): the double nearest or within 1e-6 relative, never in
