@@ -7,12 +7,13 @@
 #include "command.h"
 #include "skin_check.h"
 #include "mm_check.h"
+#include "bspace_check.h"
 #include "pick.h"
 #include "validate.h"
 
 enum { O_OP, O_VARIANT, O_JSON, O_SEED, O_QUICK, O_VERBOSE, O_BVH, O_BVH_SCALE, O_STRICT, O_NO_MOCAP, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
-    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them)" },
+    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them; skin_lbs, skin_dqs, mm_search, bspace: those tables)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
                     "only this variant; an ISA name selects its native and -emu builds\n"
                     "(default: the forced variant, else every variant of the build)" },
@@ -45,10 +46,10 @@ static int run(const opt_val *v, int nrest, char **rest)
         o.nbvh = (size_t)v[O_BVH].count;
     }
     if (v[O_BVH_SCALE].count) o.bvh_scale = v[O_BVH_SCALE].d;
-    /* skinning and the motion-matching search are not pose ops: their own tables (validate/skin_check.c,
-     * validate/mm_check.c), after the ops' (or alone) */
+    /* skinning, the motion-matching search and blend-space weights are not pose ops: their own tables
+     * (validate/skin_check.c, mm_check.c, bspace_check.c), after the ops' (or alone) */
     const char *pose_ops[OPT_MAX_VALUES];
-    size_t nskin = 0, nmm = 0, npose = 0;
+    size_t nskin = 0, nmm = 0, nbs = 0, npose = 0;
     for (size_t i = 0; i < o.nops; i++) {
         if (!strcmp(o.ops[i], "skin_lbs") || !strcmp(o.ops[i], "skin_dqs")) {
             nskin++;
@@ -58,6 +59,10 @@ static int run(const opt_val *v, int nrest, char **rest)
             nmm++;
             continue;
         }
+        if (!strcmp(o.ops[i], "bspace")) {
+            nbs++;
+            continue;
+        }
         pb_op op;
         if (pb_op_find(o.ops[i], &op) != PB_OK) {
             fprintf(stderr, "posebench validate: %s\n", pb_last_error());
@@ -65,8 +70,8 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         pose_ops[npose++] = o.ops[i];
     }
-    const int aux_only = (nskin > 0 || nmm > 0) && npose == 0, skin = o.nops == 0 || nskin > 0,
-              mm = o.nops == 0 || nmm > 0;
+    const int aux_only = (nskin > 0 || nmm > 0 || nbs > 0) && npose == 0, skin = o.nops == 0 || nskin > 0,
+              mm = o.nops == 0 || nmm > 0, bsp = o.nops == 0 || nbs > 0;
     o.ops = pose_ops;
     o.nops = npose;
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
@@ -90,6 +95,10 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (mm && fails >= 0) {
         int mf = pb_mm_validate(stdout);
         fails = mf < 0 ? -1 : fails + mf;
+    }
+    if (bsp && fails >= 0) {
+        int bf = pb_bs_validate(stdout);
+        fails = bf < 0 ? -1 : fails + bf;
     }
     if (jf && fclose(jf) != 0) {
         fprintf(stderr, "posebench validate: error writing %s\n", json);

@@ -13,8 +13,8 @@
  * The ops live by family, each file the same name as its kernel counterpart
  * in kernels/: common.h (shared algebra, plane access), then elementwise.h,
  * kineform.h, skeleton.h, transition.h, target.h, chain.h, foot.h (over target.h's IK), sample.h, palette.h
- * skin.h and mm.h
- * (skinning and the motion-matching search: not pose ops, their own table
+ * skin.h, mm.h and bspace.h
+ * (skinning, the motion-matching search and blend-space weights: not pose ops, their own table
  * REF_AUX_TABLE of REF_AUX_T). They are
  * include-only, in this order (a family may use common.h, nothing else; chain.h
  * also uses target.h's direction algebra). */
@@ -30,9 +30,12 @@
 #include "palette.h"
 #include "skin.h"
 #include "mm.h"
+#include "bspace.h"
 
-/* Skinning and the motion-matching search are not pose ops: their own table. */
-const REF_AUX_T REF_AUX_TABLE = { REF(skin_lbs), REF(skin_dqs), { REF(mm_search), REF(mm_search_aabb) } };
+/* Skinning, the motion-matching search and the blend-space weights are not
+ * pose ops: their own table. */
+const REF_AUX_T REF_AUX_TABLE = { REF(skin_lbs), REF(skin_dqs), { REF(mm_search), REF(mm_search_aabb) },
+                                  { REF(bspace_1d), REF(bspace_bary), REF(bspace_gradient), REF(bspace_polar) } };
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

@@ -167,11 +167,59 @@ PB_DEFINE_MMARGS(double, pb_mm_kargs_f64)
 typedef void (*pb_mm_fn)(const pb_mm_kargs *k);
 typedef void (*pb_mm_f64_fn)(const pb_mm_kargs_f64 *k);
 
+/* The blend-space weights' argument block (posebench/bspace.h), float and
+ * double: n parameters (x; y for 2D), out m weight planes (plane i at w +
+ * i x w_stride), and the method's tables (bspace.c builds them in double from
+ * the samples; the float ones are those rounded):
+ *   1D:          t = m sorted positions s_k, then m - 1 gaps s_(k+1) - s_k;
+ *                it = the sample index of each sorted position.
+ *   barycentric: t = per triangle 6 (origin corner ox, oy; a1, b1, a2, b2:
+ *                l1 = a1 (x - ox) + b1 (y - oy), l2 likewise, l0 = 1 - l1 - l2),
+ *                then per hull edge 5 (ux, uy, dx, dy, 1 / |d|^2: the edge from
+ *                u to u + d); it = 3 corners per triangle, then 2 ends per edge.
+ *   gradient:    t = m x, m y, then per pair i * m + j: gx, gy = (p_j - p_i) /
+ *                |p_j - p_i|^2 (i = j: unused).
+ *   polar:       t = m x, m y, m magnitudes r_i, m 1 / r_i (0 at the origin),
+ *                then per pair i * m + j (both off the origin) 5: the
+ *                coefficients of the signed and of the unsigned angle (one is
+ *                0), 1 / mean magnitude, the pair vector's magnitude part,
+ *                1 / |pair vector|^2; origin: the sample at (0, 0) or -1. */
+#define PB_BS_TRI 6
+#define PB_BS_EDGE 5
+#define PB_BS_PAIR 5
+#define PB_DEFINE_BSARGS(T, NAME)   \
+    typedef struct NAME {           \
+        size_t m, n;                \
+        const T *x, *y;             \
+        T *w;                       \
+        size_t w_stride;            \
+        const T *t;                 \
+        const int32_t *it;          \
+        size_t ntri, nhull;         \
+        int origin;                 \
+    } NAME;
+PB_DEFINE_BSARGS(float, pb_bs_kargs)
+PB_DEFINE_BSARGS(double, pb_bs_kargs_f64)
+typedef void (*pb_bs_fn)(const pb_bs_kargs *k);
+typedef void (*pb_bs_f64_fn)(const pb_bs_kargs_f64 *k);
+/* The blend space's tables in double (the oracle's; bs->tab are these
+ * rounded): t and it as above, malloc'd (caller frees t; it is bs->itab).
+ * 0, or -1 out of memory. */
+PB_INTERNAL int pb_bspace_tables_f64(const pb_bspace *bs, double **t);
+
 /* A variant's kernels beyond its op table: skinning (one slot per
  * pb_skin_method; skin_lbs and skin_dqs are not pose ops, no PB_OP_LIST
- * row) and the motion-matching search. */
-typedef struct pb_aux_table { pb_skin_fn lbs, dqs; pb_mm_fn mm_search[PB_MM_METHODS]; } pb_aux_table;
-typedef struct pb_aux_table_f64 { pb_skin_f64_fn lbs, dqs; pb_mm_f64_fn mm_search[PB_MM_METHODS]; } pb_aux_table_f64;
+ * row), the motion-matching search and the blend-space weights. */
+typedef struct pb_aux_table {
+    pb_skin_fn lbs, dqs;
+    pb_mm_fn mm_search[PB_MM_METHODS];
+    pb_bs_fn bspace[PB_BSPACE_METHODS];
+} pb_aux_table;
+typedef struct pb_aux_table_f64 {
+    pb_skin_f64_fn lbs, dqs;
+    pb_mm_f64_fn mm_search[PB_MM_METHODS];
+    pb_bs_f64_fn bspace[PB_BSPACE_METHODS];
+} pb_aux_table_f64;
 PB_INTERNAL extern const pb_aux_table pb_ref_aux_table;
 /* The database's boxes (mm_index.c), from its normalized rows: 0, or -1 out of memory. */
 PB_INTERNAL int pb_mm_db_index(pb_mm_db *db);

@@ -15,4 +15,5 @@
 #include "pool.h"
 #include "mm.h"
 #include "frame_mm.h"
+#include "bspace.h"
 #endif
