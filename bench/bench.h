@@ -52,6 +52,10 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs);
  * 10000, 100000, 1000000), per variant, beside a memcpy of the features.
  * Same exit statuses. */
 int bench_mm_run(const bench_opts *o, int exhaustive, int aabb);
+/* The blend-space weights benchmarks (bspace_bench.c): every method over its
+ * sample sets at o's sizes in characters (0: 1000, 100000), per variant,
+ * beside a memcpy of the bytes. Same exit statuses. */
+int bench_bspace_run(const bench_opts *o);
 
 #ifdef __cplusplus
 }

@@ -2,8 +2,9 @@
  * reference/bspace.h). SIMD across characters: PB_LANES parameters a step
  * (the last step partial), the method's tables broadcast. Each lane does the
  * reference's operations in the reference's order, so 1D, barycentric and
- * gradient-band weights equal the float reference's bit for bit; the polar
- * form differs only by vatan2 against libm's atan2f. */
+ * gradient-band weights equal the float reference's bit for bit where the
+ * ISA divides exactly (not NEON through SIMDe: backend_neon.h); the polar
+ * form differs also by vatan2 against libm's atan2f (one per character). */
 
 /* Lanes c .. c + cnt - 1 of the characters. */
 #define BS_FOR_STEPS(k, c, cnt) \
@@ -92,8 +93,9 @@ static void bs_store_normalized(const pb_bs_kargs *k, size_t c, size_t cnt, cons
     pb_vf sum = vzero();
     for (size_t i = 0; i < k->m; i++) sum = vadd(sum, W[i]);
     pb_vm pos = vgt(sum, vzero());
+    pb_vf inv = vdiv(vset1(1.0f), sum);
     for (size_t i = 0; i < k->m; i++)
-        vstore_n(k->w + i * k->w_stride + c, cnt, vsel(pos, vdiv(W[i], sum), vset1(1.0f / (float)k->m)));
+        vstore_n(k->w + i * k->w_stride + c, cnt, vsel(pos, vmul(W[i], inv), vset1(1.0f / (float)k->m)));
 }
 
 static void k_bspace_gradient(const pb_bs_kargs *k)
@@ -103,16 +105,18 @@ static void k_bspace_gradient(const pb_bs_kargs *k)
     pb_vf W[PB_BSPACE_MAX_SAMPLES];
     BS_FOR_STEPS(k, c, cnt) {
         pb_vf x = vload_n(k->x + c, cnt, 0.0f), y = vload_n(k->y + c, cnt, 0.0f);
+        for (size_t i = 0; i < m; i++) W[i] = vset1(1.0f);
         for (size_t i = 0; i < m; i++) {
-            pb_vf dx = vsub(x, vset1(px[i])), dy = vsub(y, vset1(py[i])), v = vset1(1.0f);
-            for (size_t j = 0; j < m; j++) {
-                if (j == i) continue;
+            pb_vf dx = vsub(x, vset1(px[i])), dy = vsub(y, vset1(py[i])), wi = W[i];
+            for (size_t j = i + 1; j < m; j++) {
                 const float *gi = g + 2 * (i * m + j);
-                pb_vf h = vsub(vset1(1.0f), vadd(vmul(dx, vset1(gi[0])), vmul(dy, vset1(gi[1]))));
-                v = vmin(h, v);
+                pb_vf s = vadd(vmul(dx, vset1(gi[0])), vmul(dy, vset1(gi[1])));
+                wi = vmin(vsub(vset1(1.0f), s), wi);
+                W[j] = vmin(s, W[j]);
             }
-            W[i] = vmax(v, vzero());
+            W[i] = wi;
         }
+        for (size_t i = 0; i < m; i++) W[i] = vmax(W[i], vzero());
         bs_store_normalized(k, c, cnt, W);
     }
 }
@@ -120,33 +124,51 @@ static void k_bspace_gradient(const pb_bs_kargs *k)
 static void k_bspace_polar(const pb_bs_kargs *k)
 {
     size_t m = k->m;
-    const float *px = k->t, *py = k->t + m, *rr = k->t + 2 * m, *ir = k->t + 3 * m, *pc = k->t + 4 * m;
-    pb_vf W[PB_BSPACE_MAX_SAMPLES], th[PB_BSPACE_MAX_SAMPLES];
+    const float *ang = k->t, *rr = k->t + m, *ir = k->t + 2 * m, *pc = k->t + 3 * m;
+    const float pi = 3.14159265358979323846f, twopi = 6.28318530717958647692f;
+    /* Per sample off the origin, its partners off the origin as (angle, magnitude) coefficients: those
+     * taking the signed angle first (ns[i] of them), then those taking it unsigned (nu[i]); no branch
+     * per pair in the loop over characters. */
+    float cf[PB_BSPACE_MAX_SAMPLES * PB_BSPACE_MAX_SAMPLES][2];
+    size_t ns[PB_BSPACE_MAX_SAMPLES], nu[PB_BSPACE_MAX_SAMPLES];
+    for (size_t i = 0; i < m; i++) {
+        size_t e = i * m;
+        ns[i] = nu[i] = 0;
+        for (int uns = 0; uns < 2 && (int)i != k->origin; uns++)
+            for (size_t j = 0; j < m; j++) {
+                const float *p = pc + PB_BS_PAIR * (i * m + j);
+                if (j == i || (int)j == k->origin || (p[1] != 0.0f) != uns) continue;
+                cf[e][0] = p[0], cf[e][1] = p[2], e++;
+                uns ? nu[i]++ : ns[i]++;
+            }
+    }
+    pb_vf W[PB_BSPACE_MAX_SAMPLES], th[PB_BSPACE_MAX_SAMPLES], q[PB_BSPACE_MAX_SAMPLES];
     BS_FOR_STEPS(k, c, cnt) {
         pb_vf x = vload_n(k->x + c, cnt, 0.0f), y = vload_n(k->y + c, cnt, 0.0f);
-        pb_vf r = vsqrt(vadd(vmul(x, x), vmul(y, y)));
+        pb_vf r = vsqrt(vadd(vmul(x, x), vmul(y, y))), a = vatan2(y, x);
         for (size_t i = 0; i < m; i++) {
-            pb_vf cx = vset1(px[i]), cy = vset1(py[i]);
-            th[i] = vatan2(vsub(vmul(cx, y), vmul(cy, x)), vadd(vmul(cx, x), vmul(cy, y)));
+            pb_vf t = vsub(a, vset1(ang[i]));
+            t = vsel(vgt(t, vset1(pi)), vsub(t, vset1(twopi)), t);
+            th[i] = vsel(vle(t, vset1(-pi)), vadd(t, vset1(twopi)), t);
+            pb_vf b = vabs(th[i]);
+            q[i] = vdiv(vmul(vset1(4.0f), vmul(r, vset1(ir[i]))), vadd(vmul(b, b), vset1(4.0f)));
         }
+        /* min over j of 1 - x_j as 1 - max over j of x_j: the same float (rounding is monotone) */
         for (size_t i = 0; i < m; i++) {
-            pb_vf v = vset1(1.0f);
-            for (size_t j = 0; j < m; j++) {
-                if (j == i) continue;
-                pb_vf h;
-                if ((int)i == k->origin || (int)j == k->origin) {
-                    size_t o = (int)i == k->origin ? j : i;   /* the sample off the origin */
-                    pb_vf b = vabs(th[o]);
-                    h = vdiv(vmul(vset1(4.0f), vmul(r, vset1(ir[o]))), vadd(vmul(b, b), vset1(4.0f)));
-                    if ((int)i == k->origin) h = vsub(vset1(1.0f), h);
-                } else {
-                    const float *q = pc + PB_BS_PAIR * (i * m + j);
-                    pb_vf dot = vadd(vadd(vmul(vset1(q[0]), th[i]), vmul(vset1(q[1]), vabs(th[i]))),
-                                     vmul(vset1(q[3]), vmul(vsub(r, vset1(rr[i])), vset1(q[2]))));
-                    h = vsub(vset1(1.0f), vmul(dot, vset1(q[4])));
-                }
-                v = vmin(h, v);
+            pb_vf X = vset1(-INFINITY), dr = vsub(r, vset1(rr[i]));
+            if ((int)i == k->origin) {
+                for (size_t j = 0; j < m; j++)
+                    if (j != i) X = vmax(q[j], X);
+            } else {
+                const float(*e)[2] = cf + i * m;
+                for (size_t j = 0; j < ns[i]; j++, e++)
+                    X = vmax(vadd(vmul(vset1((*e)[0]), th[i]), vmul(vset1((*e)[1]), dr)), X);
+                pb_vf ta = vabs(th[i]);
+                for (size_t j = 0; j < nu[i]; j++, e++)
+                    X = vmax(vadd(vmul(vset1((*e)[0]), ta), vmul(vset1((*e)[1]), dr)), X);
             }
+            pb_vf v = vmin(vsub(vset1(1.0f), X), vset1(1.0f));
+            if (k->origin >= 0 && (int)i != k->origin) v = vmin(q[i], v);
             W[i] = vmax(v, vzero());
         }
         bs_store_normalized(k, c, cnt, W);

@@ -82,38 +82,44 @@ static void bs_normalize(const BSARGS *k, size_t c, const REAL *W)
 {
     REAL sum = R(0);
     for (size_t i = 0; i < k->m; i++) sum = sum + W[i];
-    for (size_t i = 0; i < k->m; i++) k->w[i * k->w_stride + c] = sum > R(0) ? W[i] / sum : R(1) / (REAL)k->m;
+    REAL inv = R(1) / sum;
+    for (size_t i = 0; i < k->m; i++) k->w[i * k->w_stride + c] = sum > R(0) ? W[i] * inv : R(1) / (REAL)k->m;
 }
 
-/* Gradient band: W_i = max(0, min over j != i of 1 - (p - p_i).g_ij),
- * g_ij = (p_j - p_i) / |p_j - p_i|^2; then normalized. (The sum is at least
- * 1/2: the nearest sample's every h_ij is.) */
+/* Gradient band: W_i = max(0, min(1, min over j != i of h_ij)), h_ij = 1 -
+ * (p - p_i).g_ij, g_ij = (p_j - p_i) / |p_j - p_i|^2; then normalized.
+ * h_ji = 1 - h_ij (the two projections add up to the whole pair vector), so
+ * each pair is evaluated once, as s = 1 - h_ij = h_ji. (The sum of the W is
+ * at least 1/2: the nearest sample's every h_ij is.) */
 void REF(bspace_gradient)(const BSARGS *k)
 {
     const REAL *px = k->t, *py = k->t + k->m, *g = k->t + 2 * k->m;
     REAL W[PB_BSPACE_MAX_SAMPLES];
     for (size_t c = 0; c < k->n; c++) {
+        for (size_t i = 0; i < k->m; i++) W[i] = R(1);
         for (size_t i = 0; i < k->m; i++) {
-            REAL dx = k->x[c] - px[i], dy = k->y[c] - py[i], v = R(1);
-            for (size_t j = 0; j < k->m; j++) {
-                if (j == i) continue;
+            REAL dx = k->x[c] - px[i], dy = k->y[c] - py[i];
+            for (size_t j = i + 1; j < k->m; j++) {
                 const REAL *gi = g + 2 * (i * k->m + j);
-                REAL h = R(1) - (dx * gi[0] + dy * gi[1]);
-                v = h < v ? h : v;
+                REAL s = dx * gi[0] + dy * gi[1], h = R(1) - s;
+                W[i] = h < W[i] ? h : W[i];
+                W[j] = s < W[j] ? s : W[j];
             }
-            W[i] = v > R(0) ? v : R(0);
         }
+        for (size_t i = 0; i < k->m; i++) W[i] = W[i] > R(0) ? W[i] : R(0);
         bs_normalize(k, c, W);
     }
 }
 
 /* Polar gradient band. Per character r = |p| and, per sample i off the
- * origin, th_i = atan2(p_i x p, p_i . p): the signed angle from p_i to p (0
- * at p = 0). Pairs, h_ij = 1 - (v_ij . v_ip) / |v_ij|^2:
+ * origin, th_i = the signed angle from p_i to p: atan2(y, x) - atan2(y_i,
+ * x_i) wrapped into (-pi, pi] (p = 0 has angle 0). Pairs, h_ij = 1 - (v_ij .
+ * v_ip) / |v_ij|^2:
  *   both off the origin: v_ij = (2|A_ij|, (r_j - r_i) / mu), v_ip = (2 phi,
  *     (r - r_i) / mu), mu = (r_i + r_j) / 2, A_ij the angle from p_i to p_j,
  *     phi = th_i signed in A_ij's sense (|th_i| when p_i and p_j are within
- *     1 % of opposite, where the sense is not defined);
+ *     1 % of opposite, where the sense is not defined); the table holds the
+ *     coefficients of phi and of r - r_i, divided by |v_ij|^2;
  *   j at the origin: v_ij = (b, -2), v_ip = (b, 2 r / r_i - 2), b = |th_i|,
  *     i.e. h_ij = 4 (r / r_i) / (b^2 + 4);
  *   i at the origin: v_ij = (b, 2), v_ip = (0, 2 r / r_j), b = |th_j|,
@@ -122,26 +128,28 @@ void REF(bspace_gradient)(const BSARGS *k)
 void REF(bspace_polar)(const BSARGS *k)
 {
     size_t m = k->m;
-    const REAL *px = k->t, *py = k->t + m, *rr = k->t + 2 * m, *ir = k->t + 3 * m, *pc = k->t + 4 * m;
-    REAL W[PB_BSPACE_MAX_SAMPLES], th[PB_BSPACE_MAX_SAMPLES];
+    const REAL *ang = k->t, *rr = k->t + m, *ir = k->t + 2 * m, *pc = k->t + 3 * m;
+    const REAL pi = R(3.14159265358979323846), twopi = R(6.28318530717958647692);
+    REAL W[PB_BSPACE_MAX_SAMPLES], th[PB_BSPACE_MAX_SAMPLES], q[PB_BSPACE_MAX_SAMPLES];
     for (size_t c = 0; c < k->n; c++) {
-        REAL x = k->x[c], y = k->y[c], r = sqrt(x * x + y * y);
-        for (size_t i = 0; i < m; i++) th[i] = atan2(px[i] * y - py[i] * x, px[i] * x + py[i] * y);
+        REAL x = k->x[c], y = k->y[c], r = sqrt(x * x + y * y), a = atan2(y, x);
+        for (size_t i = 0; i < m; i++) {
+            REAL t = a - ang[i];
+            t = t > pi ? t - twopi : t;
+            th[i] = t <= -pi ? t + twopi : t;
+            REAL b = fabs(th[i]);
+            q[i] = R(4) * (r * ir[i]) / (b * b + R(4));   /* h against the origin sample */
+        }
         for (size_t i = 0; i < m; i++) {
             REAL v = R(1);
             for (size_t j = 0; j < m; j++) {
                 if (j == i) continue;
                 REAL h;
-                if ((int)i == k->origin) {
-                    REAL b = fabs(th[j]);
-                    h = R(1) - R(4) * (r * ir[j]) / (b * b + R(4));
-                } else if ((int)j == k->origin) {
-                    REAL b = fabs(th[i]);
-                    h = R(4) * (r * ir[i]) / (b * b + R(4));
-                } else {
-                    const REAL *q = pc + PB_BS_PAIR * (i * m + j);
-                    REAL dot = q[0] * th[i] + q[1] * fabs(th[i]) + q[3] * ((r - rr[i]) * q[2]);
-                    h = R(1) - dot * q[4];
+                if ((int)i == k->origin) h = R(1) - q[j];
+                else if ((int)j == k->origin) h = q[i];
+                else {
+                    const REAL *p = pc + PB_BS_PAIR * (i * m + j);
+                    h = R(1) - (p[0] * (p[1] != R(0) ? fabs(th[i]) : th[i]) + p[2] * (r - rr[i]));
                 }
                 v = h < v ? h : v;
             }

@@ -23,7 +23,7 @@ static size_t tab_len(const pb_bspace *bs)
     case PB_BSPACE_1D: return 2 * m - 1;
     case PB_BSPACE_BARYCENTRIC: return PB_BS_TRI * bs->triangles + PB_BS_EDGE * bs->hull;
     case PB_BSPACE_GRADIENT: return 2 * m + 2 * m * m;
-    default: return 4 * m + PB_BS_PAIR * m * m;
+    default: return 3 * m + PB_BS_PAIR * m * m;
     }
 }
 
@@ -55,8 +55,8 @@ static void build_tab(const pb_bspace *bs, double *t)
         }
         return;
     }
-    for (size_t i = 0; i < m; i++) t[i] = x[i], t[m + i] = y[i];
     if (bs->method == PB_BSPACE_GRADIENT) {
+        for (size_t i = 0; i < m; i++) t[i] = x[i], t[m + i] = y[i];
         for (size_t i = 0; i < m; i++)
             for (size_t j = 0; j < m; j++) {
                 double ex = (double)x[j] - x[i], ey = (double)y[j] - y[i], l2 = ex * ex + ey * ey;
@@ -65,20 +65,23 @@ static void build_tab(const pb_bspace *bs, double *t)
             }
         return;
     }
+    /* polar: v_ij = (2|A|, d), v_ip = (2 phi, (r - r_i) / mu): v_ij . v_ip / |v_ij|^2 =
+     * (4|A| phi + d (r - r_i) / mu) / (4 A^2 + d^2), phi = +-th_i (signed) or |th_i| */
     for (size_t i = 0; i < m; i++) {
         double r = hypot(x[i], y[i]);
-        t[2 * m + i] = r, t[3 * m + i] = r > 0 ? 1 / r : 0;
+        t[i] = atan2(y[i], x[i]), t[m + i] = r, t[2 * m + i] = r > 0 ? 1 / r : 0;
     }
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < m; j++) {
-            double *q = t + 4 * m + PB_BS_PAIR * (i * m + j), ri = t[2 * m + i], rj = t[2 * m + j];
+            double *q = t + 3 * m + PB_BS_PAIR * (i * m + j), ri = t[m + i], rj = t[m + j];
             memset(q, 0, PB_BS_PAIR * sizeof *q);
             if (i == j || ri == 0 || rj == 0) continue;
             double A = atan2((double)x[i] * y[j] - (double)y[i] * x[j], (double)x[i] * x[j] + (double)y[i] * y[j]);
-            double mu = (ri + rj) / 2, d = (rj - ri) / mu, a = 2 * fabs(A);
-            if (fabs(A) < 0.99 * 3.14159265358979323846) q[0] = 2 * a * (A < 0 ? -1 : 1);
-            else q[1] = 2 * a;
-            q[2] = 1 / mu, q[3] = d, q[4] = 1 / (a * a + d * d);
+            double mu = (ri + rj) / 2, d = (rj - ri) / mu, a = 2 * fabs(A), inv = 1 / (a * a + d * d);
+            int unsigned_angle = fabs(A) >= 0.99 * 3.14159265358979323846;   /* within 1 % of opposite */
+            q[0] = 2 * a * inv * (unsigned_angle || A >= 0 ? 1 : -1);
+            q[1] = unsigned_angle;
+            q[2] = d / mu * inv;
         }
 }
 

@@ -179,14 +179,14 @@ typedef void (*pb_mm_f64_fn)(const pb_mm_kargs_f64 *k);
  *                u to u + d); it = 3 corners per triangle, then 2 ends per edge.
  *   gradient:    t = m x, m y, then per pair i * m + j: gx, gy = (p_j - p_i) /
  *                |p_j - p_i|^2 (i = j: unused).
- *   polar:       t = m x, m y, m magnitudes r_i, m 1 / r_i (0 at the origin),
- *                then per pair i * m + j (both off the origin) 5: the
- *                coefficients of the signed and of the unsigned angle (one is
- *                0), 1 / mean magnitude, the pair vector's magnitude part,
- *                1 / |pair vector|^2; origin: the sample at (0, 0) or -1. */
+ *   polar:       t = m angles atan2(y_i, x_i), m magnitudes r_i, m 1 / r_i (0
+ *                at the origin), then per pair i * m + j (both off the origin)
+ *                3: the angle's coefficient, 1 if the angle enters unsigned
+ *                (else 0), the magnitude's coefficient (both divided by
+ *                |pair vector|^2); origin: the sample at (0, 0) or -1. */
 #define PB_BS_TRI 6
 #define PB_BS_EDGE 5
-#define PB_BS_PAIR 5
+#define PB_BS_PAIR 3
 #define PB_DEFINE_BSARGS(T, NAME)   \
     typedef struct NAME {           \
         size_t m, n;                \

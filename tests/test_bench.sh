@@ -51,6 +51,13 @@ want_re=$'^mm_build/[0-9]+\ncopy/mm/1000\nmm_search/scalar/1000\nmm_aabb/scalar/
 check "mm run"        0 "mm_aabb/scalar/1000 +[0-9.]+ +[0-9]+ +108 " \
   -- bench --quick --op mm_aabb --variant scalar --sizes 1000 -- --benchmark_min_time=0.001
 
+# Blend-space weights (not a pose op): a tiny run, every method's rows, and not mixed with pose ops.
+check "bspace mixed"  2 "run on their own"              -- bench --op bspace --op quat_mul
+check "bspace run"    0 "bspace_polar_dirs8/scalar/100 +[0-9.]+ +44 " \
+  -- bench --quick --op bspace --variant scalar --sizes 100 -- --benchmark_min_time=0.001
+out=$(run bench --op bspace --variant scalar --sizes 100 -- --benchmark_list_tests=true 2>/dev/null | grep -c '^bspace_')
+[ "$out" = 7 ] && ok || bad "bspace: 7 method x sample-set rows, got $out"
+
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
 if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \
