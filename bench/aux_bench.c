@@ -1,5 +1,6 @@
 /* aux_bench.c — the run shared by the benchmarks that are not pose ops
- * (skinning: skin_bench.c; motion matching: mm_bench.c): Google Benchmark
+ * (skinning: skin_bench.c; motion matching: mm_bench.c; blend-space
+ * weights: bspace_bench.c): Google Benchmark
  * set up with the run's repetitions and flags, each item registered, run,
  * and its median CPU seconds per iteration collected. */
 #include <stdio.h>
@@ -23,13 +24,23 @@ static void on_item_result(const gb_result *res, void *user)
     }
 }
 
-int bench_items_run(const bench_opts *o, bench_item **list, int n)
+int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int *timed)
 {
+    bench_item **list = malloc((size_t)(n > 0 ? n : 1) * sizeof *list);
+    if (timed) *timed = 0;
+    if (!list) return 2;
+    for (int i = 0; i < n; i++) {
+        list[i] = (bench_item *)((char *)rows + (size_t)i * row_size);
+        list[i]->user = list[i];
+    }
     static char a0[] = "posebench bench", a_rep5[] = "--benchmark_repetitions=5",
                 a_rep3[] = "--benchmark_repetitions=3", a_min[] = "--benchmark_min_time=0.1",
                 a_aggr[] = "--benchmark_display_aggregates_only=true";
     char **gbv = calloc((size_t)o->ngb + 6, sizeof *gbv);
-    if (!gbv) return 2;
+    if (!gbv) {
+        free(list);
+        return 2;
+    }
     int gbc = 0, status = 2;
     gbv[gbc++] = a0;
     gbv[gbc++] = o->quick ? a_rep3 : a_rep5;
@@ -49,11 +60,15 @@ int bench_items_run(const bench_opts *o, bench_item **list, int n)
     for (int i = 0; i < o->nctx; i++) gb_add_context(o->ctx_keys[i], o->ctx_vals[i]);
     if (gb_run(on_item_result, NULL) < 0) goto out;
     status = 0;
-    for (int i = 0; i < n; i++) status |= list[i]->error;
+    for (int i = 0; i < n; i++) {
+        status |= list[i]->error;
+        if (timed) *timed |= list[i]->cpu_s > 0;
+    }
 out:
     gb_shutdown();
     items = NULL;
     nitems = 0;
     free(gbv);
+    free(list);
     return status;
 }

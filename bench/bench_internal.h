@@ -41,9 +41,12 @@ typedef struct bench_item {
     double cpu_s;
     int nrep, error;
 } bench_item;
-/* Run the n items with o's repetitions (3 --quick, else 5), Google Benchmark
- * flags and context. 0 every item ran, 1 one reported an error, 2 set-up failed. */
-int bench_items_run(const bench_opts *o, bench_item **items, int n);
+/* Run n rows of row_size bytes, each beginning with its bench_item (whose
+ * user becomes the row), with o's repetitions (3 --quick, else 5), Google
+ * Benchmark flags and context. 0 every item ran, 1 one reported an error, 2
+ * set-up failed; *timed (may be NULL): 1 if any item was timed (not so for
+ * --benchmark_list_tests). */
+int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int *timed);
 
 /* ---- benchmarks and their results -------------------------------------------------- */
 

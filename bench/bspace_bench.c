@@ -30,7 +30,6 @@ typedef struct bs_row {
 } bs_row;
 
 static bs_row rows[BS_MAX_ROWS];
-static bench_item *items[BS_MAX_ROWS];
 static int nrows;
 static char *volatile copy_sink;
 
@@ -155,13 +154,8 @@ int bench_bspace_run(const bench_opts *o)
             for (int i = 0; i < nrows; i++)
                 if (rows[i].kind == ROW_WEIGHTS && rows[i].copy == copy) rows[i].scalar = srow;
         }
-    for (int i = 0; i < nrows; i++) {
-        rows[i].it.user = &rows[i];
-        items[i] = &rows[i].it;
-    }
-    status = bench_items_run(o, items, nrows);
     int timed = 0;
-    for (int i = 0; i < nrows; i++) timed |= rows[i].it.cpu_s > 0;
+    status = bench_rows_run(o, rows, sizeof rows[0], nrows, &timed);
     if (status == 2 || !timed) goto out;   /* (--benchmark_list_tests: nothing ran) */
     printf("\nblend-space weights: parameters seeded over the samples' box grown by 30 %% (some outside the hull); "
            "bytes per character: parameters read + one weight per sample written\n");

@@ -34,7 +34,6 @@ typedef struct mm_row {
 } mm_row;
 
 static mm_row rows[MM_MAX_ROWS];
-static bench_item *items[MM_MAX_ROWS];
 static int nrows;
 static pb_scene scene;
 static pb_mm_skeleton skel;
@@ -190,13 +189,8 @@ int bench_mm_run(const bench_opts *o, int exhaustive, int aabb)
             }
         }
     }
-    for (int i = 0; i < nrows; i++) {
-        rows[i].it.user = &rows[i];
-        items[i] = &rows[i].it;
-    }
-    status = bench_items_run(o, items, nrows);
     int timed = 0;
-    for (int i = 0; i < nrows; i++) timed |= rows[i].it.cpu_s > 0;
+    status = bench_rows_run(o, rows, sizeof rows[0], nrows, &timed);
     if (status == 2 || !timed) goto out;   /* (--benchmark_list_tests: nothing ran) */
     printf("\nmotion matching: %s, %zu rows; every other segment of %zu rows held out as queries, %zu rows "
            "kept; larger sizes are perturbed copies of those (each shifted by up to %.2f per normalized feature)\n",

@@ -27,7 +27,6 @@ typedef struct skin_row {
 } skin_row;
 
 static skin_row rows[SKIN_MAX_ROWS];
-static bench_item *items[SKIN_MAX_ROWS];
 static int nrows;
 
 static char *volatile copy_sink, *volatile scratch_sink;
@@ -120,11 +119,7 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
             }
         }
     }
-    for (int i = 0; i < nrows; i++) {
-        rows[i].it.user = &rows[i];
-        items[i] = &rows[i].it;
-    }
-    int status = bench_items_run(o, items, nrows);
+    int status = bench_rows_run(o, rows, sizeof rows[0], nrows, NULL);
     if (status == 2) return 2;
     printf("\n%-28s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
            "vs copy");
