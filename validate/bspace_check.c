@@ -174,7 +174,11 @@ size_t pb_bs_set(int set, float *x, float *y, const char **name)
  * polar weights of 8 random samples without one at the origin; 0.10 for the
  * others). */
 #define BS_JUMP_256 0.3
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BS_VAL_N 1027   /* sanitizer builds (every emulated variant, unoptimized) check memory safety on every path */
+#else
 #define BS_VAL_N 4099   /* characters per row: a partial last vector at every lane width */
+#endif
 
 /* The verdict of one row (1: fails). Bounds: see the closing comment line in pb_bs_validate. */
 static int judge(const pb_variant *v, const pb_bspace *bs, int cls, const pb_bs_err *e)
