@@ -56,6 +56,10 @@ int bench_mm_run(const bench_opts *o, int exhaustive, int aabb);
  * sample sets at o's sizes in characters (0: 1000, 100000), per variant,
  * beside a memcpy of the bytes. Same exit statuses. */
 int bench_bspace_run(const bench_opts *o);
+/* The N-way blend benchmarks (blend_n_bench.c): K = 2, 4, 16 x fast and
+ * accurate at o's sizes in joints (0: 65536, 1048576), per variant, beside a
+ * memcpy of the bytes. Same exit statuses. */
+int bench_blend_n_run(const bench_opts *o);
 
 #ifdef __cplusplus
 }

@@ -8,12 +8,13 @@
 #include "skin_check.h"
 #include "mm_check.h"
 #include "bspace_check.h"
+#include "blend_n_check.h"
 #include "pick.h"
 #include "validate.h"
 
 enum { O_OP, O_VARIANT, O_JSON, O_SEED, O_QUICK, O_VERBOSE, O_BVH, O_BVH_SCALE, O_STRICT, O_NO_MOCAP, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
-    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them; skin_lbs, skin_dqs, mm_search, bspace: those tables)" },
+    [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them; skin_lbs, skin_dqs, mm_search, bspace, blend_n: those tables)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
                     "only this variant; an ISA name selects its native and -emu builds\n"
                     "(default: the forced variant, else every variant of the build)" },
@@ -49,7 +50,7 @@ static int run(const opt_val *v, int nrest, char **rest)
     /* skinning, the motion-matching search and blend-space weights are not pose ops: their own tables
      * (validate/skin_check.c, mm_check.c, bspace_check.c), after the ops' (or alone) */
     const char *pose_ops[OPT_MAX_VALUES];
-    size_t nskin = 0, nmm = 0, nbs = 0, npose = 0;
+    size_t nskin = 0, nmm = 0, nbs = 0, nbn = 0, npose = 0;
     for (size_t i = 0; i < o.nops; i++) {
         if (!strcmp(o.ops[i], "skin_lbs") || !strcmp(o.ops[i], "skin_dqs")) {
             nskin++;
@@ -63,6 +64,10 @@ static int run(const opt_val *v, int nrest, char **rest)
             nbs++;
             continue;
         }
+        if (!strcmp(o.ops[i], "blend_n")) {
+            nbn++;
+            continue;
+        }
         pb_op op;
         if (pb_op_find(o.ops[i], &op) != PB_OK) {
             fprintf(stderr, "posebench validate: %s\n", pb_last_error());
@@ -70,8 +75,8 @@ static int run(const opt_val *v, int nrest, char **rest)
         }
         pose_ops[npose++] = o.ops[i];
     }
-    const int aux_only = (nskin > 0 || nmm > 0 || nbs > 0) && npose == 0, skin = o.nops == 0 || nskin > 0,
-              mm = o.nops == 0 || nmm > 0, bsp = o.nops == 0 || nbs > 0;
+    const int aux_only = (nskin > 0 || nmm > 0 || nbs > 0 || nbn > 0) && npose == 0, skin = o.nops == 0 || nskin > 0,
+              mm = o.nops == 0 || nmm > 0, bsp = o.nops == 0 || nbs > 0, bln = o.nops == 0 || nbn > 0;
     o.ops = pose_ops;
     o.nops = npose;
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
@@ -99,6 +104,10 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (bsp && fails >= 0) {
         int bf = pb_bs_validate(stdout);
         fails = bf < 0 ? -1 : fails + bf;
+    }
+    if (bln && fails >= 0) {
+        int nf = pb_bn_validate(stdout);
+        fails = nf < 0 ? -1 : fails + nf;
     }
     if (jf && fclose(jf) != 0) {
         fprintf(stderr, "posebench validate: error writing %s\n", json);

@@ -31,6 +31,7 @@
 #include "skin.h"
 #include "mm.h"
 #include "bspace.h"
+#include "blend_n.h"
 
 const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 #define PB_X_KERNEL(name) [PB_OP_##name] = k_##name,
@@ -41,4 +42,5 @@ const pb_kernel_fn PB_TABLE[PB_OP_COUNT] = {
 /* Skinning, the motion-matching search and the blend-space weights are not
  * pose ops: their own slots (internal.h). */
 const pb_aux_table PB_AUX_TABLE = { k_skin_lbs, k_skin_dqs, { k_mm_search, k_mm_search_aabb },
-                                    { k_bspace_1d, k_bspace_bary, k_bspace_gradient, k_bspace_polar } };
+                                    { k_bspace_1d, k_bspace_bary, k_bspace_gradient, k_bspace_polar },
+                                    { k_blend_n_fast, k_blend_n_accurate } };

@@ -31,11 +31,13 @@
 #include "skin.h"
 #include "mm.h"
 #include "bspace.h"
+#include "blend_n.h"
 
 /* Skinning, the motion-matching search and the blend-space weights are not
  * pose ops: their own table. */
 const REF_AUX_T REF_AUX_TABLE = { REF(skin_lbs), REF(skin_dqs), { REF(mm_search), REF(mm_search_aabb) },
-                                  { REF(bspace_1d), REF(bspace_bary), REF(bspace_gradient), REF(bspace_polar) } };
+                                  { REF(bspace_1d), REF(bspace_bary), REF(bspace_gradient), REF(bspace_polar) },
+                                  { REF(blend_n_fast), REF(blend_n_accurate) } };
 
 const REF_FN_T REF_TABLE[PB_OP_COUNT] = {
 #define PB_X_REF(name) [PB_OP_##name] = REF(name),

@@ -9,5 +9,6 @@
 #define REF_AUX_TABLE pb_ref_aux_table
 #define MMARGS pb_mm_kargs
 #define BSARGS pb_bs_kargs
+#define BNARGS pb_bn_kargs
 #define REF_AUX_T pb_aux_table
 #include "ref_body.h"

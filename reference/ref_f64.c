@@ -9,5 +9,6 @@
 #define REF_AUX_TABLE pb_ref_aux_f64_table
 #define MMARGS pb_mm_kargs_f64
 #define BSARGS pb_bs_kargs_f64
+#define BNARGS pb_bn_kargs_f64
 #define REF_AUX_T pb_aux_table_f64
 #include "ref_body.h"

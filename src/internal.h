@@ -207,6 +207,23 @@ typedef void (*pb_bs_f64_fn)(const pb_bs_kargs_f64 *k);
  * 0, or -1 out of memory. */
 PB_INTERNAL int pb_bspace_tables_f64(const pb_bspace *bs, double **t);
 
+/* The N-way blend's argument block (posebench/blend_n.h), float and double:
+ * k inputs' pos/rot/scl planes (in[i][p]: plane p, PB_POS_X .. PB_SCL_Z, of
+ * input i), k weight planes of C characters (unnormalized), n elements (the
+ * crowd layout: joints = n / C), the output's planes, exp: exponential scale. */
+#define PB_DEFINE_BNARGS(T, NAME)                            \
+    typedef struct NAME {                                    \
+        size_t k, n, characters;                             \
+        const T *in[PB_BLEND_N_MAX][PB_SCL_Z + 1];           \
+        const T *w;                                          \
+        T *out[PB_SCL_Z + 1];                                \
+        int exp;                                             \
+    } NAME;
+PB_DEFINE_BNARGS(float, pb_bn_kargs)
+PB_DEFINE_BNARGS(double, pb_bn_kargs_f64)
+typedef void (*pb_bn_fn)(const pb_bn_kargs *k);
+typedef void (*pb_bn_f64_fn)(const pb_bn_kargs_f64 *k);
+
 /* A variant's kernels beyond its op table: skinning (one slot per
  * pb_skin_method; skin_lbs and skin_dqs are not pose ops, no PB_OP_LIST
  * row), the motion-matching search and the blend-space weights. */
@@ -214,11 +231,13 @@ typedef struct pb_aux_table {
     pb_skin_fn lbs, dqs;
     pb_mm_fn mm_search[PB_MM_METHODS];
     pb_bs_fn bspace[PB_BSPACE_METHODS];
+    pb_bn_fn blend_n[PB_BLEND_N_METHODS];
 } pb_aux_table;
 typedef struct pb_aux_table_f64 {
     pb_skin_f64_fn lbs, dqs;
     pb_mm_f64_fn mm_search[PB_MM_METHODS];
     pb_bs_f64_fn bspace[PB_BSPACE_METHODS];
+    pb_bn_f64_fn blend_n[PB_BLEND_N_METHODS];
 } pb_aux_table_f64;
 PB_INTERNAL extern const pb_aux_table pb_ref_aux_table;
 /* The database's boxes (mm_index.c), from its normalized rows: 0, or -1 out of memory. */

@@ -28,6 +28,7 @@ check "validate one"        0 "all passed"                    -- validate --quic
 check "validate two ops"    0 "^quat_abs .*pass"             -- validate --quick --no-mocap --op quat_mul --op quat_abs --variant scalar
 check "validate first op"   0 "^quat_mul .*pass"              -- validate --quick --no-mocap --op quat_mul --op quat_abs --variant scalar
 check "validate bspace"     0 "^polar +dirs8 +grid .*ok$"     -- validate --op bspace
+check "validate blend_n"    0 "^accurate +within90 +16 +scalar .*ok$" -- validate --op blend_n
 check "validate missing bvh" 2 "nope.bvh"                  -- validate --quick --op quat_mul --variant scalar --bvh /nonexistent/nope.bvh
 check "report missing bvh"   2 "--bvh /nonexistent/nope.bvh: no such file" -- report --bvh /nonexistent/nope.bvh
 check "report bad option"    2 "unknown option '--frob'"       -- report --frob

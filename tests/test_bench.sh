@@ -58,6 +58,11 @@ check "bspace run"    0 "bspace_polar_dirs8/scalar/100 +[0-9.]+ +44 " \
 out=$(run bench --op bspace --variant scalar --sizes 100 -- --benchmark_list_tests=true 2>/dev/null | grep -c '^bspace_')
 [ "$out" = 7 ] && ok || bad "bspace: 7 method x sample-set rows, got $out"
 
+# The N-way blend (not a pose op's call): a tiny run, and not mixed with pose ops.
+check "blend_n mixed" 2 "run on their own"              -- bench --op blend_n --op quat_mul
+check "blend_n run"   0 "blend_n_accurate_k16/scalar/1024 +[0-9.]+ +680 " \
+  -- bench --quick --op blend_n --variant scalar --sizes 1024 -- --benchmark_min_time=0.001
+
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
 if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \

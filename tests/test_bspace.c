@@ -13,6 +13,7 @@
 
 #include "bspace_check.h"
 #include "check.h"
+#include "refuse.h"
 
 static double orient(const pb_bspace *bs, int a, int b, int c)
 {
@@ -91,14 +92,6 @@ static void behaviour_checks(void)
               (double)w3[c]);
     pb_bspace_free(&bs);
 }
-
-/* A call that must fail with status want and a message containing what; w untouched. */
-#define REFUSE(want, what, call)                                                                                   \
-    do {                                                                                                           \
-        pb_status s_ = (call);                                                                                     \
-        CHECK(s_ == (want) && strstr(pb_last_error(), (what)), "%s: %s, got %s: %s", #call, pb_status_name(want), \
-              pb_status_name(s_), pb_last_error());                                                                \
-    } while (0)
 
 static void bad_input(void)
 {

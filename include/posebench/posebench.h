@@ -16,4 +16,5 @@
 #include "mm.h"
 #include "frame_mm.h"
 #include "bspace.h"
+#include "blend_n.h"
 #endif

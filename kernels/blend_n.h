@@ -1,0 +1,81 @@
+/* blend_n.h — the N-way blend kernels (posebench/blend_n.h; reference:
+ * reference/blend_n.h). SIMD across the characters of one joint: PB_LANES
+ * consecutive elements of a joint's row share nothing but sit side by side,
+ * as do their characters' weights (so both load as vectors; the last step of
+ * a row is partial). Same operations as the reference; quaternion
+ * normalization multiplies by the reciprocal of the length. */
+
+/* The blend of one step: cnt lanes from element e (weights from character c). */
+static void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, int accurate)
+{
+    size_t K = k->k;
+    pb_vf w[PB_BLEND_N_MAX], sum = vzero();
+    for (size_t i = 0; i < K; i++) {
+        w[i] = vload_n(k->w + i * k->characters + c, cnt, 1.0f);
+        sum = vadd(sum, w[i]);
+    }
+    pb_vf inv = vdiv(vset1(1.0f), sum), best = vset1(-1.0f);
+    vq qh = vq_make(vset1(1.0f), vzero(), vzero(), vzero()), q[PB_BLEND_N_MAX];
+    for (size_t i = 0; i < K; i++) {
+        w[i] = vmul(w[i], inv);
+        const float *const *p = k->in[i];
+        q[i] = vq_make(vload_n(p[PB_ROT_W] + e, cnt, 1.0f), vload_n(p[PB_ROT_X] + e, cnt, 0.0f),
+                       vload_n(p[PB_ROT_Y] + e, cnt, 0.0f), vload_n(p[PB_ROT_Z] + e, cnt, 0.0f));
+        pb_vm take = vgt(w[i], best);   /* the heaviest, the first on a tie */
+        best = vsel(take, w[i], best);
+        qh = vq_sel(take, q[i], qh);
+    }
+    for (int pl = PB_POS_X; pl <= PB_SCL_Z; pl++) {
+        if (pl >= PB_ROT_W && pl <= PB_ROT_Z) continue;
+        int lg = pl >= PB_SCL_X && k->exp;
+        pb_vf s = vzero();
+        for (size_t i = 0; i < K; i++) {
+            pb_vf x = vload_n(k->in[i][pl] + e, cnt, 1.0f);
+            s = vadd(s, vmul(w[i], lg ? vlog(x) : x));
+        }
+        vstore_n(k->out[pl] + e, cnt, lg ? vexp(s) : s);
+    }
+    vq a = vq_make(vzero(), vzero(), vzero(), vzero());
+    for (size_t i = 0; i < K; i++) {
+        pb_vf s = vsel(vlt(vq_dot(q[i], qh), vzero()), vneg(w[i]), w[i]);
+        a = vq_make(vadd(a.w, vmul(s, q[i].w)), vadd(a.x, vmul(s, q[i].x)), vadd(a.y, vmul(s, q[i].y)),
+                    vadd(a.z, vmul(s, q[i].z)));
+    }
+    a = vq_normalize(a);
+    if (accurate) {
+        pb_vf M[10];   /* the upper triangle of sum w_i q_i q_i^T, row by row */
+        for (int j = 0; j < 10; j++) M[j] = vzero();
+        for (size_t i = 0; i < K; i++) {
+            pb_vf v[4] = { q[i].w, q[i].x, q[i].y, q[i].z };
+            for (int r = 0, j = 0; r < 4; r++)
+                for (int c2 = r; c2 < 4; c2++, j++) M[j] = vadd(M[j], vmul(vmul(w[i], v[r]), v[c2]));
+        }
+        static const int at[4][4] = { { 0, 1, 2, 3 }, { 1, 4, 5, 6 }, { 2, 5, 7, 8 }, { 3, 6, 8, 9 } };
+        for (int it = 0; it < PB_BLEND_N_ITERS; it++) {   /* x <- M x / |M x|, M <- M^2 / tr(M^2) */
+            pb_vf x[4] = { a.w, a.x, a.y, a.z }, y[4], S[10], tr = vzero();
+            for (int r = 0; r < 4; r++)
+                y[r] = vadd(vadd(vadd(vmul(M[at[r][0]], x[0]), vmul(M[at[r][1]], x[1])), vmul(M[at[r][2]], x[2])),
+                            vmul(M[at[r][3]], x[3]));
+            a = vq_normalize(vq_make(y[0], y[1], y[2], y[3]));
+            if (it + 1 == PB_BLEND_N_ITERS) break;   /* the last square is not used */
+            for (int r = 0; r < 4; r++)
+                for (int c2 = r; c2 < 4; c2++)
+                    S[at[r][c2]] = vadd(vadd(vadd(vmul(M[at[r][0]], M[at[0][c2]]), vmul(M[at[r][1]], M[at[1][c2]])),
+                                             vmul(M[at[r][2]], M[at[2][c2]])), vmul(M[at[r][3]], M[at[3][c2]]));
+            for (int r = 0; r < 4; r++) tr = vadd(tr, S[at[r][r]]);
+            pb_vf inv = vdiv(vset1(1.0f), tr);
+            for (int j = 0; j < 10; j++) M[j] = vmul(S[j], inv);
+        }
+    }
+    vstore_n(k->out[PB_ROT_W] + e, cnt, a.w), vstore_n(k->out[PB_ROT_X] + e, cnt, a.x);
+    vstore_n(k->out[PB_ROT_Y] + e, cnt, a.y), vstore_n(k->out[PB_ROT_Z] + e, cnt, a.z);
+}
+
+static void bn_run(const pb_bn_kargs *k, int accurate)
+{
+    size_t C = k->characters;
+    for (size_t j = 0; j < k->n / C; j++)
+        for (size_t c = 0; c < C; c += PB_LANES) bn_step(k, j * C + c, c, C - c < PB_LANES ? C - c : PB_LANES, accurate);
+}
+static void k_blend_n_fast(const pb_bn_kargs *k) { bn_run(k, 0); }
+static void k_blend_n_accurate(const pb_bn_kargs *k) { bn_run(k, 1); }

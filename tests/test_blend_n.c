@@ -1,0 +1,69 @@
+/* test_blend_n.c — the N-way blend (posebench/blend_n.h): every method x
+ * input class x K x variant through the validation table
+ * (validate/blend_n_check.c: the double oracle, unit norm, sign invariance,
+ * the accurate form against a Jacobi eigen-solve), plus what the table does
+ * not look at: K = 2 fast is nlerp, one non-zero weight reproduces that
+ * input, output may be an input, and bad input is refused with the culprit
+ * named and nothing written. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blend_n_check.h"
+#include "check.h"
+#include "refuse.h"
+
+int main(void)
+{
+    enum { C = 3, J = 2, N = C * J };
+    pb_pose a, b, out;
+    CHECK(pb_pose_alloc_static(&a, N) == PB_OK && pb_pose_alloc_static(&b, N) == PB_OK &&
+          pb_pose_alloc_static(&out, N) == PB_OK, "%s", pb_last_error());
+    for (size_t e = 0; e < N; e++) {   /* b: a turned 60 degrees about z, moved */
+        b.plane[PB_ROT_W][e] = (float)cos(0.5236), b.plane[PB_ROT_Z][e] = (float)sin(0.5236);
+        b.plane[PB_POS_X][e] = 2.0f, b.plane[PB_SCL_Y][e] = 4.0f;
+    }
+    const pb_pose *in[2] = { &a, &b };
+    float w[2 * C] = { 1, 0.5f, 0, 0, 0.5f, 3 };   /* character 0: a only; 1: halfway; 2: b only */
+    for (int m = 0; m < PB_BLEND_N_METHODS; m++) {
+        CHECK(pb_blend_n(in, 2, w, C, (pb_blend_n_method)m, PB_SCALE_DEFAULT, &out, NULL) == PB_OK, "%s", pb_last_error());
+        for (size_t j = 0; j < J; j++) {
+            size_t e0 = j * C, e1 = e0 + 1, e2 = e0 + 2;
+            CHECK(out.plane[PB_ROT_W][e0] == 1.0f && out.plane[PB_POS_X][e0] == 0.0f, "%s: weight on a only",
+                  pb_blend_n_method_name((pb_blend_n_method)m));
+            CHECK(fabs(out.plane[PB_ROT_Z][e2] - sin(0.5236)) < 1e-6 && out.plane[PB_POS_X][e2] == 2.0f, "b only");
+            /* halfway: 30 degrees (nlerp and the average agree for two inputs), linear scale 2.5 */
+            CHECK(fabs(out.plane[PB_ROT_Z][e1] - sin(0.2618)) < 1e-6 && fabs(out.plane[PB_SCL_Y][e1] - 2.5f) < 1e-6,
+                  "halfway: rot z %g, scl y %g", (double)out.plane[PB_ROT_Z][e1], (double)out.plane[PB_SCL_Y][e1]);
+        }
+    }
+    /* out may be an input */
+    CHECK(pb_blend_n(in, 2, w, C, PB_BLEND_N_FAST, PB_SCALE_EXP, &b, NULL) == PB_OK, "%s", pb_last_error());
+    CHECK(fabs(b.plane[PB_SCL_Y][1] - 2.0f) < 1e-6, "in place, exponential scale: %g (2)", (double)b.plane[PB_SCL_Y][1]);
+
+    float keep[N];
+    memcpy(keep, out.plane[PB_POS_X], sizeof keep);
+    float bad[2 * C] = { 1, 1, 0, 0, 1, 0 }, nan[2 * C] = { 1, 1, 1, 1, NAN, 1 }, neg[2 * C] = { 1, 1, 1, 1, 1, -1 };
+    REFUSE(PB_ERR_NULL, "in", pb_blend_n(NULL, 2, w, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_NULL, "w", pb_blend_n(in, 2, NULL, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_SIZE, "k = 1", pb_blend_n(in, 1, w, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_SIZE, "multiple of characters", pb_blend_n(in, 2, w, 4, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_PARAM, "character 2: every weight is 0", pb_blend_n(in, 2, bad, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_PARAM, "input 1, character 1", pb_blend_n(in, 2, nan, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_PARAM, "input 1, character 2", pb_blend_n(in, 2, neg, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    REFUSE(PB_ERR_PARAM, "method", pb_blend_n(in, 2, w, C, (pb_blend_n_method)5, PB_SCALE_DEFAULT, &out, NULL));
+    const pb_pose *none[2] = { &a, NULL };
+    REFUSE(PB_ERR_NULL, "in[1]", pb_blend_n(none, 2, w, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    pb_pose small;
+    CHECK(pb_pose_alloc_static(&small, C) == PB_OK, "%s", pb_last_error());
+    const pb_pose *mixed[2] = { &a, &small };
+    REFUSE(PB_ERR_SIZE, "in[1] has 3 elements", pb_blend_n(mixed, 2, w, C, PB_BLEND_N_FAST, PB_SCALE_DEFAULT, &out, NULL));
+    CHECK(!memcmp(keep, out.plane[PB_POS_X], sizeof keep), "nothing written on error");
+    pb_pose_free(&small), pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&out);
+
+    FILE *devnull = fopen("/dev/null", "w");
+    int fails = pb_bn_validate(devnull ? devnull : stdout);
+    if (devnull) fclose(devnull);
+    CHECK(fails == 0, "%d failing N-way blend rows (posebench validate --op blend_n shows them)", fails);
+    return check_done();
+}
