@@ -7,6 +7,11 @@
 
 #include "internal.h"
 
+/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
+ * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
+static inline double bmax(double a, double b) { return b > a ? b : a; }
+static inline double bmin(double a, double b) { return b < a ? b : a; }
+
 PB_INTERNAL pb_status pb_bspace_triangulate(pb_bspace *bs);   /* bspace_tri.c */
 
 const char *pb_bspace_method_name(pb_bspace_method m)
@@ -105,7 +110,7 @@ pb_status pb_bspace_create(pb_bspace *bs, pb_bspace_method method, const float *
         if (!isfinite(x[i]) || !isfinite(yi))
             return pb_fail(PB_ERR_PARAM, "%s: sample %zu is (%g, %g) (finite coordinates)", fn, i, (double)x[i],
                            (double)yi);
-        big = fmax(big, hypot(x[i], yi));
+        big = bmax(big, hypot(x[i], yi));
     }
     for (size_t i = 0; i < samples; i++)
         for (size_t j = 0; j < i; j++)

@@ -17,6 +17,11 @@
 
 #include "internal.h"
 
+/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
+ * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
+static inline double bmax(double a, double b) { return b > a ? b : a; }
+static inline double bmin(double a, double b) { return b < a ? b : a; }
+
 typedef struct { double x, y; } pt;
 typedef struct { int v[3]; double worst; } cand;
 
@@ -87,10 +92,10 @@ pb_status pb_bspace_triangulate(pb_bspace *bs)
     pt p[PB_BSPACE_MAX_SAMPLES];
     double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     for (size_t i = 0; i < m; i++) {
-        lo_x = fmin(lo_x, bs->x[i]), hi_x = fmax(hi_x, bs->x[i]);
-        lo_y = fmin(lo_y, bs->y[i]), hi_y = fmax(hi_y, bs->y[i]);
+        lo_x = bmin(lo_x, bs->x[i]), hi_x = bmax(hi_x, bs->x[i]);
+        lo_y = bmin(lo_y, bs->y[i]), hi_y = bmax(hi_y, bs->y[i]);
     }
-    double ext = fmax(hi_x - lo_x, hi_y - lo_y);
+    double ext = bmax(hi_x - lo_x, hi_y - lo_y);
     for (size_t i = 0; i < m; i++) p[i] = (pt){ (bs->x[i] - lo_x) / ext, (bs->y[i] - lo_y) / ext };
     size_t cap = m * (m - 1) * (m - 2) / 6, nc = 0;
     cand *c = malloc(cap * sizeof *c);
@@ -102,7 +107,7 @@ pb_status pb_bspace_triangulate(pb_bspace *bs)
                 if (fabs(o) <= TRI_AREA_EPS) continue;
                 cand t = { { (int)i, o > 0 ? (int)j : (int)k, o > 0 ? (int)k : (int)j }, -INFINITY };
                 for (size_t l = 0; l < m && t.worst <= TRI_IN_EPS; l++)
-                    if (l != i && l != j && l != k) t.worst = fmax(t.worst, incircle(p[t.v[0]], p[t.v[1]], p[t.v[2]], p[l]));
+                    if (l != i && l != j && l != k) t.worst = bmax(t.worst, incircle(p[t.v[0]], p[t.v[1]], p[t.v[2]], p[l]));
                 if (t.worst <= TRI_IN_EPS) c[nc++] = t;
             }
     if (nc == 0) {

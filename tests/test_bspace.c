@@ -15,6 +15,11 @@
 #include "check.h"
 #include "refuse.h"
 
+/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
+ * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
+static inline double bmax(double a, double b) { return b > a ? b : a; }
+static inline double bmin(double a, double b) { return b < a ? b : a; }
+
 static double orient(const pb_bspace *bs, int a, int b, int c)
 {
     return ((double)bs->x[b] - bs->x[a]) * ((double)bs->y[c] - bs->y[a]) -
@@ -59,7 +64,7 @@ static void triangulation_checks(void)
               name, bs.triangles, m, h);
         double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
         for (size_t i = 0; i < m; i++)
-            lo[0] = fmin(lo[0], x[i]), hi[0] = fmax(hi[0], x[i]), lo[1] = fmin(lo[1], y[i]), hi[1] = fmax(hi[1], y[i]);
+            lo[0] = bmin(lo[0], x[i]), hi[0] = bmax(hi[0], x[i]), lo[1] = bmin(lo[1], y[i]), hi[1] = bmax(hi[1], y[i]);
         /* the sets with a square or circular outline: their hull area is known */
         if (set == 2) CHECK(fabs(area - 4) < 1e-9, "grid3x3: area %.9g (4)", area);
         if (set == 1) CHECK(fabs(area - 8 * 0.5 * 3.5 * 3.5 * sin(0.7853981633974483)) < 1e-4, "locomotion: area %.9g", area);

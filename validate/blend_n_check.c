@@ -10,6 +10,11 @@
 #include "blend_n_check.h"
 #include "rng.h"
 
+/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
+ * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
+static inline double bmax(double a, double b) { return b > a ? b : a; }
+static inline double bmin(double a, double b) { return b < a ? b : a; }
+
 const char *const pb_bn_class_name[PB_BN_CLASSES] = { "within30", "within90", "within180", "edge", "mocap" };
 
 #define BN_CHARS 37    /* characters: a partial last vector at every lane width */
@@ -208,15 +213,15 @@ pb_status pb_bn_error(const pb_variant *v, pb_blend_n_method m, int cls, size_t 
     for (size_t el = 0; el < c.n && s == PB_OK; el++) {
         dq qo = { o[PB_ROT_W * c.n + el], o[PB_ROT_X * c.n + el], o[PB_ROT_Y * c.n + el], o[PB_ROT_Z * c.n + el] };
         dq qv = pose_q(&c.out, el), qr = pose_q(&c.ref, el);
-        e->norm = fmax(e->norm, fabs(sqrt(dq_dot(qv, qv)) - 1));
-        e->rot = fmax(e->rot, dq_angle(dq_unit(qv), qo)), e->ref_rot = fmax(e->ref_rot, dq_angle(dq_unit(qr), qo));
+        e->norm = bmax(e->norm, fabs(sqrt(dq_dot(qv, qv)) - 1));
+        e->rot = bmax(e->rot, dq_angle(dq_unit(qv), qo)), e->ref_rot = bmax(e->ref_rot, dq_angle(dq_unit(qr), qo));
         for (int p = PB_POS_X; p <= PB_POS_Z; p++) {
-            double x = o[(size_t)p * c.n + el], sc = fmax(1, fabs(x));
-            e->pos = fmax(e->pos, fabs(c.out.plane[p][el] - x) / sc), e->ref_pos = fmax(e->ref_pos, fabs(c.ref.plane[p][el] - x) / sc);
+            double x = o[(size_t)p * c.n + el], sc = bmax(1, fabs(x));
+            e->pos = bmax(e->pos, fabs(c.out.plane[p][el] - x) / sc), e->ref_pos = bmax(e->ref_pos, fabs(c.ref.plane[p][el] - x) / sc);
         }
         for (int p = PB_SCL_X; p <= PB_SCL_Z; p++) {
             double x = o[(size_t)p * c.n + el];
-            e->scl = fmax(e->scl, fabs(c.out.plane[p][el] - x) / x), e->ref_scl = fmax(e->ref_scl, fabs(c.ref.plane[p][el] - x) / x);
+            e->scl = bmax(e->scl, fabs(c.out.plane[p][el] - x) / x), e->ref_scl = bmax(e->ref_scl, fabs(c.ref.plane[p][el] - x) / x);
         }
         /* the true weighted average: M from the float inputs and the weights normalized in double */
         size_t ch = el % BN_CHARS;
@@ -235,7 +240,7 @@ pb_status pb_bn_error(const pb_variant *v, pb_blend_n_method m, int cls, size_t 
         double x[4] = { qu.w, qu.x, qu.y, qu.z }, rq = 0;
         for (int r = 0; r < 4; r++)
             for (int cc = 0; cc < 4; cc++) rq += x[r] * M[r][cc] * x[cc];
-        if (m == PB_BLEND_N_ACCURATE) e->rayleigh = fmax(e->rayleigh, (lmax - rq) / lmax);
+        if (m == PB_BLEND_N_ACCURATE) e->rayleigh = bmax(e->rayleigh, (lmax - rq) / lmax);
         meth[el] = dq_angle(qu, truth);
     }
     if (s == PB_OK) {
@@ -247,7 +252,7 @@ pb_status pb_bn_error(const pb_variant *v, pb_blend_n_method m, int cls, size_t 
                 for (size_t el = 0; el < c.n; el++) c.in[i].plane[p][el] = -c.in[i].plane[p][el];
         s = pb_blend_n(inputs(&c), k, c.w, BN_CHARS, m, PB_SCALE_EXP, &c.ref, v);
         for (size_t el = 0; el < c.n && s == PB_OK; el++)
-            e->sign = fmax(e->sign, dq_angle(dq_unit(pose_q(&c.ref, el)), dq_unit(pose_q(&c.out, el))));
+            e->sign = bmax(e->sign, dq_angle(dq_unit(pose_q(&c.ref, el)), dq_unit(pose_q(&c.out, el))));
     }
     free(o), free(meth);
     case_free(&c);
@@ -282,8 +287,8 @@ int pb_bn_validate(FILE *out)
                         fails = -1;
                         break;
                     }
-                    int bad = e.rot > fmax(4 * e.ref_rot, 1e-6) || e.pos > fmax(4 * e.ref_pos, 1e-6) ||
-                              e.scl > fmax(4 * e.ref_scl, 1e-6) || e.norm > 1e-6 || e.sign > 1e-6 ||
+                    int bad = e.rot > bmax(4 * e.ref_rot, 1e-6) || e.pos > bmax(4 * e.ref_pos, 1e-6) ||
+                              e.scl > bmax(4 * e.ref_scl, 1e-6) || e.norm > 1e-6 || e.sign > 1e-6 ||
                               (m == PB_BLEND_N_ACCURATE && cls != 2 && e.rayleigh > BN_RAYLEIGH);
                     fprintf(out, "%-8s %-9s %3zu %-12s %9.2e %9.2e %9.2e %9.2e %8.1e %8.1e %9.2e %9.2e %9.2e  %s\n",
                             pb_blend_n_method_name((pb_blend_n_method)m), pb_bn_class_name[cls], ks[ki],

@@ -9,6 +9,11 @@
 #include "bspace_check.h"
 #include "rng.h"
 
+/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
+ * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
+static inline double bmax(double a, double b) { return b > a ? b : a; }
+static inline double bmin(double a, double b) { return b < a ? b : a; }
+
 const char *const pb_bs_class_name[PB_BS_CLASSES] = { "random", "inside", "samples", "far" };
 
 static pb_status nomem(void) { return pb_fail(PB_ERR_NOMEM, "blend-space check: out of memory"); }
@@ -18,10 +23,10 @@ static double extent(const pb_bspace *bs, double lo[2], double hi[2])
 {
     lo[0] = lo[1] = INFINITY, hi[0] = hi[1] = -INFINITY;
     for (size_t i = 0; i < bs->samples; i++) {
-        lo[0] = fmin(lo[0], bs->x[i]), hi[0] = fmax(hi[0], bs->x[i]);
-        lo[1] = fmin(lo[1], bs->y[i]), hi[1] = fmax(hi[1], bs->y[i]);
+        lo[0] = bmin(lo[0], bs->x[i]), hi[0] = bmax(hi[0], bs->x[i]);
+        lo[1] = bmin(lo[1], bs->y[i]), hi[1] = bmax(hi[1], bs->y[i]);
     }
-    return fmax(hi[0] - lo[0], hi[1] - lo[1]);
+    return bmax(hi[0] - lo[0], hi[1] - lo[1]);
 }
 
 void pb_bs_params(const pb_bspace *bs, int cls, float *px, float *py, size_t n, uint64_t seed)
@@ -92,14 +97,14 @@ pb_status pb_bs_error(const pb_variant *v, const pb_bspace *bs, const float *px,
                 e->nonfinite++;
                 continue;
             }
-            e->worst = fmax(e->worst, fabs(wi - o[i * n + c]));
-            e->ref_worst = fmax(e->ref_worst, fabs(r[i * n + c] - o[i * n + c]));
+            e->worst = bmax(e->worst, fabs(wi - o[i * n + c]));
+            e->ref_worst = bmax(e->ref_worst, fabs(r[i * n + c] - o[i * n + c]));
             e->vs_ref += memcmp(&w[i * n + c], &r[i * n + c], sizeof(float)) != 0;
-            e->neg = fmin(e->neg, wi);
+            e->neg = bmin(e->neg, wi);
             sum += wi, rx += wi * bs->x[i], ry += wi * bs->y[i];
         }
-        e->sum_dev = fmax(e->sum_dev, fabs(sum - 1));
-        e->lin_dev = fmax(e->lin_dev, hypot(rx - px[c], bs->method == PB_BSPACE_1D ? 0 : ry - py[c]) / ext);
+        e->sum_dev = bmax(e->sum_dev, fabs(sum - 1));
+        e->lin_dev = bmax(e->lin_dev, hypot(rx - px[c], bs->method == PB_BSPACE_1D ? 0 : ry - py[c]) / ext);
     }
     free(w), free(r), free(o);
     return PB_OK;
@@ -112,7 +117,7 @@ pb_status pb_bs_at_samples(const pb_variant *v, const pb_bspace *bs, double *wor
     memcpy(px, bs->x, m * sizeof *px), memcpy(py, bs->y, m * sizeof *py);
     pb_status s = pb_bspace_weights(bs, px, py, m, w, m, v);
     *worst = 0;
-    for (size_t i = 0; i < m && s == PB_OK; i++) *worst = fmax(*worst, fabs(1.0 - w[i * m + i]));
+    for (size_t i = 0; i < m && s == PB_OK; i++) *worst = bmax(*worst, fabs(1.0 - w[i * m + i]));
     return s;
 }
 
@@ -137,8 +142,8 @@ pb_status pb_bs_grid_jump(const pb_variant *v, const pb_bspace *bs, const double
                 size_t c = j * N + i;
                 const float *p = w + k * n + c;
                 if (hypot(px[c], py[c]) < rmin) continue;
-                if (i + 1 < N && hypot(px[c + 1], py[c + 1]) >= rmin) *jump = fmax(*jump, fabs(p[1] - p[0]));
-                if (j + 1 < rows && hypot(px[c + N], py[c + N]) >= rmin) *jump = fmax(*jump, fabs(p[N] - p[0]));
+                if (i + 1 < N && hypot(px[c + 1], py[c + 1]) >= rmin) *jump = bmax(*jump, fabs(p[1] - p[0]));
+                if (j + 1 < rows && hypot(px[c + N], py[c + N]) >= rmin) *jump = bmax(*jump, fabs(p[N] - p[0]));
             }
     free(px), free(py), free(w);
     return s;
@@ -185,7 +190,7 @@ static int judge(const pb_variant *v, const pb_bspace *bs, int cls, const pb_bs_
 {
     /* bit for bit where the ISA divides exactly (NEON through SIMDe: a refined estimate, within an ulp) */
     int exact = bs->method != PB_BSPACE_POLAR && strcmp(pb_variant_isa(v), "neon") != 0;
-    double bound = fmax(4 * e->ref_worst, 2e-6);
+    double bound = bmax(4 * e->ref_worst, 2e-6);
     int lin = (bs->method == PB_BSPACE_1D || bs->method == PB_BSPACE_BARYCENTRIC) && cls == 1;
     return e->worst > bound || (exact && e->vs_ref) || e->neg < 0 || e->sum_dev > 1e-6 || e->nonfinite ||
            (lin && e->lin_dev > 1e-5);
