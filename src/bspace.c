@@ -7,10 +7,7 @@
 
 #include "internal.h"
 
-/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
- * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
-static inline double bmax(double a, double b) { return b > a ? b : a; }
-static inline double bmin(double a, double b) { return b < a ? b : a; }
+#include "minmax.h"
 
 PB_INTERNAL pb_status pb_bspace_triangulate(pb_bspace *bs);   /* bspace_tri.c */
 

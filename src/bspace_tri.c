@@ -17,10 +17,7 @@
 
 #include "internal.h"
 
-/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
- * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
-static inline double bmax(double a, double b) { return b > a ? b : a; }
-static inline double bmin(double a, double b) { return b < a ? b : a; }
+#include "minmax.h"
 
 typedef struct { double x, y; } pt;
 typedef struct { int v[3]; double worst; } cand;

@@ -15,10 +15,7 @@
 #include "check.h"
 #include "refuse.h"
 
-/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
- * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
-static inline double bmax(double a, double b) { return b > a ? b : a; }
-static inline double bmin(double a, double b) { return b < a ? b : a; }
+#include "minmax.h"
 
 static double orient(const pb_bspace *bs, int a, int b, int c)
 {

@@ -10,10 +10,7 @@
 #include "blend_n_check.h"
 #include "rng.h"
 
-/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
- * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
-static inline double bmax(double a, double b) { return b > a ? b : a; }
-static inline double bmin(double a, double b) { return b < a ? b : a; }
+#include "minmax.h"
 
 const char *const pb_bn_class_name[PB_BN_CLASSES] = { "within30", "within90", "within180", "edge", "mocap" };
 

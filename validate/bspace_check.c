@@ -9,10 +9,7 @@
 #include "bspace_check.h"
 #include "rng.h"
 
-/* max / min as comparisons: gcc 12.2 for aarch64 crashes (internal compiler error in
- * vect_transform_reduction) vectorizing fmax / fmin reductions at -O3. */
-static inline double bmax(double a, double b) { return b > a ? b : a; }
-static inline double bmin(double a, double b) { return b < a ? b : a; }
+#include "minmax.h"
 
 const char *const pb_bs_class_name[PB_BS_CLASSES] = { "random", "inside", "samples", "far" };
 
