@@ -60,8 +60,8 @@ elseif(CMAKE_CROSSCOMPILING)
 else()
   add_test(NAME report COMMAND bash ${PB_CLI_ROOT}/tests/test_report.sh $<TARGET_FILE:posebench_cli> ${PB_CHROMIUM})
   if(PB_SANITIZE)
-    # report --quick under ASan (every variant emulated, -O0) runs close to 900 s on 2 cores beside
-    # validate_all: the timeout catches hangs, it is not a time budget
+    # report --quick under ASan at -O0 is slow (with the emulated variants it ran close to 900 s on
+    # 2 cores beside validate_all): the timeout catches hangs, it is not a time budget
     set_tests_properties(report PROPERTIES TIMEOUT 1500)
   else()
     set_tests_properties(report PROPERTIES TIMEOUT 900)
