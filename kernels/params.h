@@ -48,5 +48,5 @@ static inline int uniform_params(const pb_kargs *k)
 {
     const pb_param_arrays *p = &k->per;
     return !p->alpha && !p->alpha_vel && !p->time && !p->duration && !p->halflife && !p->timescale && !p->mask &&
-           !p->halflife_axis && !p->cone && !p->joint_cone;
+           !p->halflife_axis && !p->halflives && !p->cone && !p->joint_cone;
 }

@@ -98,21 +98,22 @@ PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
     r.svl = vv3_scale(a->svl, df);
     return r;
 }
-/* The same with a half-life per axis (factors f, df per component). The
+/* The same with a half-life per axis (factors f, df per component; [0] positions, [1]
+ * rotations, [2] log-scales). The
  * rotation vector v = ang (.) f turns as well as grows, so the angular
  * velocity is J(v) dv/dt, J the left Jacobian (it is dv/dt when v keeps its
  * direction, as with one half-life). */
-PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, vv3 f, vv3 df)
+PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, const vv3 f[3], const vv3 df[3])
 {
     vkf r;
-    r.pos = vv3_add(a->pos, vv3_mul(a->vel, f));
-    r.vel = vv3_mul(a->vel, df);
-    vv3 v = vv3_mul(a->ang, f);
+    r.pos = vv3_add(a->pos, vv3_mul(a->vel, f[0]));
+    r.vel = vv3_mul(a->vel, df[0]);
+    vv3 v = vv3_mul(a->ang, f[1]);
     r.rot = vq_mul(vq_from_saa(v), a->rot);
-    r.ang = vjl_mul(v, vv3_mul(a->ang, df));
-    vv3 e = vv3_mul(a->svl, f);
+    r.ang = vjl_mul(v, vv3_mul(a->ang, df[1]));
+    vv3 e = vv3_mul(a->svl, f[2]);
     r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
-    r.svl = vv3_mul(a->svl, df);
+    r.svl = vv3_mul(a->svl, df[2]);
     return r;
 }
 
@@ -219,14 +220,24 @@ PB_VINLINE void vdecay_factors(pb_vf t, pb_vf halflife, pb_vf *f, pb_vf *df)
     *f = vsel(live, vdiv(om, l), vzero());
 }
 /* a extrapolated by t with the call's per-element half-lives: per character
- * (or uniform), or per joint per axis. */
+ * (or uniform), per joint per axis, or per element per axis and channel. */
 PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
 {
-    if (k->per.halflife_axis) {
-        vv3 hl = vparam_axes(k, k->per.halflife_axis, i), f, df;
-        vdecay_factors(t, hl.x, &f.x, &df.x);
-        vdecay_factors(t, hl.y, &f.y, &df.y);
-        vdecay_factors(t, hl.z, &f.z, &df.z);
+    if (k->per.halflife_axis || k->per.halflives) {
+        vv3 hl[3], f[3], df[3];
+        if (k->per.halflives) {
+            const float *const *pl = (const float *const *)k->per.halflives->plane;
+            hl[0] = vv3_load(pl, PB_VEL_X, i), hl[1] = vv3_load(pl, PB_ANG_X, i), hl[2] = vv3_load(pl, PB_SVL_X, i);
+        } else {
+            hl[0] = hl[1] = hl[2] = vparam_axes(k, k->per.halflife_axis, i);
+        }
+        int chans = k->per.halflives ? 3 : 1;
+        for (int c = 0; c < chans; c++) {
+            vdecay_factors(t, hl[c].x, &f[c].x, &df[c].x);
+            vdecay_factors(t, hl[c].y, &f[c].y, &df[c].y);
+            vdecay_factors(t, hl[c].z, &f[c].z, &df[c].z);
+        }
+        for (int c = chans; c < 3; c++) f[c] = f[0], df[c] = df[0];
         return vkf_extrapolate_axes(a, f, df);
     }
     pb_vf f, df;
@@ -293,4 +304,39 @@ static void k_dead_blending(const pb_kargs *k)
         vkf_store(k->out, i, &r);
     }
     roots_fixup(k, 1);
+}
+/* log(b / a) for positive a, b as log1p((b - a) / a): b - a is exact where it matters (b
+ * near a), so an inexact division (NEON's) costs an ulp of the small quotient, not of b / a
+ * near 1. log1p(u) = log(w) u / (w - 1), w = 1 + u (exact where w = 1: u). */
+PB_VINLINE pb_vf vlog_ratio(pb_vf b, pb_vf a)
+{
+    pb_vf u = vdiv(vsub(b, a), a), w = vadd(vset1(1.0f), u), wm1 = vsub(w, vset1(1.0f));
+    pb_vm one = vle(vabs(wm1), vzero());
+    return vsel(one, u, vdiv(vmul(vlog(w), u), vsel(one, vset1(1.0f), wm1)));
+}
+/* Unreal's half-life estimate per lane and axis (reference/transition.h). */
+PB_VINLINE pb_vf vhalflife_est(pb_vf d, pb_vf v)
+{
+    pb_vf eps = vset1(PB_HALFLIFE_EST_EPS);
+    pb_vf m = vsel(vle(vzero(), v), vmax(v, eps), vmin(v, vneg(eps)));
+    pb_vf h = vmul(vset1(PB_HALFLIFE_EST_SCALE), vdiv(d, m));
+    h = vmin(vmax(h, vset1(PB_HALFLIFE_EST_MIN)), vset1(PB_HALFLIFE_EST_MAX));
+    return vsel(vlt(vzero(), vabs(v)), h, vzero());   /* v == 0: 0 */
+}
+PB_VINLINE vv3 vv3_halflife_est(vv3 d, vv3 v)
+{
+    return vv3_make(vhalflife_est(d.x, v.x), vhalflife_est(d.y, v.y), vhalflife_est(d.z, v.z));
+}
+static void k_estimate_halflife(const pb_kargs *k)
+{
+    FOR_VECTORS(k) {
+        vkf a = vkf_load(k->a, i);
+        vv3 dp = vv3_sub(vv3_load(k->b, PB_POS_X, i), a.pos);
+        vv3 dr = vq_to_saa(vq_abs(vq_mul(vq_load(k->b, i), vq_inv(a.rot))));
+        vv3 bs = vv3_load(k->b, PB_SCL_X, i);
+        vv3 ds = vv3_make(vlog_ratio(bs.x, a.scl.x), vlog_ratio(bs.y, a.scl.y), vlog_ratio(bs.z, a.scl.z));
+        vv3_store(k->out, PB_VEL_X, i, vv3_halflife_est(dp, a.vel));
+        vv3_store(k->out, PB_ANG_X, i, vv3_halflife_est(dr, a.ang));
+        vv3_store(k->out, PB_SVL_X, i, vv3_halflife_est(ds, a.svl));
+    }
 }

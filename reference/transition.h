@@ -153,12 +153,12 @@ static kform kf_extrapolate_decayed(kform a, REAL t, REAL halflife)
     r.svl = v3_scale(a.svl, df);
     return r;
 }
-/* The same with a half-life per axis (per.halflife_axis): each component of
- * the linear, angular and log-scale velocities decays with its own l. The
+/* The same with a half-life per axis (per.halflife_axis, or per channel too: per.halflives):
+ * each component of the linear, angular and log-scale velocities decays with its own l. The
  * rotation vector r = w0 (.) f(t) then turns as it grows, and the angular
  * velocity is J(r) dr/dt (J the left Jacobian; dr/dt itself when r keeps its
  * direction, as with one half-life). */
-static kform kf_extrapolate_decayed_axes(kform a, REAL t, vec3 hl)
+static void decay_axes(vec3 hl, REAL t, vec3 *F, vec3 *DF)
 {
     REAL h[3] = { hl.x, hl.y, hl.z }, f[3] = { R(0), R(0), R(0) }, df[3] = { R(0), R(0), R(0) };
     for (int c = 0; c < 3; c++)
@@ -167,14 +167,23 @@ static kform kf_extrapolate_decayed_axes(kform a, REAL t, vec3 hl)
             df[c] = exp(-l * t);
             f[c] = -expm1(-l * t) / l;
         }
-    vec3 F = v3(f[0], f[1], f[2]), DF = v3(df[0], df[1], df[2]);
+    *F = v3(f[0], f[1], f[2]);
+    *DF = v3(df[0], df[1], df[2]);
+}
+/* Half-lives per axis for positions (hp), rotations (hr) and log-scales (hs). */
+static kform kf_extrapolate_decayed_chan(kform a, REAL t, vec3 hp, vec3 hr, vec3 hs)
+{
+    vec3 F, DF;
     kform r;
+    decay_axes(hp, t, &F, &DF);
     r.pos = v3_add(a.pos, v3_mul(a.vel, F));
     r.vel = v3_mul(a.vel, DF);
+    decay_axes(hr, t, &F, &DF);
     vec3 rv = v3_mul(a.ang, F);
     r.rot = q_mul(q_from_scaled_angle_axis(rv), a.rot);
     r.ang = jl_mul(rv, v3_mul(a.ang, DF));
-    r.scl = v3_mul(a.scl, v3(exp(a.svl.x * f[0]), exp(a.svl.y * f[1]), exp(a.svl.z * f[2])));
+    decay_axes(hs, t, &F, &DF);
+    r.scl = v3_mul(a.scl, v3(exp(a.svl.x * F.x), exp(a.svl.y * F.y), exp(a.svl.z * F.z)));
     r.svl = v3_mul(a.svl, DF);
     return r;
 }
@@ -182,10 +191,18 @@ static kform kf_extrapolate_decayed_axes(kform a, REAL t, vec3 hl)
 static kform kf_extrapolate_at(const KARGS *k, size_t e, kform a, REAL t)
 {
     const float *hx = k->per.halflife_axis;
-    if (!hx) return kf_extrapolate_decayed(a, t, PARAM(k, halflife, e));
+    const pb_pose *hp = k->per.halflives;
+    if (!hx && !hp) return kf_extrapolate_decayed(a, t, PARAM(k, halflife, e));
     if (e >= k->n) return kf_extrapolate_decayed(a, t, R(0));   /* padding, as param_at */
+    if (hp) {
+        const float *const *pl = (const float *const *)hp->plane;
+        return kf_extrapolate_decayed_chan(a, t, v3(pl[PB_VEL_X][e], pl[PB_VEL_Y][e], pl[PB_VEL_Z][e]),
+                                           v3(pl[PB_ANG_X][e], pl[PB_ANG_Y][e], pl[PB_ANG_Z][e]),
+                                           v3(pl[PB_SVL_X][e], pl[PB_SVL_Y][e], pl[PB_SVL_Z][e]));
+    }
     size_t j = e / k->per.characters;
-    return kf_extrapolate_decayed_axes(a, t, v3(hx[3 * j], hx[3 * j + 1], hx[3 * j + 2]));
+    vec3 h = v3(hx[3 * j], hx[3 * j + 1], hx[3 * j + 2]);
+    return kf_extrapolate_decayed_chan(a, t, h, h, h);
 }
 /* Roots are driven by the caller (the character controller): "not
  * extrapolated" means a root holds its pose, with zero velocity. */
@@ -241,5 +258,42 @@ void REF(dead_blending)(const KARGS *k)
         kform dst = ld_k(k->b, i);
         kform ext = kf_extrapolate_at(k, i, ld_k(k->a, i), t);
         st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot, PB_SCALE_EXP));
+    }
+}
+
+/* ---- Unreal's half-life estimate (UE 5.3 Dead Blending node) ----------------------------
+ * At a transition, per element and per axis: h = clamp(scale d / max_mag(v, eps), min, max),
+ * d the way from the source a to the destination b and v a's velocity along it. Moving
+ * toward the destination, h is (scale times) the time to reach it at that speed; moving
+ * away, the ratio is negative and h the minimum, so motion that heads the wrong way dies
+ * quickly. Positions: d = b.pos - a.pos, v = a.vel; rotations: d = the rotation vector of
+ * the shorter arc b.rot a.rot^-1 (a.ang's frame), v = a.ang; scales: d = log(b.scl /
+ * a.scl), v = a.svl. max_mag keeps v's sign and its magnitude at least eps. A velocity of
+ * exactly 0 gets half-life 0 instead (Unreal: the min or the max, by the sign d happens to
+ * have): nothing moves either way, and 0 keeps padding and still joints at the identity
+ * of the decay ops ("no extrapolation"), free of the sign of d's rounding. Out: vel, ang,
+ * svl hold the half-lives of positions, rotations and scales. */
+static REAL max_mag(REAL v, REAL eps) { return v >= R(0) ? (v > eps ? v : eps) : (v < -eps ? v : -eps); }
+static REAL halflife_est(REAL d, REAL v)
+{
+    if (v == R(0)) return R(0);
+    REAL h = R(PB_HALFLIFE_EST_SCALE) * (d / max_mag(v, R(PB_HALFLIFE_EST_EPS)));
+    return h < R(PB_HALFLIFE_EST_MIN) ? R(PB_HALFLIFE_EST_MIN) : h > R(PB_HALFLIFE_EST_MAX) ? R(PB_HALFLIFE_EST_MAX) : h;
+}
+static vec3 v3_halflife_est(vec3 d, vec3 v)
+{
+    return v3(halflife_est(d.x, v.x), halflife_est(d.y, v.y), halflife_est(d.z, v.z));
+}
+void REF(estimate_halflife)(const KARGS *k)
+{
+    FOR_EACH(k) {
+        kform a = ld_k(k->a, i);
+        vec3 bp = ld_v(k->b, PB_POS_X, i), bs = ld_v(k->b, PB_SCL_X, i);
+        vec3 dr = q_to_scaled_angle_axis(q_abs(q_mul_inv(ld_q(k->b, i), a.rot)));
+        st_v(k->out, PB_VEL_X, i, v3_halflife_est(v3_sub(bp, a.pos), a.vel));
+        st_v(k->out, PB_ANG_X, i, v3_halflife_est(dr, a.ang));
+        vec3 ds = v3(log1p((bs.x - a.scl.x) / a.scl.x), log1p((bs.y - a.scl.y) / a.scl.y),
+                     log1p((bs.z - a.scl.z) / a.scl.z));   /* log(b / a), well conditioned near 1 */
+        st_v(k->out, PB_SVL_X, i, v3_halflife_est(ds, a.svl));
     }
 }

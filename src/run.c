@@ -156,6 +156,33 @@ static pb_status check_axis(const pb_op_info *info, const pb_params *p)
     return PB_OK;
 }
 
+/* per.halflives: a pose of the call's n with velocity planes, every half-life finite and >= 0. */
+static pb_status check_halflives(const pb_op_info *info, const pb_call *c, size_t n)
+{
+    const pb_pose *h = c->per.halflives;
+    if (!h) return PB_OK;
+    if (!(info->flags & PB_OPF_HALFLIFE))
+        return pb_fail(PB_ERR_PARAM, "%s: per.halflives is given but %s does not read half-lives (leave it NULL)",
+                       info->name, info->name);
+    if (c->per.halflife || c->per.halflife_axis)
+        return pb_fail(PB_ERR_PARAM, "%s: per.halflives and per.%s are both given (one replaces the other: give "
+                       "one)", info->name, c->per.halflife ? "halflife" : "halflife_axis");
+    pb_status s = pb_pose_check(h, "per.halflives");
+    if (s != PB_OK) return s;
+    if (h->n != n) return pb_fail(PB_ERR_SIZE, "%s: per.halflives has n = %zu, the call %zu", info->name, h->n, n);
+    if (!h->plane[PB_VEL_X])
+        return pb_fail(PB_ERR_NULL, "%s: per.halflives is a static pose (its vel, ang and svl planes hold the "
+                       "half-lives)", info->name);
+    for (int p = PB_VEL_X; p < PB_PLANES; p++)
+        for (size_t e = 0; e < n; e++) {
+            float v = h->plane[p][e];
+            if (isfinite(v) && v >= 0) continue;
+            return pb_fail(PB_ERR_PARAM, "%s: per.halflives %s plane, element %zu, is %g (must be finite and >= 0)",
+                           info->name, pb_plane_name(p), e, (double)v);
+        }
+    return PB_OK;
+}
+
 /* Per-element parameter arrays (pb_param_arrays): each one the op reads,
  * sized by characters, finite, non-negative where the parameter is. */
 static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
@@ -170,6 +197,8 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
         { pa->joint_cone, PB_OPF_CONE, "joint_cone", 1 },
     };
     enum { MASK = 6, AXIS = 7, JOINT_CONE = 9 };
+    pb_status hs = check_halflives(info, c, n);
+    if (hs != PB_OK) return hs;
     int any = 0;
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         if (!arrs[i].arr) continue;

@@ -237,7 +237,7 @@ static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
 
 void pb_val_bufs_free(pb_val_bufs *b)
 {
-    pb_pose_free(&b->a); pb_pose_free(&b->b); pb_pose_free(&b->out);
+    pb_pose_free(&b->a); pb_pose_free(&b->b); pb_pose_free(&b->out); pb_pose_free(&b->hl);
     free(b->aos_mem[0]); free(b->aos_mem[1]); free(b->pal.data); free(b->per_mem); free(b->offsets); free(b->err);
     pb_dpose_free(&b->da); pb_dpose_free(&b->db); pb_dpose_free(&b->oracle);
     pb_dpose_free(&b->method); pb_dpose_free(&b->ref); pb_dpose_free(&b->test);
@@ -264,7 +264,8 @@ int pb_val_bufs_alloc(pb_val_bufs *b, size_t n_in, size_t n_out)
 
 /* The "per" form: parameters per character (the skeleton's, else n / J for the
  * largest J of 64, 16, 4, 2, 1 dividing n) and a per-joint weight mask; the
- * half-life-axes form: half-lives per joint per axis, every other parameter uniform. */
+ * half-life-axes form: half-lives per joint per axis, every other parameter uniform; the
+ * halflives form: half-lives per element, axis and channel (per.halflives). */
 static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info *info, int form, uint64_t seed)
 {
     size_t J = 64;
@@ -272,7 +273,11 @@ static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_inf
     size_t C = b->skel ? b->skel->characters : (info->flags & PB_OPF_NCHAIN) ? cs->characters : cs->n / J;
     if (!(b->per_mem = malloc((7 * C + 3 * (cs->n / C)) * sizeof(float))))
         return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
-    if (form == PB_FORM_PER) {
+    if (form == PB_FORM_HALFLIVES) {   /* per element, per axis and channel */
+        if (pb_pose_alloc(&b->hl, cs->n) != PB_OK) return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+        pb_gen_halflives(&b->hl, seed);
+        b->per = (pb_param_arrays){ .halflives = &b->hl };
+    } else if (form == PB_FORM_PER) {
         pb_gen_param_arrays(&b->per, b->per_mem, cs->n, C, info->flags, seed);
     } else if (info->flags & PB_OPF_NCHAIN) {   /* ccd_cone's cones per joint: tight, loose, 0 and no limit */
         static const float cones[6] = { 0.5f, 1.2f, 0.0f, 0.25f, 4.0f, 0.8f };
@@ -304,7 +309,7 @@ pb_status pb_val_case_build(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info
         b->joints = cs->joints;
         b->fps = cs->fps;
     }
-    if (s == PB_OK && (form == PB_FORM_PER || form == PB_FORM_AXES)) s = case_arrays(b, cs, info, form, seed + ci);
+    if (s == PB_OK && (form == PB_FORM_PER || form == PB_FORM_AXES || form == PB_FORM_HALFLIVES)) s = case_arrays(b, cs, info, form, seed + ci);
     if (s != PB_OK) {
         pb_fail(s, "validate: inputs of %s (%s, n = %zu): %s", info->name, pb_class_name(cs->cls), cs->n, pb_last_error());
         pb_val_bufs_free(b);

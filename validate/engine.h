@@ -29,7 +29,7 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
 /* Forms an op is validated in besides the full one: static poses for the ops
  * that need no velocities, the other scale mode, per-character parameters,
  * per-axis half-lives. */
-enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORMS };
+enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORM_HALFLIVES, PB_FORMS };
 
 /* Buffers of one case, and what it owns (skeleton, offsets, per arrays). */
 typedef struct pb_val_bufs {
@@ -46,6 +46,7 @@ typedef struct pb_val_bufs {
     float fps;
     pb_param_arrays per;       /* the "per" form's arrays (in per_mem), else none */
     float *per_mem;
+    pb_pose hl;                /* the "halflives" form's per.halflives */
     double *err;               /* one metric's per-element errors: out.n of them */
 } pb_val_bufs;
 

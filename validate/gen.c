@@ -381,6 +381,21 @@ void pb_gen_halflife_axes(float *hl, size_t joints, uint64_t seed)
     }
 }
 
+/* Half-lives per element, axis and channel for the "halflives" form, in h's vel, ang and svl
+ * planes: each channel drawn as pb_gen_halflife_axes draws a joint's (so equal axes, one 0
+ * and all 0 come up), the channels independently. Padding stays 0. */
+void pb_gen_halflives(pb_pose *h, uint64_t seed)
+{
+    float t[3 * 64];
+    for (int ch = 0; ch < 3; ch++)
+        for (size_t e0 = 0; e0 < h->n; e0 += 64) {
+            size_t m = h->n - e0 < 64 ? h->n - e0 : 64;
+            pb_gen_halflife_axes(t, m, seed * 7 + (uint64_t)ch * 131 + e0);
+            for (size_t e = 0; e < m; e++)
+                for (int a = 0; a < 3; a++) h->plane[PB_VEL_X + 3 * ch + a][e0 + e] = t[3 * e + (size_t)a];
+        }
+}
+
 /* ---- foot IK characters (PB_OPF_FOOT layout) ------------------------------------------------- */
 static void dq_rotate(dq q, const double v[3], double o[3])
 {

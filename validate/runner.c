@@ -134,6 +134,7 @@ int pb_val_form_applies(const pb_op_info *info, int form)
         return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
     case PB_FORM_SCALE_ALT: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
     case PB_FORM_AXES: return ((info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
+    case PB_FORM_HALFLIVES: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
     default: return ((info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
     }
 }
@@ -155,6 +156,7 @@ static const char *form_name(const pb_op_info *info, int form)
     if (form == PB_FORM_SCALE_ALT) return alt_scale(info) == PB_SCALE_EXP ? "scale=exp" : "scale=linear";
     if (form == PB_FORM_PER) return "per";
     if (form == PB_FORM_AXES) return CONED_CHAIN(info) ? "joint_cone" : "halflife_axis";
+    if (form == PB_FORM_HALFLIVES) return "halflives";
     return "full";
 }
 

@@ -62,6 +62,7 @@ extern "C" {
     X(inertialize)               \
     X(extrapolate_decayed)       \
     X(dead_blending)             \
+    X(estimate_halflife)         \
     X(lookat_static)             \
     X(lookat)                    \
     X(lookat_cone_static)        \
@@ -117,6 +118,13 @@ typedef struct pb_params {
     float tolerance;  /* a chain stops once its end is within this distance of the target
                          (>= 0; 0: only when exactly on it, so nearly always all `iterations`) */
 } pb_params;
+
+/* estimate_halflife: Unreal's heuristic (UE 5.3 Dead Blending node) and its defaults there:
+ * h = clamp(SCALE x d / max_mag(v, EPS), MIN, MAX) per element and axis, in s. */
+#define PB_HALFLIFE_EST_SCALE 0.3f
+#define PB_HALFLIFE_EST_MIN 0.1f
+#define PB_HALFLIFE_EST_MAX 1.0f
+#define PB_HALFLIFE_EST_EPS 1e-8f
 
 #define PB_CHAIN_MIN 3
 #define PB_CHAIN_MAX 16
@@ -266,8 +274,8 @@ PB_API void pb_cpu_disable(uint32_t mask);
  * characters (the skeleton's own characters for skeleton ops), every value
  * finite, times, durations and half-lives >= 0; an array for a parameter the
  * op does not read is refused. Errors name the array and the first bad
- * element. Half-lives may instead come per joint per axis (halflife_axis), as
- * dead blending in the style of Unreal computes them. */
+ * element. Half-lives may instead come per joint per axis (halflife_axis), or per element
+ * per axis and channel (halflives), as dead blending in the style of Unreal computes them. */
 typedef struct pb_param_arrays {
     size_t characters;        /* length of the per-character arrays (0: no arrays) */
     const float *alpha;       /* per character: replaces params.alpha */
@@ -282,6 +290,11 @@ typedef struct pb_param_arrays {
      * (linear and log-scale velocity component k, and the angular velocity's
      * component k, all with half-life [joint][k]). Not together with halflife. */
     const float *halflife_axis;
+    /* Per element per axis per channel: a pose of the call's n whose vel, ang and svl planes
+     * hold the half-lives (s, finite, >= 0) of the position, rotation and log-scale velocity
+     * components, as estimate_halflife writes them at a transition (Unreal's dead blending).
+     * Replaces halflife and halflife_axis (not together with either); needs no characters. */
+    const pb_pose *halflives;
     const float *cone;        /* per character: replaces params.cone (ccd_cone: per chain) */
     /* ccd_cone: per joint of the chain (chain_joints floats, characters = the chains): joint j's
      * limit, replacing params.cone and per.cone (the end joint's is not read) */
