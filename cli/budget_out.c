@@ -131,10 +131,11 @@ void budget_print(const budget_res *R)
     printf("  method: the clips it samples + its transition ops: cut samples the destination; cross-fades sample both\n"
            "  clips and run blend_static (slerp), blend_static_nlerp (nlerp) or blend (slerp, exact velocities);\n"
            "  inertialization samples the destination and runs inertialize; dead blending samples the destination and\n"
-           "  runs dead_blending (slerp) or extrapolate_decayed + blend_static_nlerp + the roots copied (nlerp).\n"
+           "  runs dead_blending (slerp) or extrapolate_decayed + blend_static_nlerp + the roots copied (nlerp); UE:\n"
+           "  dead_blending with Unreal's half-lives per joint, axis and channel (estimate_halflife at the transition).\n"
            "  whole frame: the method, then the additive layer, legs FK, 2-leg IK and FK with velocities, timed as one\n"
            "  frame (pb_frame_step; the rest alone: %.1f us, %.1f-%.1f). setup us: once per transition (inertialize_offset;\n"
-           "  dead blending: a copy of the source pose). Every character mid-transition.\n"
+           "  dead blending: a copy of the source pose; UE: and estimate_halflife). Every character mid-transition.\n"
            "  verdict: fits when the repetitions' whole interval [min, max], widened to at least the median +-%.0f%%,\n"
            "  is within %.0f us; does not fit when it is all above; marginal when the budget lies inside it (noise\n"
            "  decides: measure again, with more --reps, or leave headroom).\n"
@@ -155,18 +156,21 @@ void budget_print(const budget_res *R)
         printf("%s %s@%.1f->%s@%.1f", p ? "," : "", R->qscene->clip_name[R->pairs[p].from], (double)R->pairs[p].at,
                R->qscene->clip_name[R->pairs[p].to], (double)R->pairs[p].to_at);
     printf("\n");
-    printf("%-16s %-9s %13s %15s %13s %14s\n", "method", "rotation", "vel jump m/s", "ang jump rad/s", "deviation cm",
-           "deviation deg");
+    printf("%-16s %-9s %13s %15s %13s %14s %10s\n", "method", "rotation", "vel jump m/s", "ang jump rad/s",
+           "deviation cm", "deviation deg", "range deg");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
-        printf("%-16s %-9s %13.3f %15.2f %13.2f %14.2f\n", in->method, in->rot, R->rows[mi].q.vel_jump,
-               R->rows[mi].q.ang_jump, R->rows[mi].q.dev_cm, R->rows[mi].q.dev_deg);
+        printf("%-16s %-9s %13.3f %15.2f %13.2f %14.2f %10.2f\n", in->method, in->rot, R->rows[mi].q.vel_jump,
+               R->rows[mi].q.ang_jump, R->rows[mi].q.dev_cm, R->rows[mi].q.dev_deg, R->rows[mi].q.range_deg);
     }
     printf("  jump: peak over body joints of |velocity over the frame after - over the frame before| the transition\n"
            "  frame, from world transforms (fk_static) differenced over one frame, mean over the transitions; for\n"
            "  scale, the source clip alone changes by %.3f m/s and %.2f rad/s there (its own acceleration).\n"
            "  deviation: mean over the %.2f s window and the body joints of the distance and angle to the destination\n"
            "  animation (aligned to the source's trajectory): how far the shown motion is from where it is going.\n"
+           "  range: how far the shown local rotations leave the joint ranges the two clips show (per joint and axis,\n"
+           "  min .. max of the rotation vector from the rest pose over every frame of both clips): the peak over the\n"
+           "  window and the body joints, degrees, mean over the transitions (0: always inside).\n"
            "  blend and blend_static make the same poses (they differ in the velocities they report): same quality.\n",
            R->src_vj, R->src_aj, R->duration);
     print_reading(R);
@@ -175,7 +179,8 @@ void budget_print(const budget_res *R)
 static int add_quality(cJSON *o, const bq_quality *q)
 {
     return json_add_num(o, "vel_jump_ms", q->vel_jump) && json_add_num(o, "ang_jump_rads", q->ang_jump) &&
-           json_add_num(o, "dev_cm", q->dev_cm) && json_add_num(o, "dev_deg", q->dev_deg);
+           json_add_num(o, "dev_cm", q->dev_cm) && json_add_num(o, "dev_deg", q->dev_deg) &&
+           json_add_num(o, "range_deg", q->range_deg);
 }
 
 /* {"median_us", "min_us", "max_us", "spread", "verdict"} */

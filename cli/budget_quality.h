@@ -1,6 +1,7 @@
 /* budget_quality.h — the quality half of `posebench budget`: per transition
- * method, the velocity jump at the transition and the deviation from the
- * destination over the window, on one character. */
+ * method, the velocity jump at the transition, the deviation from the
+ * destination over the window and how far the poses leave the clips' joint
+ * ranges, on one character. */
 #ifndef CLI_BUDGET_QUALITY_H
 #define CLI_BUDGET_QUALITY_H
 
@@ -16,6 +17,8 @@ typedef struct bq_pair {
 typedef struct bq_quality {
     double vel_jump, ang_jump;   /* m/s, rad/s: peak over body joints */
     double dev_cm, dev_deg;      /* mean over the window and body joints */
+    double range_deg;            /* peak over the window and body joints of how far a local rotation leaves
+                                    the box of rotations the two clips show (degrees; 0: inside) */
 } bq_quality;
 
 /* out = in with a new joint 0 (parent of every former root): the first

@@ -413,7 +413,8 @@ void budget_section(report *r, out2 *o, int made)
     const json_col quality_cols[] = {
         { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
         { "velocity jump m/s", "vel_jump_ms", 'f', 3 }, { "angular jump rad/s", "ang_jump_rads", 'f', 2 },
-        { "deviation cm", "dev_cm", 'f', 2 }, { "deviation deg", "dev_deg", 'f', 2 } };
+        { "deviation cm", "dev_cm", 'f', 2 }, { "deviation deg", "dev_deg", 'f', 2 },
+        { "range excess deg", "range_deg", 'f', 2 } };
     both(o, "<h3>Quality</h3>\n<table class=\"num\">\n", "### Quality\n\n");
     json_table(o, rows, quality_cols, sizeof quality_cols / sizeof quality_cols[0], NULL);
     both(o, "</table>\n", "\n");
@@ -423,6 +424,8 @@ void budget_section(report *r, out2 *o, int made)
                   "Velocity jump: peak over joints of the change of velocity at the transition frame, from world "
                   "transforms differenced over one frame (for scale, the source clip alone changes by %.3f m/s and "
                   "%.2f rad/s there). Deviation: mean distance and angle to the destination animation over the window. "
+                  "Range excess: how far local rotations leave the per-joint, per-axis range both clips show "
+                  "(peak over the window, mean over transitions). "
                   "blend and blend_static make the same poses, so the same quality.</p>\n",
             src ? src : "?", jget(r->budget, "pairs") ? jlen(jget(r->budget, "pairs")) : 0,
             json_num(r->budget, "quality_body_joints"), json_num(sa, "vel_ms"), json_num(sa, "ang_rads"));

@@ -32,7 +32,7 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
 {
     if (!c) return;
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global,
-                         &c->chain, &c->target, &c->solved, &c->inv_bind };
+                         &c->chain, &c->target, &c->solved, &c->inv_bind, &c->halflives };
     for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
     free(c->palette.data);
     skin_jobs_free(c);
@@ -204,10 +204,17 @@ pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method
         pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->state };
         return run_op(c, PB_OP_inertialize_offset, v, &call);
     }
-    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP) {
+    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP || m == PB_FM_DEAD_UE) {
         pb_status s = pb_pose_copy(&c->state, &c->src);
         if (s != PB_OK) c->failed = "pb_pose_copy";
-        return s;
+        if (s != PB_OK || m != PB_FM_DEAD_UE) return s;
+        /* Unreal's half-lives, from the way to the destination at the transition */
+        if (!c->halflives.n && (s = pb_pose_alloc(&c->halflives, c->n)) != PB_OK) {
+            c->failed = "pb_pose_alloc";
+            return s;
+        }
+        pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->halflives };
+        return run_op(c, PB_OP_estimate_halflife, v, &call);
     }
     return PB_OK;
 }
@@ -242,9 +249,11 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
         call.b = &c->state;
         return run_op(c, PB_OP_inertialize, v, &call);
     case PB_FM_DEAD:
+    case PB_FM_DEAD_UE:
         call.a = &c->state;
         call.b = &c->dst;
         call.skel = &c->skel;
+        if (m == PB_FM_DEAD_UE) call.per.halflives = &c->halflives;
         return run_op(c, PB_OP_dead_blending, v, &call);
     case PB_FM_DEAD_NLERP: {
         pb_call ext = { .a = &c->state, .out = &c->tmp, .skel = &c->skel, .params = call.params };

@@ -184,5 +184,7 @@ static const pb_frame_method_info tmethods[PB_FM_COUNT] = {
     [PB_FM_DEAD] = { "dead_slerp", "dead blending", "slerp", "dead_blending", "copy of the source pose", 1 },
     [PB_FM_DEAD_NLERP] = { "dead_nlerp", "dead blending", "nlerp",
                            "extrapolate_decayed + blend_static_nlerp + roots copied", "copy of the source pose", 1 },
+    [PB_FM_DEAD_UE] = { "dead_ue", "dead blending UE", "slerp", "dead_blending (per-axis half-lives)",
+                        "copy of the source pose + estimate_halflife", 1 },
 };
 const pb_frame_method_info *pb_frame_method_get(pb_frame_method m) { return (unsigned)m < PB_FM_COUNT ? &tmethods[m] : NULL; }

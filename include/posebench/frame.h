@@ -109,6 +109,8 @@ typedef enum pb_frame_method {
     PB_FM_INERTIALIZE,       /* inertialize_offset at the transition, inertialize per frame */
     PB_FM_DEAD,              /* dead_blending (slerp inside) */
     PB_FM_DEAD_NLERP,        /* extrapolate_decayed + blend_static_nlerp + roots from the destination */
+    PB_FM_DEAD_UE,           /* Unreal's: half-lives per joint, axis and channel from estimate_halflife at the
+                                transition, then dead_blending with them (per.halflives) */
     PB_FM_COUNT
 } pb_frame_method;
 
@@ -135,6 +137,8 @@ typedef struct pb_frame_crowd {
     pb_pose src, dst;         /* clip 0 and clip 1 sampled (locals) */
     pb_pose state;            /* the source at the transition (dead blending) or the offset (inertialization) */
     pb_pose tmp;              /* dead blending with nlerp: the extrapolated source */
+    pb_pose halflives;        /* Unreal's dead blending: the half-lives from the transition (allocated by its
+                                 first pb_frame_begin) */
     pb_pose mix;              /* the transition's output */
     pb_pose delta;            /* the additive layer: a fixed delta pose (not sampled) */
     pb_pose local;            /* after the additive layer and the IK */
