@@ -79,7 +79,7 @@ static int run(const opt_val *v, int nrest, char **rest)
     const int aux_only = (nskin > 0 || nmm > 0 || nbs > 0 || nbn > 0) && npose == 0, skin = o.nops == 0 || nskin > 0,
               mm = o.nops == 0 || nmm > 0;
     /* the blend-space and N-way tables: when asked for, or in a full run (not --quick: report's run; nor in
-     * sanitizer builds, every variant emulated and unoptimized, where their unit tests run the same tables) */
+     * sanitizer builds, unoptimized, where their unit tests run the same tables) */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     const int full = 0;
 #else
