@@ -102,14 +102,14 @@ void budget_print(const budget_res *R)
            "%.2f s\n\n", R->duration, R->halflife);
     printf("COST per frame for the crowd, median of %ld x %ld frames (CPU time); spread: (max - min) / median\n",
            R->reps, R->frames);
-    printf("%-16s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "", "", "method", "", "", "",
+    printf("%-17s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "", "", "method", "", "", "",
            "whole", "frame", "", "", "");
-    printf("%-16s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "method", "rotation", "us/frame", "spread",
+    printf("%-17s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "method", "rotation", "us/frame", "spread",
            "verdict", "max crowd*", "us/frame", "spread", "verdict", "max crowd*", "setup us");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         const budget_row *r = &R->rows[mi];
-        printf("%-16s %-9s | %9.1f %5.1f%% %-12s %11s | %9.1f %5.1f%% %-12s %11s |", in->method, in->rot,
+        printf("%-17s %-9s | %9.1f %5.1f%% %-12s %11s | %9.1f %5.1f%% %-12s %11s |", in->method, in->rot,
                r->cost.median, 100 * (r->cost.max - r->cost.min) / r->cost.median, bv_word(r->cost_v),
                crowd_str(&r->max, c1, sizeof c1), r->frame.median,
                100 * (r->frame.max - r->frame.min) / r->frame.median, bv_word(r->frame_v),
@@ -120,11 +120,11 @@ void budget_print(const budget_res *R)
     printf("\nWHOLE FRAME ON %d THREAD%s: the crowd in fused blocks of %zu characters (pb_frame_blocks), wall time, "
            "median of %ld x %ld frames\n", R->threads, R->threads > 1 ? "S" : "", fused_block(R->cost_scene, 0),
            R->reps, R->frames);
-    printf("%-16s %-9s | %9s %6s %-12s %11s\n", "method", "rotation", "us/frame", "spread", "verdict", "max crowd*");
+    printf("%-17s %-9s | %9s %6s %-12s %11s\n", "method", "rotation", "us/frame", "spread", "verdict", "max crowd*");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         const budget_row *r = &R->rows[mi];
-        printf("%-16s %-9s | %9.1f %5.1f%% %-12s %11s\n", in->method, in->rot, r->frame_mt.median,
+        printf("%-17s %-9s | %9.1f %5.1f%% %-12s %11s\n", in->method, in->rot, r->frame_mt.median,
                100 * (r->frame_mt.max - r->frame_mt.min) / r->frame_mt.median, bv_word(r->frame_mt_v),
                crowd_str(&r->frame_mt_max, c1, sizeof c1));
     }
@@ -156,11 +156,11 @@ void budget_print(const budget_res *R)
         printf("%s %s@%.1f->%s@%.1f", p ? "," : "", R->qscene->clip_name[R->pairs[p].from], (double)R->pairs[p].at,
                R->qscene->clip_name[R->pairs[p].to], (double)R->pairs[p].to_at);
     printf("\n");
-    printf("%-16s %-9s %13s %15s %13s %14s %10s\n", "method", "rotation", "vel jump m/s", "ang jump rad/s",
+    printf("%-17s %-9s %13s %15s %13s %14s %10s\n", "method", "rotation", "vel jump m/s", "ang jump rad/s",
            "deviation cm", "deviation deg", "range deg");
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
-        printf("%-16s %-9s %13.3f %15.2f %13.2f %14.2f %10.2f\n", in->method, in->rot, R->rows[mi].q.vel_jump,
+        printf("%-17s %-9s %13.3f %15.2f %13.2f %14.2f %10.2f\n", in->method, in->rot, R->rows[mi].q.vel_jump,
                R->rows[mi].q.ang_jump, R->rows[mi].q.dev_cm, R->rows[mi].q.dev_deg, R->rows[mi].q.range_deg);
     }
     printf("  jump: peak over body joints of |velocity over the frame after - over the frame before| the transition\n"

@@ -130,44 +130,18 @@ static void jumps(const pb_scene *sc, const world w[3], double dt, double *vj, d
 /* ---- joint range ---------------------------------------------------------------------------
  * A joint's range: per axis, the smallest and largest component of its local rotation as a
  * scaled angle-axis vector relative to the rest pose (identity local rotations, as BVH
- * defines it; shorter arc) over every frame of both clips of a transition. A pose leaves it
- * by the distance from that vector to the box (radians). */
-static void saa_of(qd q, double v[3])
-{
-    if (q.w < 0) q = (qd){ -q.w, -q.x, -q.y, -q.z };
-    double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z), k = s > 0 ? 2 * atan2(s, q.w) / s : 2;
-    v[0] = q.x * k;
-    v[1] = q.y * k;
-    v[2] = q.z * k;
-}
-static void range_of(const pb_scene *sc, const bq_pair *p, double (*lo)[3], double (*hi)[3])
-{
-    size_t J = sc->joints;
-    for (size_t j = 0; j < J; j++)
-        for (int a = 0; a < 3; a++) lo[j][a] = INFINITY, hi[j][a] = -INFINITY;
-    int clips[2] = { p->from, p->to };
-    for (int k = 0; k < 2; k++) {
-        const pb_clip *cl = &sc->clip[clips[k]];
-        for (size_t f = 0; f < cl->frames; f++)
-            for (size_t j = 0; j < J; j++) {
-                double v[3];
-                saa_of(qd_get(&cl->pose, f * J + j), v);
-                for (int a = 0; a < 3; a++) {
-                    if (v[a] < lo[j][a]) lo[j][a] = v[a];
-                    if (v[a] > hi[j][a]) hi[j][a] = v[a];
-                }
-            }
-    }
-}
-static double range_excess(const pb_scene *sc, const pb_pose *local, double (*lo)[3], double (*hi)[3])
+ * defines it; shorter arc) over every frame of both clips of a transition
+ * (pb_clip_joint_limits: what the limited dead blendings are kept in). A pose leaves it by the
+ * distance from that vector to the box (radians). */
+static double range_excess(const pb_scene *sc, const pb_pose *local, const float *lo, const float *hi)
 {
     double worst = 0;
     for (size_t j = 0; j < sc->joints; j++) {
         if (sc->parents[j] < 0) continue;
         double v[3], d2 = 0;
-        saa_of(qd_get(local, j), v);
+        qd_saa(qd_get(local, j), v);
         for (int a = 0; a < 3; a++) {
-            double d = v[a] < lo[j][a] ? lo[j][a] - v[a] : v[a] > hi[j][a] ? v[a] - hi[j][a] : 0;
+            double l = lo[3 * j + (size_t)a], h = hi[3 * j + (size_t)a], d = v[a] < l ? l - v[a] : v[a] > h ? v[a] - h : 0;
             d2 += d * d;
         }
         if (sqrt(d2) > worst) worst = sqrt(d2);
@@ -181,7 +155,7 @@ typedef struct qsim {
     world w[3], dst;      /* frames -1, 0, 1 of the output; the destination at the current frame */
     double align_t[3];    /* destination -> source trajectory at the transition */
     qd align_q;
-    double (*lo)[3], (*hi)[3];   /* the joint range of the transition's clips */
+    const float *lo, *hi;  /* the joint range of the transition's clips (3 per joint) */
 } qsim;
 
 static pb_status fk_into(qsim *s, const pb_pose *local, pb_pose *out)
@@ -234,7 +208,6 @@ static pb_status simulate(qsim *s, pb_frame_method m, const bq_pair *p, bq_quali
     if (st != PB_OK) return st;
     world_of(&c->global, J, &s->w[0]);
     double dev_cm = 0, dev_deg = 0, range = 0;
-    range_of(sc, p, s->lo, s->hi);
     for (int k = 0; k < W; k++) {
         float t = (float)k * (float)dt;
         st = pb_frame_sample(c, s->v, 0, t);
@@ -287,22 +260,33 @@ pb_status bq_measure(pb_frame_crowd *c, const pb_variant *v, const pb_frame_meth
                      bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj)
 {
     size_t J = c->sc->joints;
-    double *buf = malloc(sizeof(double) * J * 3 * 6 + sizeof(qd) * J * 4);
-    if (!buf) return pb_fail(PB_ERR_NOMEM, "quality: out of memory");
-    qsim s = { .c = c, .v = v, .lo = (double(*)[3])(buf + J * 3 * 4), .hi = (double(*)[3])(buf + J * 3 * 5) };
-    qd *qb = (qd *)(buf + J * 3 * 6);
+    double *buf = malloc(sizeof(double) * J * 3 * 4 + sizeof(qd) * J * 4);
+    float *range = malloc(sizeof(float) * J * 6 * (size_t)np);   /* per pair: lo, then hi */
+    if (!buf || !range) {
+        free(buf);
+        free(range);
+        return pb_fail(PB_ERR_NOMEM, "quality: out of memory");
+    }
+    qsim s = { .c = c, .v = v };
+    qd *qb = (qd *)(buf + J * 3 * 4);
     for (int k = 0; k < 4; k++) {
         world *w = k < 3 ? &s.w[k] : &s.dst;
         w->pos = (double(*)[3])(buf + (size_t)k * J * 3);
         w->rot = qb + (size_t)k * J;
     }
     pb_status st = PB_OK;
+    for (int p = 0; p < np && st == PB_OK; p++) {   /* the range depends on the pair only */
+        const pb_clip *clips[2] = { &c->sc->clip[pairs[p].from], &c->sc->clip[pairs[p].to] };
+        st = pb_clip_joint_limits(clips, 2, NULL, range + (size_t)p * 6 * J, range + (size_t)p * 6 * J + 3 * J);
+    }
     *src_vj = *src_aj = 0;
     for (int mi = 0; mi < nm && st == PB_OK; mi++) {
         bq_quality sum = { 0, 0, 0, 0, 0 };
         for (int p = 0; p < np && st == PB_OK; p++) {
             double vj, aj;
             bq_quality *q = &per_pair[(size_t)mi * (size_t)np + (size_t)p];
+            s.lo = range + (size_t)p * 6 * J;
+            s.hi = s.lo + 3 * J;
             st = simulate(&s, methods[mi], &pairs[p], q, mi == 0 ? &vj : NULL, &aj);
             if (st == PB_OK && mi == 0) {
                 *src_vj += vj / np;
@@ -317,5 +301,6 @@ pb_status bq_measure(pb_frame_crowd *c, const pb_variant *v, const pb_frame_meth
         mean[mi] = sum;
     }
     free(buf);
+    free(range);
     return st;
 }

@@ -26,19 +26,29 @@ PB_VINLINE pb_vf vparam(const pb_kargs *k, const float *arr, float uniform, int 
     }
     return vloadu(tmp);
 }
-/* Per joint per axis (per.halflife_axis: 3 floats per joint), lanes i ..
- * i + PB_LANES - 1 as x, y, z vectors; padding lanes take 0. */
-PB_VINLINE vv3 vparam_axes(const pb_kargs *k, const float *arr, size_t i)
+/* Per joint, `width` (<= 4) floats per joint at arr: component c of lanes i .. i +
+ * PB_LANES - 1 into out[c]; padding lanes take pad[c]. */
+PB_VINLINE void vparam_joint(const pb_kargs *k, const float *arr, int width, const float *pad, size_t i, pb_vf *out)
 {
-    size_t C = k->per.characters, j = i / C, c = i - j * C;
-    if (c + PB_LANES <= C && i + PB_LANES <= k->n)   /* every lane the same joint */
-        return vv3_make(vset1(arr[3 * j]), vset1(arr[3 * j + 1]), vset1(arr[3 * j + 2]));
-    float tmp[3][PB_LANES];
+    size_t C = k->per.characters, j = i / C, c = i - j * C, w = (size_t)width;
+    if (c + PB_LANES <= C && i + PB_LANES <= k->n) {   /* every lane the same joint */
+        for (size_t a = 0; a < w; a++) out[a] = vset1(arr[w * j + a]);
+        return;
+    }
+    float tmp[4][PB_LANES];
     for (size_t l = 0; l < PB_LANES; l++) {
-        for (int a = 0; a < 3; a++) tmp[a][l] = i + l < k->n ? arr[3 * j + (size_t)a] : 0.0f;
+        for (size_t a = 0; a < w; a++) tmp[a][l] = i + l < k->n ? arr[w * j + a] : pad[a];
         if (++c == C) c = 0, j++;
     }
-    return vv3_make(vloadu(tmp[0]), vloadu(tmp[1]), vloadu(tmp[2]));
+    for (size_t a = 0; a < w; a++) out[a] = vloadu(tmp[a]);
+}
+/* Per joint per axis (per.halflife_axis: 3 floats per joint) as x, y, z vectors; padding 0. */
+PB_VINLINE vv3 vparam_axes(const pb_kargs *k, const float *arr, size_t i)
+{
+    static const float zero[3] = { 0, 0, 0 };
+    pb_vf v[3];
+    vparam_joint(k, arr, 3, zero, i, v);
+    return vv3_make(v[0], v[1], v[2]);
 }
 /* The weight (alpha, masked) and its rate (alpha_vel, masked). */
 #define VALPHA(k, i) vparam((k), (k)->per.alpha, (k)->p.alpha, 1, (i))
@@ -48,5 +58,5 @@ static inline int uniform_params(const pb_kargs *k)
 {
     const pb_param_arrays *p = &k->per;
     return !p->alpha && !p->alpha_vel && !p->time && !p->duration && !p->halflife && !p->timescale && !p->mask &&
-           !p->halflife_axis && !p->halflives && !p->cone && !p->joint_cone;
+           !p->halflife_axis && !p->halflives && !p->limits && !p->cone && !p->joint_cone;
 }

@@ -219,9 +219,52 @@ PB_VINLINE void vdecay_factors(pb_vf t, pb_vf halflife, pb_vf *f, pb_vf *df)
     *df = vsel(live, e, vzero());
     *f = vsel(live, vdiv(om, l), vzero());
 }
-/* a extrapolated by t with the call's per-element half-lives: per character
- * (or uniform), per joint per axis, or per element per axis and channel. */
-PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
+/* Joint limits, one axis per lane (reference/transition.h limit_axis): x kept in [lo, hi]
+ * (clamped, or folded by reflection when bounce); *s the factor on its rate. */
+PB_VINLINE pb_vf vlimit_axis(pb_vf x, pb_vf lo, pb_vf hi, int bounce, pb_vf *s)
+{
+    pb_vm in = mand(vle(lo, x), vle(x, hi));
+    pb_vf held = vmin(vmax(x, lo), hi);
+    if (!bounce) {
+        *s = vsel(in, vset1(1.0f), vzero());
+        return vsel(in, x, held);
+    }
+    pb_vf w = vsub(hi, lo), p = vadd(w, w), m = vsub(x, lo);
+    pb_vm wide = vlt(lo, hi);
+    m = vsub(m, vmul(p, vfloor(vdiv(m, vsel(wide, p, vset1(1.0f))))));
+    pb_vm out = vlt(w, m);
+    pb_vf y = vsel(out, vsub(hi, vsub(m, w)), vadd(lo, m));
+    *s = vsel(in, vset1(1.0f), vsel(wide, vsel(out, vset1(-1.0f), vset1(1.0f)), vzero()));
+    return vsel(in, x, vsel(wide, y, held));
+}
+/* r, extrapolated from source rotation src, within the joint limits (per.limits). */
+PB_VINLINE vkf vkf_limited(const pb_kargs *k, size_t i, vq src, vkf r)
+{
+    static const float pad0[3] = { 0, 0, 0 }, pad_rest[4] = { 1, 0, 0, 0 };
+    const pb_joint_limits *L = k->per.limits;
+    pb_vf lo[3], hi[3], q[4] = { vset1(1.0f), vzero(), vzero(), vzero() };
+    vparam_joint(k, L->lo, 3, pad0, i, lo);
+    vparam_joint(k, L->hi, 3, pad0, i, hi);
+    if (L->rest) vparam_joint(k, L->rest, 4, pad_rest, i, q);
+    vq rest = vq_make(q[0], q[1], q[2], q[3]), irest = vq_inv(rest);
+    vv3 l0 = vq_to_saa(vq_abs(vq_mul(irest, src))), l = vq_to_saa(vq_abs(vq_mul(irest, r.rot)));
+    pb_vf x[3] = { l.x, l.y, l.z }, x0[3] = { l0.x, l0.y, l0.z }, y[3], s[3];
+    pb_vm limited = vlt(vset1(1.0f), vzero());
+    for (int c = 0; c < 3; c++) {
+        pb_vf a = vsel(vlt(x0[c], lo[c]), vsub(x0[c], vset1(PB_LIMIT_SLACK)), lo[c]);
+        pb_vf b = vsel(vlt(hi[c], x0[c]), vadd(x0[c], vset1(PB_LIMIT_SLACK)), hi[c]);
+        y[c] = vlimit_axis(x[c], a, b, L->mode == PB_LIMIT_BOUNCE, &s[c]);
+        limited = mor(limited, mnot(mand(vle(a, x[c]), vle(x[c], b))));
+    }
+    if (!many(limited)) return r;
+    vv3 ld = vjl_inv_mul(l, vq_mul_vec3(irest, r.ang)), ly = vv3_make(y[0], y[1], y[2]);
+    vkf o = r;
+    o.rot = vq_mul(rest, vq_from_saa(ly));
+    o.ang = vq_mul_vec3(rest, vjl_mul(ly, vv3_mul(ld, vv3_make(s[0], s[1], s[2]))));
+    return vkf_sel(limited, &o, &r);
+}
+/* a extrapolated by t with the call's half-lives, no limits. */
+PB_VINLINE vkf vkf_extrapolate_half(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
 {
     if (k->per.halflife_axis || k->per.halflives) {
         vv3 hl[3], f[3], df[3];
@@ -243,6 +286,13 @@ PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const v
     pb_vf f, df;
     vdecay_factors(t, vparam(k, k->per.halflife, k->p.halflife, 0, i), &f, &df);
     return vkf_extrapolate(a, f, df);
+}
+/* a extrapolated by t with the call's per-element half-lives (per character or uniform, per
+ * joint per axis, or per element per axis and channel), within the joint limits when given. */
+PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
+{
+    vkf r = vkf_extrapolate_half(k, i, t, a);
+    return k->per.limits ? vkf_limited(k, i, a->rot, r) : r;
 }
 /* Root joints' elements, set apart after the vector loop: hold a (zero
  * velocities) or take b. */

@@ -188,7 +188,7 @@ static kform kf_extrapolate_decayed_chan(kform a, REAL t, vec3 hp, vec3 hr, vec3
     return r;
 }
 /* Extrapolated with element e's half-life: per joint per axis when given. */
-static kform kf_extrapolate_at(const KARGS *k, size_t e, kform a, REAL t)
+static kform kf_extrapolate_half(const KARGS *k, size_t e, kform a, REAL t)
 {
     const float *hx = k->per.halflife_axis;
     const pb_pose *hp = k->per.halflives;
@@ -203,6 +203,57 @@ static kform kf_extrapolate_at(const KARGS *k, size_t e, kform a, REAL t)
     size_t j = e / k->per.characters;
     vec3 h = v3(hx[3 * j], hx[3 * j + 1], hx[3 * j + 2]);
     return kf_extrapolate_decayed_chan(a, t, h, h, h);
+}
+/* ---- joint limits (per.limits; ops.h explains the box and the modes) ----------------------
+ * One axis: x kept in [lo, hi]; *s = the factor on x's rate (1 free, 0 held, -1 reflected).
+ * The box is widened past an out-of-range source (ops.h). Bounce folds x into the interval by reflection: m = (x - lo) mod 2w, w = hi - lo, gives
+ * lo + m on the way out and hi - (m - w) on the way back. */
+static REAL limit_axis(REAL x, REAL lo, REAL hi, int bounce, REAL *s)
+{
+    *s = R(1);
+    if (x >= lo && x <= hi) return x;
+    if (!bounce || !(hi > lo)) {
+        *s = R(0);
+        return x < lo ? lo : hi;
+    }
+    REAL w = hi - lo, p = R(2) * w, m = x - lo;
+    m -= p * floor(m / p);
+    if (m <= w) return lo + m;
+    *s = R(-1);
+    return hi - (m - w);
+}
+/* r (extrapolated from source rotation src) limited: l = 2 log(rest^-1 r), rate
+ * l' = J(l)^-1 rot(rest^-1, w); limited l~ with l~' = s l', and r~ = rest exp(l~ / 2) turning
+ * at rot(rest, J(l~) l~'). */
+static kform kf_limited(const KARGS *k, size_t e, quat src, kform r)
+{
+    const pb_joint_limits *L = k->per.limits;
+    size_t j = e / k->per.characters;
+    quat rest = L->rest ? qt(L->rest[4 * j], L->rest[4 * j + 1], L->rest[4 * j + 2], L->rest[4 * j + 3]) : qt(R(1), R(0), R(0), R(0));
+    vec3 l0 = q_to_scaled_angle_axis(q_abs(q_inv_mul(rest, src)));
+    vec3 l = q_to_scaled_angle_axis(q_abs(q_inv_mul(rest, r.rot)));
+    REAL x[3] = { l.x, l.y, l.z }, x0[3] = { l0.x, l0.y, l0.z }, y[3], s[3];
+    int limited = 0;
+    for (int c = 0; c < 3; c++) {
+        REAL lo = L->lo[3 * j + (size_t)c], hi = L->hi[3 * j + (size_t)c];
+        if (x0[c] < lo) lo = x0[c] - R(PB_LIMIT_SLACK);
+        if (x0[c] > hi) hi = x0[c] + R(PB_LIMIT_SLACK);
+        y[c] = limit_axis(x[c], lo, hi, L->mode == PB_LIMIT_BOUNCE, &s[c]);
+        limited |= !(x[c] >= lo && x[c] <= hi);
+    }
+    if (!limited) return r;
+    vec3 ld = jl_inv_mul(l, q_mul_vec3(q_inv(rest), r.ang)), ly = v3(y[0], y[1], y[2]);
+    r.rot = q_mul(rest, q_from_scaled_angle_axis(ly));
+    r.ang = q_mul_vec3(rest, jl_mul(ly, v3_mul(ld, v3(s[0], s[1], s[2]))));
+    return r;
+}
+
+/* Extrapolated with element e's half-life (per joint per axis, or per element per axis and
+ * channel, when given), within the joint limits when given. */
+static kform kf_extrapolate_at(const KARGS *k, size_t e, kform a, REAL t)
+{
+    kform r = kf_extrapolate_half(k, e, a, t);
+    return k->per.limits && e < k->n ? kf_limited(k, e, a.rot, r) : r;
 }
 /* Roots are driven by the caller (the character controller): "not
  * extrapolated" means a root holds its pose, with zero velocity. */

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "internal.h"
+#include "qd.h"
 
 pb_status pb_clip_alloc(pb_clip *clip, size_t frames, size_t joints, float fps)
 {
@@ -37,4 +38,42 @@ pb_status pb_clip_check(const pb_clip *clip)
         return pb_fail(PB_ERR_SIZE, "clip pose has n = %zu, expected %zu frames x %zu joints", clip->pose.n, clip->frames,
                        clip->joints);
     return pb_pose_check(&clip->pose, "clip.pose");
+}
+
+pb_status pb_clip_joint_limits(const pb_clip *const *clips, size_t count, const float *rest, float *lo, float *hi)
+{
+    if (!clips || !lo || !hi) return pb_fail(PB_ERR_NULL, "pb_clip_joint_limits: %s is NULL", !clips ? "clips" : !lo ? "lo" : "hi");
+    if (count == 0) return pb_fail(PB_ERR_EMPTY, "pb_clip_joint_limits: no clips (count = 0)");
+    for (size_t k = 0; k < count; k++) {
+        pb_status s = pb_clip_check(clips[k]);
+        if (s != PB_OK) return pb_fail(s, "pb_clip_joint_limits: clips[%zu]: %s", k, pb_last_error());
+        if (clips[k]->joints != clips[0]->joints)
+            return pb_fail(PB_ERR_SIZE, "pb_clip_joint_limits: clips[%zu] has %zu joints, clips[0] %zu", k,
+                           clips[k]->joints, clips[0]->joints);
+    }
+    size_t J = clips[0]->joints;
+    for (size_t j = 0; rest && j < J; j++) {
+        const float *q = rest + 4 * j;
+        double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+        if (!(fabs(len - 1) <= 1e-3))
+            return pb_fail(PB_ERR_PARAM, "pb_clip_joint_limits: rest of joint %zu has |q| = %g (must be unit)", j, len);
+    }
+    for (size_t j = 0; j < J; j++) {
+        double l[3] = { INFINITY, INFINITY, INFINITY }, h[3] = { -INFINITY, -INFINITY, -INFINITY };
+        qd ir = rest ? qd_conj((qd){ rest[4 * j], rest[4 * j + 1], rest[4 * j + 2], rest[4 * j + 3] }) : (qd){ 1, 0, 0, 0 };
+        for (size_t k = 0; k < count; k++)
+            for (size_t f = 0; f < clips[k]->frames; f++) {
+                double v[3];
+                qd_saa(qd_mul(ir, qd_norm(qd_get(&clips[k]->pose, f * J + j))), v);
+                for (int a = 0; a < 3; a++) {
+                    if (v[a] < l[a]) l[a] = v[a];
+                    if (v[a] > h[a]) h[a] = v[a];
+                }
+            }
+        for (int a = 0; a < 3; a++) {   /* rounded outward: every frame stays inside in float */
+            lo[3 * j + (size_t)a] = nextafterf((float)l[a], -INFINITY);
+            hi[3 * j + (size_t)a] = nextafterf((float)h[a], INFINITY);
+        }
+    }
+    return PB_OK;
 }

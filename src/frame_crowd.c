@@ -43,6 +43,7 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
     pb_crowd_builder_free(&c->play[0]);
     pb_crowd_builder_free(&c->play[1]);
     free(c->lift);
+    free(c->limits);
     memset(c, 0, sizeof *c);
 }
 
@@ -197,6 +198,25 @@ pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, floa
     return s;
 }
 
+/* The joint limits of the limited dead blending: the scene's two clips' range, once. */
+static pb_status crowd_limits(pb_frame_crowd *c)
+{
+    if (c->limits) return PB_OK;
+    size_t J = c->sc->joints;
+    if (!(c->limits = malloc(6 * J * sizeof *c->limits))) {
+        c->failed = "joint limits";
+        return pb_fail(PB_ERR_NOMEM, "joint limits: out of memory");
+    }
+    const pb_clip *clips[2] = { &c->sc->clip[0], &c->sc->clip[1] };
+    pb_status s = pb_clip_joint_limits(clips, 2, NULL, c->limits, c->limits + 3 * J);
+    if (s != PB_OK) {
+        free(c->limits);
+        c->limits = NULL;
+        c->failed = "pb_clip_joint_limits";
+    }
+    return s;
+}
+
 pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m)
 {
     c->mixed = m == PB_FM_CUT ? &c->dst : &c->mix;
@@ -204,7 +224,11 @@ pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method
         pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->state };
         return run_op(c, PB_OP_inertialize_offset, v, &call);
     }
-    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP || m == PB_FM_DEAD_UE) {
+    if (m == PB_FM_DEAD_CLAMP || m == PB_FM_DEAD_BOUNCE) {
+        pb_status s = crowd_limits(c);
+        if (s != PB_OK) return s;
+    }
+    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP || m == PB_FM_DEAD_UE || m == PB_FM_DEAD_CLAMP || m == PB_FM_DEAD_BOUNCE) {
         pb_status s = pb_pose_copy(&c->state, &c->src);
         if (s != PB_OK) c->failed = "pb_pose_copy";
         if (s != PB_OK || m != PB_FM_DEAD_UE) return s;
@@ -250,11 +274,22 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
         return run_op(c, PB_OP_inertialize, v, &call);
     case PB_FM_DEAD:
     case PB_FM_DEAD_UE:
+    case PB_FM_DEAD_CLAMP:
+    case PB_FM_DEAD_BOUNCE: {
         call.a = &c->state;
         call.b = &c->dst;
         call.skel = &c->skel;
         if (m == PB_FM_DEAD_UE) call.per.halflives = &c->halflives;
+        pb_joint_limits lim = { m == PB_FM_DEAD_BOUNCE ? PB_LIMIT_BOUNCE : PB_LIMIT_CLAMP, c->limits,
+                                c->limits ? c->limits + 3 * c->sc->joints : NULL, NULL };
+        if (m == PB_FM_DEAD_CLAMP || m == PB_FM_DEAD_BOUNCE) {
+            if (!c->limits) return pb_fail(PB_ERR_PARAM, "pb_frame_transition: %s before pb_frame_begin",
+                                           pb_frame_method_get(m)->key);
+            call.per.characters = c->characters;
+            call.per.limits = &lim;
+        }
         return run_op(c, PB_OP_dead_blending, v, &call);
+    }
     case PB_FM_DEAD_NLERP: {
         pb_call ext = { .a = &c->state, .out = &c->tmp, .skel = &c->skel, .params = call.params };
         pb_status s = run_op(c, PB_OP_extrapolate_decayed, v, &ext);

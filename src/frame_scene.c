@@ -186,5 +186,10 @@ static const pb_frame_method_info tmethods[PB_FM_COUNT] = {
                            "extrapolate_decayed + blend_static_nlerp + roots copied", "copy of the source pose", 1 },
     [PB_FM_DEAD_UE] = { "dead_ue", "dead blending UE", "slerp", "dead_blending (per-axis half-lives)",
                         "copy of the source pose + estimate_halflife", 1 },
+    [PB_FM_DEAD_CLAMP] = { "dead_clamp", "dead blend clamp", "slerp", "dead_blending (joint limits, clamp)",
+                           "copy of the source pose (limits: the clips' range, once)", 1 },
+    [PB_FM_DEAD_BOUNCE] = { "dead_bounce", "dead blend bounce", "slerp",
+                            "dead_blending (joint limits, bounce)", "copy of the source pose (limits: the clips' range, once)",
+                            1 },
 };
 const pb_frame_method_info *pb_frame_method_get(pb_frame_method m) { return (unsigned)m < PB_FM_COUNT ? &tmethods[m] : NULL; }

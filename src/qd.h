@@ -38,6 +38,16 @@ static inline void qd_rot(qd q, const double v[3], double out[3])
     out[2] = v[2] + q.w * tz + (q.x * ty - q.y * tx);
 }
 
+/* The scaled angle-axis vector of q (2 log q, angle x axis), shorter arc. */
+static inline void qd_saa(qd q, double v[3])
+{
+    if (q.w < 0) q = (qd){ -q.w, -q.x, -q.y, -q.z };
+    double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z), k = s > 0 ? 2 * atan2(s, q.w) / s : 2;
+    v[0] = q.x * k;
+    v[1] = q.y * k;
+    v[2] = q.z * k;
+}
+
 /* Element i of a pose's rotation planes; qd_set stores it normalized. */
 static inline qd qd_get(const pb_pose *p, size_t i)
 {

@@ -183,6 +183,34 @@ static pb_status check_halflives(const pb_op_info *info, const pb_call *c, size_
     return PB_OK;
 }
 
+/* per.limits (after check_per's size checks): the mode, and per joint lo <= hi finite, the rest
+ * rotation finite and unit within 1e-3. */
+static pb_status check_limits(const pb_op_info *info, const pb_joint_limits *L, size_t joints)
+{
+    if (L->mode != PB_LIMIT_CLAMP && L->mode != PB_LIMIT_BOUNCE)
+        return pb_fail(PB_ERR_PARAM, "%s: per.limits->mode is %d (PB_LIMIT_CLAMP or PB_LIMIT_BOUNCE)", info->name,
+                       (int)L->mode);
+    if (!L->lo || !L->hi)
+        return pb_fail(PB_ERR_NULL, "%s: per.limits->%s is NULL (3 floats per joint, %zu joints)", info->name,
+                       L->lo ? "hi" : "lo", joints);
+    for (size_t j = 0; j < joints; j++) {
+        for (size_t a = 0; a < 3; a++) {
+            float lo = L->lo[3 * j + a], hi = L->hi[3 * j + a];
+            if (!isfinite(lo) || !isfinite(hi) || lo > hi)
+                return pb_fail(PB_ERR_PARAM, "%s: per.limits joint %zu, axis %c: lo = %g, hi = %g (must be finite, lo "
+                               "<= hi)", info->name, j, "xyz"[a], (double)lo, (double)hi);
+        }
+        if (!L->rest) continue;
+        const float *q = L->rest + 4 * j;
+        double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+        if (!(fabs(len - 1) <= 1e-3))
+            return pb_fail(PB_ERR_PARAM, "%s: per.limits->rest of joint %zu is (%g, %g, %g, %g), |q| = %g (must be a "
+                           "unit quaternion w, x, y, z)", info->name, j, (double)q[0], (double)q[1], (double)q[2],
+                           (double)q[3], len);
+    }
+    return PB_OK;
+}
+
 /* Per-element parameter arrays (pb_param_arrays): each one the op reads,
  * sized by characters, finite, non-negative where the parameter is. */
 static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
@@ -207,6 +235,10 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
                            arrs[i].name, info->name, i == MASK ? "a weight to mask" : arrs[i].name);
         any = 1;
     }
+    if (pa->limits && !(info->flags & PB_OPF_HALFLIFE))
+        return pb_fail(PB_ERR_PARAM, "%s: per.limits is given but %s extrapolates nothing (leave it NULL)", info->name,
+                       info->name);
+    any |= pa->limits != NULL;
     if (!any) return PB_OK;
     if (pa->joint_cone && !(info->flags & PB_OPF_NCHAIN))
         return pb_fail(PB_ERR_PARAM, "%s: per.joint_cone is given but only the chain IK ops read it (leave it NULL)",
@@ -244,7 +276,7 @@ static pb_status check_per(const pb_op_info *info, const pb_call *c, size_t n)
                            i == MASK || i == JOINT_CONE ? "joints" : "characters");
         }
     }
-    return PB_OK;
+    return pa->limits ? check_limits(info, pa->limits, n / C) : PB_OK;
 }
 
 /* PB_SCALE_DEFAULT resolved to the op's own default; others checked. */

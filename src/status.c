@@ -1,6 +1,7 @@
 /* status.c — status names and the thread-local last-error message. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "internal.h"
 
 static _Thread_local char last_error[512];
@@ -33,9 +34,13 @@ const char *pb_last_error(void) { return last_error; }
 
 pb_status pb_fail(pb_status s, const char *fmt, ...)
 {
+    /* formatted apart first: an argument may be pb_last_error() itself (a callee's message
+     * re-raised with a prefix), and vsnprintf into its own source is undefined */
+    char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(last_error, msg, sizeof msg);
     return s;
 }

@@ -265,18 +265,32 @@ int pb_val_bufs_alloc(pb_val_bufs *b, size_t n_in, size_t n_out)
 /* The "per" form: parameters per character (the skeleton's, else n / J for the
  * largest J of 64, 16, 4, 2, 1 dividing n) and a per-joint weight mask; the
  * half-life-axes form: half-lives per joint per axis, every other parameter uniform; the
- * halflives form: half-lives per element, axis and channel (per.halflives). */
+ * halflives form: half-lives per element, axis and channel (per.halflives); the limits forms:
+ * joint limits per joint (clamp with half-lives per joint per axis, bounce with the uniform
+ * half-life). */
 static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info *info, int form, uint64_t seed)
 {
     size_t J = 64;
     while (cs->n % J) J /= 2;
     size_t C = b->skel ? b->skel->characters : (info->flags & PB_OPF_NCHAIN) ? cs->characters : cs->n / J;
-    if (!(b->per_mem = malloc((7 * C + 3 * (cs->n / C)) * sizeof(float))))
-        return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+    size_t joints = cs->n / C;
     if (form == PB_FORM_HALFLIVES) {   /* per element, per axis and channel */
         if (pb_pose_alloc(&b->hl, cs->n) != PB_OK) return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
         pb_gen_halflives(&b->hl, seed);
         b->per = (pb_param_arrays){ .halflives = &b->hl };
+        return PB_OK;
+    }
+    if (!(b->per_mem = malloc((7 * C + 13 * joints) * sizeof(float))))
+        return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
+    if (form == PB_FORM_CLAMP || form == PB_FORM_BOUNCE) {
+        float *lo = b->per_mem + 3 * joints, *hi = lo + 3 * joints, *rest = hi + 3 * joints;
+        pb_gen_limits(lo, hi, rest, joints, seed);
+        b->lim = (pb_joint_limits){ form == PB_FORM_CLAMP ? PB_LIMIT_CLAMP : PB_LIMIT_BOUNCE, lo, hi, rest };
+        b->per = (pb_param_arrays){ .characters = C, .limits = &b->lim };
+        if (form == PB_FORM_CLAMP) {
+            pb_gen_halflife_axes(b->per_mem, joints, seed);
+            b->per.halflife_axis = b->per_mem;
+        }
     } else if (form == PB_FORM_PER) {
         pb_gen_param_arrays(&b->per, b->per_mem, cs->n, C, info->flags, seed);
     } else if (info->flags & PB_OPF_NCHAIN) {   /* ccd_cone's cones per joint: tight, loose, 0 and no limit */
@@ -309,7 +323,7 @@ pb_status pb_val_case_build(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info
         b->joints = cs->joints;
         b->fps = cs->fps;
     }
-    if (s == PB_OK && (form == PB_FORM_PER || form == PB_FORM_AXES || form == PB_FORM_HALFLIVES)) s = case_arrays(b, cs, info, form, seed + ci);
+    if (s == PB_OK && form >= PB_FORM_PER) s = case_arrays(b, cs, info, form, seed + ci);
     if (s != PB_OK) {
         pb_fail(s, "validate: inputs of %s (%s, n = %zu): %s", info->name, pb_class_name(cs->cls), cs->n, pb_last_error());
         pb_val_bufs_free(b);

@@ -28,8 +28,9 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
 
 /* Forms an op is validated in besides the full one: static poses for the ops
  * that need no velocities, the other scale mode, per-character parameters,
- * per-axis half-lives. */
-enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORM_HALFLIVES, PB_FORMS };
+ * per-axis half-lives, joint limits (clamped and bouncing). */
+enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORM_HALFLIVES, PB_FORM_CLAMP,
+       PB_FORM_BOUNCE, PB_FORMS };
 
 /* Buffers of one case, and what it owns (skeleton, offsets, per arrays). */
 typedef struct pb_val_bufs {
@@ -47,6 +48,7 @@ typedef struct pb_val_bufs {
     pb_param_arrays per;       /* the "per" form's arrays (in per_mem), else none */
     float *per_mem;
     pb_pose hl;                /* the "halflives" form's per.halflives */
+    pb_joint_limits lim;       /* the limits forms' per.limits (arrays in per_mem) */
     double *err;               /* one metric's per-element errors: out.n of them */
 } pb_val_bufs;
 

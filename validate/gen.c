@@ -396,6 +396,29 @@ void pb_gen_halflives(pb_pose *h, uint64_t seed)
         }
 }
 
+/* Joint limits for the limits forms: per joint a box centred in [-1.5, 1.5] rad with half-widths
+ * in [0.05, 1.2] per axis (every eighth joint one axis of width 0: held), and a rest rotation,
+ * the identity on even joints, a random one (any angle) on odd ones. */
+void pb_gen_limits(float *lo, float *hi, float *rest, size_t joints, uint64_t seed)
+{
+    rng r = { seed * 0x9E3779B97F4A7C15ull + 173 };
+    for (size_t j = 0; j < joints; j++) {
+        for (int a = 0; a < 3; a++) {
+            double c = 3.0 * uni(&r) - 1.5, w = 0.05 + 1.15 * uni(&r);
+            if (j % 8 == 7 && a == 1) w = 0;
+            lo[3 * j + (size_t)a] = (float)(c - w);
+            hi[3 * j + (size_t)a] = (float)(c + w);
+        }
+        double q[4] = { 1, 0, 0, 0 }, l = 0;
+        if (j % 2) {
+            for (int c = 0; c < 4; c++) q[c] = 2 * uni(&r) - 1, l += q[c] * q[c];
+            l = sqrt(l);
+            for (int c = 0; c < 4; c++) q[c] = l > 1e-3 ? q[c] / l : c == 0;
+        }
+        for (int c = 0; c < 4; c++) rest[4 * j + (size_t)c] = (float)q[c];
+    }
+}
+
 /* ---- foot IK characters (PB_OPF_FOOT layout) ------------------------------------------------- */
 static void dq_rotate(dq q, const double v[3], double o[3])
 {

@@ -134,7 +134,9 @@ int pb_val_form_applies(const pb_op_info *info, int form)
         return info->opt || ((info->out & T3_GROUPS) == T3_GROUPS && !((info->in_a | info->in_b | info->out) & VEL_GROUPS));
     case PB_FORM_SCALE_ALT: return (info->flags & (PB_OPF_SCALE_LIN | PB_OPF_SCALE_EXP)) != 0;
     case PB_FORM_AXES: return ((info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
-    case PB_FORM_HALFLIVES: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
+    case PB_FORM_HALFLIVES:
+    case PB_FORM_CLAMP:
+    case PB_FORM_BOUNCE: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
     default: return ((info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
     }
 }
@@ -157,6 +159,8 @@ static const char *form_name(const pb_op_info *info, int form)
     if (form == PB_FORM_PER) return "per";
     if (form == PB_FORM_AXES) return CONED_CHAIN(info) ? "joint_cone" : "halflife_axis";
     if (form == PB_FORM_HALFLIVES) return "halflives";
+    if (form == PB_FORM_CLAMP) return "limits=clamp";
+    if (form == PB_FORM_BOUNCE) return "limits=bounce";
     return "full";
 }
 
@@ -223,9 +227,73 @@ static int velcheck_applies(const pb_op_info *info, int form, const pb_vcase *cs
  * Without it the bound was k x one sample of a heavy tail: a variant whose
  * rounding met a sharper spot than the reference's failed (measured: neon
  * native 3.8e-3 rad against the reference's worst 8.0e-4, ccd_cone --quick). */
-#define PERTURBED(info) (((info)->flags & PB_OPF_NCHAIN) != 0)
+/* Joint limits (the limits forms) likewise: an axis within rounding reach of a bound is held or
+ * reflected in one computation and free in the other, which moves the angular velocity by up to
+ * twice its rate (the rotation stays continuous); limits_skip finds such elements, which are
+ * left out the same way and judged by tests/test_limits.c. */
+#define PERTURBED(info, form) (((info)->flags & PB_OPF_NCHAIN) != 0 || (form) == PB_FORM_CLAMP || (form) == PB_FORM_BOUNCE)
 #define PERTURB_REL 0x1p-18   /* 32 ulps of a float */
 #define ILL_POSED_RAD 1e-3
+
+/* Joint limits: the nudges move a widened bound (the source's own l0 + slack) with the
+ * extrapolation, so they cannot see an axis sitting on it. The decisions are found directly instead: the oracle's unlimited extrapolation (the same call
+ * without per.limits, as extrapolate_decayed), its l per axis in double, and the distance to
+ * every point where the rate jumps (the widened bounds; with bounce every multiple of the width
+ * from lo) and to the half turn where l's shorter arc wraps. Elements closer than LIMIT_MARGIN
+ * rad (the float l of a 15 rad extrapolation is good to ~1e-6) are ill-posed. */
+#define LIMIT_MARGIN 2e-5
+typedef struct { double w, x, y, z; } lq;
+static lq lq_mul(lq a, lq b)
+{
+    return (lq){ a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w };
+}
+static lq lq_at(const pb_dpose *p, size_t e)
+{
+    return (lq){ p->plane[PB_ROT_W][e], p->plane[PB_ROT_X][e], p->plane[PB_ROT_Y][e], p->plane[PB_ROT_Z][e] };
+}
+/* 2 log(q), shorter arc; *wrap: how far from the half turn */
+static void lq_saa(lq q, double v[3], double *wrap)
+{
+    double n = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (q.w < 0) n = -n;
+    double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z) / fabs(n), ang = 2 * atan2(s, q.w / n);
+    double k = s > 0 ? ang / s / n : 2 / n;
+    v[0] = q.x * k, v[1] = q.y * k, v[2] = q.z * k;
+    *wrap = 3.14159265358979323846 - ang;
+}
+static int limits_skip(const pb_val_bufs *b, const pb_params *p, unsigned char *skip)
+{
+    pb_dpose ext;
+    pb_val_bufs nb = *b;   /* the same call without limits (a shallow view: only read) */
+    nb.per.limits = NULL;
+    if (pb_dpose_alloc(&ext, b->oracle.n)) return -1;
+    pb_val_oracle(PB_OP_extrapolate_decayed, &b->da, &b->db, p, &nb, &ext);
+    const pb_joint_limits *L = b->per.limits;
+    size_t C = b->per.characters;
+    for (size_t e = 0; e < b->oracle.n; e++) {
+        size_t j = e / C;
+        if (b->skel && b->skel->parents[j] < 0) continue;   /* roots are not extrapolated */
+        lq ir = L->rest ? (lq){ L->rest[4 * j], -L->rest[4 * j + 1], -L->rest[4 * j + 2], -L->rest[4 * j + 3] }
+                        : (lq){ 1, 0, 0, 0 };
+        double x[3], x0[3], wrap, wrap0, margin;
+        lq_saa(lq_mul(ir, lq_at(&b->da, e)), x0, &wrap0);
+        lq_saa(lq_mul(ir, lq_at(&ext, e)), x, &wrap);
+        margin = wrap;
+        for (int a = 0; a < 3; a++) {
+            double lo = L->lo[3 * j + (size_t)a], hi = L->hi[3 * j + (size_t)a];
+            if (x0[a] < lo) lo = x0[a] - (double)PB_LIMIT_SLACK;
+            if (x0[a] > hi) hi = x0[a] + (double)PB_LIMIT_SLACK;
+            double w = hi - lo;
+            double d = L->mode == PB_LIMIT_BOUNCE && w > 0 ? fabs(remainder(x[a] - lo, w))
+                                                            : fmin(fabs(x[a] - lo), fabs(x[a] - hi));
+            margin = fmin(margin, d);
+        }
+        skip[e] |= !(margin >= LIMIT_MARGIN);
+    }
+    pb_dpose_free(&ext);
+    return 0;
+}
 
 /* pert[mi * n + i]: metric mi of the nudged oracles against the oracle (the
  * larger), scaled to one ulp; skip[i]: element i ill-posed. 0, or -1 out of memory. */
@@ -264,6 +332,7 @@ static int perturbed_oracle(pb_op op, const pb_vcase *cs, const pb_val_bufs *b, 
     pb_dpose_free(&in[1]);
     pb_dpose_free(&o);
     free(e);
+    if (!bad && b->per.limits) bad = limits_skip(b, &cs->p, skip);
     return bad ? -1 : 0;
 }
 
@@ -292,7 +361,7 @@ static pb_status run_case(const pb_val_run *run, pb_op op, int form, const pb_op
     pb_val_oracle(op, &b.da, &b.db, &cs->p, &b, &b.oracle);
     double *pert = NULL;
     unsigned char *skip = NULL;
-    if (PERTURBED(info)) {
+    if (PERTURBED(info, form)) {
         pert = malloc((size_t)st->nm * n * sizeof *pert);
         skip = malloc(n);
         if (!pert || !skip || perturbed_oracle(op, cs, &b, st, pert, skip))

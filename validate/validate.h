@@ -63,6 +63,7 @@ void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, ui
 /* 3 x joints half-lives for per.halflife_axis: per axis, some equal, some 0. */
 void pb_gen_halflife_axes(float *hl, size_t joints, uint64_t seed);
 void pb_gen_halflives(pb_pose *h, uint64_t seed);
+void pb_gen_limits(float *lo, float *hi, float *rest, size_t joints, uint64_t seed);
 /* A random parent array: joints in order, each parent earlier, depth < max_depth. */
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 

@@ -31,6 +31,14 @@ PB_API pb_status pb_clip_alloc(pb_clip *clip, size_t frames, size_t joints, floa
 PB_API void pb_clip_free(pb_clip *clip);
 /* Check a clip's fields and its pose (fps > 0 and finite, pose.n = frames x joints). */
 PB_API pb_status pb_clip_check(const pb_clip *clip);
+/* Joint limits (pb_joint_limits, ops.h) from the motion in clips: per joint and axis, the
+ * smallest and largest component of l = the scaled angle-axis vector of rest^-1 r (shorter
+ * arc) over every frame of every clip, rounded outward to float. rest: 4 floats per joint (w,
+ * x, y, z) or NULL (identity: BVH's rest pose). lo, hi: 3 x joints floats each, written only
+ * on success. Errors: PB_ERR_NULL (clips, lo or hi), PB_ERR_EMPTY (count 0), any clip's
+ * pb_clip_check error (named by index), PB_ERR_SIZE (clips with different joint counts),
+ * PB_ERR_PARAM (a rest rotation not unit within 1e-3). */
+PB_API pb_status pb_clip_joint_limits(const pb_clip *const *clips, size_t count, const float *rest, float *lo, float *hi);
 
 #ifdef __cplusplus
 }

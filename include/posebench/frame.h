@@ -111,6 +111,9 @@ typedef enum pb_frame_method {
     PB_FM_DEAD_NLERP,        /* extrapolate_decayed + blend_static_nlerp + roots from the destination */
     PB_FM_DEAD_UE,           /* Unreal's: half-lives per joint, axis and channel from estimate_halflife at the
                                 transition, then dead_blending with them (per.halflives) */
+    PB_FM_DEAD_CLAMP,        /* dead_blending with joint limits (per.limits) from the range of the scene's two
+                                clips: the extrapolation held at a limit */
+    PB_FM_DEAD_BOUNCE,       /* the same, the extrapolation reflected off a limit */
     PB_FM_COUNT
 } pb_frame_method;
 
@@ -139,6 +142,9 @@ typedef struct pb_frame_crowd {
     pb_pose tmp;              /* dead blending with nlerp: the extrapolated source */
     pb_pose halflives;        /* Unreal's dead blending: the half-lives from the transition (allocated by its
                                  first pb_frame_begin) */
+    float *limits;            /* dead blending with joint limits: lo, then hi, 3 floats per joint each: the
+                                 rotation range of the scene's two clips (pb_clip_joint_limits; computed by
+                                 the first pb_frame_begin of such a method) */
     pb_pose mix;              /* the transition's output */
     pb_pose delta;            /* the additive layer: a fixed delta pose (not sampled) */
     pb_pose local;            /* after the additive layer and the IK */

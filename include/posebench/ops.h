@@ -261,6 +261,29 @@ PB_API const char *pb_cpu_model(char *buf, size_t len);
  * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
 PB_API void pb_cpu_disable(uint32_t mask);
 
+/* ---- Joint limits on extrapolation (per.limits) --------------------------------------------
+ * Holden's dead blending with joint limits: the decayed extrapolation of a joint's rotation r is
+ * kept inside a box per joint and axis. The box is over l = the scaled angle-axis vector of
+ * rest^-1 r (the rotation relative to the joint's rest rotation, shorter arc, in the rest's
+ * frame), per axis l in [lo, hi] (rad). Where the transition pose itself is outside on an
+ * axis, that side of the interval is moved to PB_LIMIT_SLACK beyond it: the extrapolation
+ * starts exactly at the source (no pop), keeps its velocity at the transition (no instant
+ * stop) and goes at most that much further out.
+ *   PB_LIMIT_CLAMP   an axis reaching a bound stays there; its rate is 0 while it is held.
+ *   PB_LIMIT_BOUNCE  an axis reaching a bound reflects off it (its rate changes sign: the
+ *                    velocity then pushes away from the bound), as often as it reaches one.
+ * The angular velocity is the exact derivative of the limited rotation. Axes inside their
+ * interval leave the rotation and its velocity exactly as without limits. Positions and
+ * scales are not limited. pb_clip_joint_limits (clip.h) measures boxes from clips. */
+typedef enum pb_limit_mode { PB_LIMIT_CLAMP = 0, PB_LIMIT_BOUNCE = 1 } pb_limit_mode;
+#define PB_LIMIT_SLACK 0.05f   /* rad (~3 deg): how far past an out-of-range source an axis may go */
+typedef struct pb_joint_limits {
+    pb_limit_mode mode;
+    const float *lo;     /* 3 floats per joint (x, y, z), finite, rad */
+    const float *hi;     /* 3 floats per joint, finite, >= lo */
+    const float *rest;   /* 4 floats per joint (w, x, y, z; unit within 1e-3), or NULL: identity */
+} pb_joint_limits;
+
 /* ---- Running ops -------------------------------------------------------------- */
 /* Per-element parameters (pb_call.per). Any parameter an op reads may come
  * per character instead of uniform: an array of `characters` floats that
@@ -295,6 +318,9 @@ typedef struct pb_param_arrays {
      * components, as estimate_halflife writes them at a transition (Unreal's dead blending).
      * Replaces halflife and halflife_axis (not together with either); needs no characters. */
     const pb_pose *halflives;
+    /* Per joint (n / characters joints): joint limits on the extrapolated rotations of
+     * extrapolate_decayed and dead_blending (see pb_joint_limits); with any half-life form. */
+    const pb_joint_limits *limits;
     const float *cone;        /* per character: replaces params.cone (ccd_cone: per chain) */
     /* ccd_cone: per joint of the chain (chain_joints floats, characters = the chains): joint j's
      * limit, replacing params.cone and per.cone (the end joint's is not read) */
