@@ -287,7 +287,7 @@ static int limits_skip(const pb_val_bufs *b, const pb_params *p, unsigned char *
             double w = hi - lo;
             double d = L->mode == PB_LIMIT_BOUNCE && w > 0 ? fabs(remainder(x[a] - lo, w))
                                                             : fmin(fabs(x[a] - lo), fabs(x[a] - hi));
-            margin = fmin(margin, d);
+            if (!(d >= margin)) margin = d;   /* (no fmin reduction: aarch64 gcc 12 ICE) */
         }
         skip[e] |= !(margin >= LIMIT_MARGIN);
     }
