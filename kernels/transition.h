@@ -220,10 +220,10 @@ PB_VINLINE void vdecay_factors(pb_vf t, pb_vf halflife, pb_vf *f, pb_vf *df)
     *f = vsel(live, vdiv(om, l), vzero());
 }
 /* Joint limits, one axis per lane (reference/transition.h limit_axis): x kept in [lo, hi]
- * (clamped, or folded by reflection when bounce); *s the factor on its rate. */
-PB_VINLINE pb_vf vlimit_axis(pb_vf x, pb_vf lo, pb_vf hi, int bounce, pb_vf *s)
+ * (clamped, or folded by reflection when bounce); *s the factor on its rate; *in where x was inside. */
+PB_VINLINE pb_vf vlimit_axis(pb_vf x, pb_vf lo, pb_vf hi, int bounce, pb_vf *s, pb_vm *inside)
 {
-    pb_vm in = mand(vle(lo, x), vle(x, hi));
+    pb_vm in = *inside = mand(vle(lo, x), vle(x, hi));
     pb_vf held = vmin(vmax(x, lo), hi);
     if (!bounce) {
         *s = vsel(in, vset1(1.0f), vzero());
@@ -253,8 +253,9 @@ PB_VINLINE vkf vkf_limited(const pb_kargs *k, size_t i, vq src, vkf r)
     for (int c = 0; c < 3; c++) {
         pb_vf a = vsel(vlt(x0[c], lo[c]), vsub(x0[c], vset1(PB_LIMIT_SLACK)), lo[c]);
         pb_vf b = vsel(vlt(hi[c], x0[c]), vadd(x0[c], vset1(PB_LIMIT_SLACK)), hi[c]);
-        y[c] = vlimit_axis(x[c], a, b, L->mode == PB_LIMIT_BOUNCE, &s[c]);
-        limited = mor(limited, mnot(mand(vle(a, x[c]), vle(x[c], b))));
+        pb_vm in;
+        y[c] = vlimit_axis(x[c], a, b, L->mode == PB_LIMIT_BOUNCE, &s[c], &in);
+        limited = mor(limited, mnot(in));
     }
     if (!many(limited)) return r;
     vv3 ld = vjl_inv_mul(l, vq_mul_vec3(irest, r.ang)), ly = vv3_make(y[0], y[1], y[2]);

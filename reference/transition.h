@@ -205,13 +205,16 @@ static kform kf_extrapolate_half(const KARGS *k, size_t e, kform a, REAL t)
     return kf_extrapolate_decayed_chan(a, t, h, h, h);
 }
 /* ---- joint limits (per.limits; ops.h explains the box and the modes) ----------------------
- * One axis: x kept in [lo, hi]; *s = the factor on x's rate (1 free, 0 held, -1 reflected).
- * The box is widened past an out-of-range source (ops.h). Bounce folds x into the interval by reflection: m = (x - lo) mod 2w, w = hi - lo, gives
- * lo + m on the way out and hi - (m - w) on the way back. */
-static REAL limit_axis(REAL x, REAL lo, REAL hi, int bounce, REAL *s)
+ * One axis: x kept in [lo, hi]; *s = the factor on x's rate (1 free, 0 held, -1 reflected);
+ * *out = 1 where x was outside.
+ * The box is widened past an out-of-range source (ops.h). Bounce folds x into the interval by
+ * reflection: m = (x - lo) mod 2w, w = hi - lo, gives lo + m on the way out and hi - (m - w)
+ * on the way back. */
+static REAL limit_axis(REAL x, REAL lo, REAL hi, int bounce, REAL *s, int *out)
 {
     *s = R(1);
-    if (x >= lo && x <= hi) return x;
+    *out = !(x >= lo && x <= hi);
+    if (!*out) return x;
     if (!bounce || !(hi > lo)) {
         *s = R(0);
         return x < lo ? lo : hi;
@@ -238,8 +241,9 @@ static kform kf_limited(const KARGS *k, size_t e, quat src, kform r)
         REAL lo = L->lo[3 * j + (size_t)c], hi = L->hi[3 * j + (size_t)c];
         if (x0[c] < lo) lo = x0[c] - R(PB_LIMIT_SLACK);
         if (x0[c] > hi) hi = x0[c] + R(PB_LIMIT_SLACK);
-        y[c] = limit_axis(x[c], lo, hi, L->mode == PB_LIMIT_BOUNCE, &s[c]);
-        limited |= !(x[c] >= lo && x[c] <= hi);
+        int out;
+        y[c] = limit_axis(x[c], lo, hi, L->mode == PB_LIMIT_BOUNCE, &s[c], &out);
+        limited |= out;
     }
     if (!limited) return r;
     vec3 ld = jl_inv_mul(l, q_mul_vec3(q_inv(rest), r.ang)), ly = v3(y[0], y[1], y[2]);

@@ -53,9 +53,8 @@ pb_status pb_clip_joint_limits(const pb_clip *const *clips, size_t count, const 
     }
     size_t J = clips[0]->joints;
     for (size_t j = 0; rest && j < J; j++) {
-        const float *q = rest + 4 * j;
-        double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-        if (!(fabs(len - 1) <= 1e-3))
+        double len = pb_quat_len(rest + 4 * j);
+        if (!(fabs(len - 1) <= PB_UNIT_TOL))
             return pb_fail(PB_ERR_PARAM, "pb_clip_joint_limits: rest of joint %zu has |q| = %g (must be unit)", j, len);
     }
     for (size_t j = 0; j < J; j++) {

@@ -89,6 +89,13 @@ PB_DEFINE_KARGS(double, pb_kargs_f64)
 typedef void (*pb_kernel_fn)(const pb_kargs *k);
 typedef void (*pb_kernel_f64_fn)(const pb_kargs_f64 *k);
 
+/* |q| of a quaternion given as 4 floats, in double; rest rotations (joint limits) must be unit within
+ * PB_UNIT_TOL. */
+#define PB_UNIT_TOL 1e-3
+static inline double pb_quat_len(const float *q)
+{
+    return sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+}
 /* Where time t falls in a clip of `frames` keys at fps: clamped to the keys
  * (t < 0 and past the end hold the first and last key: never a negative
  * weight), first key *f0 (with *f0 + 1 a key whenever there are two), weight

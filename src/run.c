@@ -202,8 +202,8 @@ static pb_status check_limits(const pb_op_info *info, const pb_joint_limits *L, 
         }
         if (!L->rest) continue;
         const float *q = L->rest + 4 * j;
-        double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-        if (!(fabs(len - 1) <= 1e-3))
+        double len = pb_quat_len(q);
+        if (!(fabs(len - 1) <= PB_UNIT_TOL))
             return pb_fail(PB_ERR_PARAM, "%s: per.limits->rest of joint %zu is (%g, %g, %g, %g), |q| = %g (must be a "
                            "unit quaternion w, x, y, z)", info->name, j, (double)q[0], (double)q[1], (double)q[2],
                            (double)q[3], len);
