@@ -6,7 +6,7 @@
 #include "budget_quality.h"
 #include "budget_verdict.h"
 
-#define BUDGET_NM 10         /* methods: cut, three cross-fades, inertialization, five dead blendings */
+#define BUDGET_NM 11         /* methods: cut, three cross-fades, inertialization, six dead blendings */
 #define BUDGET_MAX_PAIRS 8   /* quality transitions */
 extern const pb_frame_method budget_methods[BUDGET_NM];
 

@@ -29,7 +29,7 @@
 
 const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_STATIC, PB_FM_CROSSFADE_NLERP,
                                                PB_FM_CROSSFADE, PB_FM_INERTIALIZE, PB_FM_DEAD, PB_FM_DEAD_NLERP,
-                                               PB_FM_DEAD_UE, PB_FM_DEAD_CLAMP, PB_FM_DEAD_BOUNCE };
+                                               PB_FM_DEAD_UE, PB_FM_DEAD_CLAMP, PB_FM_DEAD_BOUNCE, PB_FM_DEAD_VIA };
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,

@@ -2,25 +2,27 @@
  * additive layers, inertialization, decayed extrapolation and dead blending,
  * with their velocity-exact kineform math (see reference/transition.h). */
 
-PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot)
+PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot, int shortest)
 {
-    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
-    vq d = vq_abs(vq_mul(p, vq_inv(q)));
+    if (shortest) p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
+    vq d = vq_mul(p, vq_inv(q));   /* on the longer arc (slerp via) |rho| is between pi and 2 pi */
+    if (shortest) d = vq_abs(d);
     vv3 rho = vq_to_saa(d);
     vv3 rho_dot = vjl_inv_mul(rho, vv3_sub(wp, vq_mul_vec3(d, wq)));
     vv3 th = vv3_scale(rho, t);
     vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
     return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
 }
-PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin)
+/* shortest and lin are constants where used: 0 slerps via (the arc to b as given) */
+PB_VINLINE vkf vkf_blend_arc(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin, int shortest)
 {
     vkf r;
     r.pos = vv3_lerp(a->pos, b->pos, t);
-    r.rot = vq_slerp_shortest(a->rot, b->rot, t);
+    r.rot = shortest ? vq_slerp_shortest(a->rot, b->rot, t) : vq_slerp_arc(a->rot, b->rot, t);
     r.scl = vv3_make(vscale_blend(a->scl.x, b->scl.x, t, lin), vscale_blend(a->scl.y, b->scl.y, t, lin),
                      vscale_blend(a->scl.z, b->scl.z, t, lin));
     r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
-    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot);
+    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot, shortest);
     if (lin) {   /* svl = s' / s, s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s) */
         vv3 ds = vv3_add(vv3_lerp(vv3_mul(a->scl, a->svl), vv3_mul(b->scl, b->svl), t),
                          vv3_scale(vv3_sub(b->scl, a->scl), tdot));
@@ -29,6 +31,19 @@ PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int li
         r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
     }
     return r;
+}
+PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin)
+{
+    return vkf_blend_arc(a, b, t, tdot, lin, 1);
+}
+/* Dead blending's blend, slerping via the state when call.via is given (ops.h): b's rotation
+ * on the state's hemisphere, stored as the new state. */
+PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *b, pb_vf t, pb_vf tdot)
+{
+    if (!k->via[PB_ROT_W]) return vkf_blend_arc(ext, b, t, tdot, 0, 1);
+    b->rot = vq_sel(vlt(vq_dot(b->rot, vq_load(k->via, i)), vzero()), vq_neg(b->rot), b->rot);
+    vq_store(k->via_out, i, b->rot);
+    return vkf_blend_arc(ext, b, t, tdot, 0, 0);
 }
 PB_VINLINE vv3 vv3_pow(vv3 s, pb_vf w)
 {
@@ -338,7 +353,7 @@ static void k_dead_blending(const pb_kargs *k)
             pb_vm moving = mand(live, mand(vlt(vzero(), u), vlt(u, vset1(1.0f))));
             pb_vf vad = vsel(moving, vdiv(vmul(vmul(vset1(6), u), vsub(vset1(1), u)), vsel(live, T, vset1(1.0f))), vzero());
             vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-            vkf ext = vkf_extrapolate_per(k, i, t, &a), r = vkf_blend(&ext, &b, va, vad, 0);
+            vkf ext = vkf_extrapolate_per(k, i, t, &a), r = vkf_dead_blend(k, i, &ext, &b, va, vad);
             vkf_store(k->out, i, &r);
         }
         roots_fixup(k, 1);
@@ -351,7 +366,7 @@ static void k_dead_blending(const pb_kargs *k)
     pb_vf vf = vset1(f), vdf = vset1(df), va = vset1(alpha), vad = vset1(alpha_dot);
     FOR_VECTORS(k) {
         vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_blend(&ext, &b, va, vad, 0);
+        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_dead_blend(k, i, &ext, &b, va, vad);
         vkf_store(k->out, i, &r);
     }
     roots_fixup(k, 1);

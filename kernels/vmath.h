@@ -317,9 +317,8 @@ PB_VINLINE vv3 vq_log(vq q)
 /* Slerp on the shorter arc; angle between the 4-vectors from atan2 of
  * |p - q| and |p + q| (see reference q_slerp_shortest). Weights
  * sin((1-t)th)/sin th and sin(t th)/sin th, with their limits 1-t and t at th = 0. */
-PB_VINLINE vq vq_slerp_shortest(vq q, vq p, pb_vf t)
+PB_VINLINE vq vq_slerp_arc(vq q, vq p, pb_vf t)   /* along the arc to p as given */
 {
-    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     vq d = vq_make(vsub(p.w, q.w), vsub(p.x, q.x), vsub(p.y, q.y), vsub(p.z, q.z));
     vq s = vq_make(vadd(p.w, q.w), vadd(p.x, q.x), vadd(p.y, q.y), vadd(p.z, q.z));
     pb_vf th = vmul(vset1(2.0f), vatan2(vsqrt(vq_dot(d, d)), vsqrt(vq_dot(s, s))));
@@ -331,6 +330,10 @@ PB_VINLINE vq vq_slerp_shortest(vq q, vq p, pb_vf t)
     pb_vf wp = vsel(zero, t, vmul(s_t, inv));
     return vq_make(vadd(vmul(wq, q.w), vmul(wp, p.w)), vadd(vmul(wq, q.x), vmul(wp, p.x)),
                    vadd(vmul(wq, q.y), vmul(wp, p.y)), vadd(vmul(wq, q.z), vmul(wp, p.z)));
+}
+PB_VINLINE vq vq_slerp_shortest(vq q, vq p, pb_vf t)
+{
+    return vq_slerp_arc(q, vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p), t);
 }
 PB_VINLINE vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
 {

@@ -113,20 +113,24 @@ static vec3 q_log(quat q)
 static quat q_from_scaled_angle_axis(vec3 v) { return q_exp(v3_scale(v, R(0.5))); }
 static vec3 q_to_scaled_angle_axis(quat q) { return v3_scale(q_log(q), R(2)); }
 
-/* Slerp along the shorter arc. The angle between the two 4-vectors is taken
+/* Slerp along the shorter arc (q_slerp_arc: along the arc to p as given, which may be the
+ * longer one; its ends as 4-vectors are then up to pi apart). The angle between the two 4-vectors is taken
  * as 2 atan2(|p - q|, |p + q|), accurate at every angle (acos(dot) is not near
  * 0, and the classic sin(t th)/sin(th) weights divide 0 by 0 for identical
  * inputs: the NaN a well-known peer returns). Weights are written with sinc so
  * th -> 0 falls back smoothly to lerp weights. */
-static quat q_slerp_shortest(quat q, quat p, REAL t)
+static quat q_slerp_arc(quat q, quat p, REAL t)   /* along the arc from q to p as given */
 {
-    if (q_dot(q, p) < R(0)) p = q_neg(p);
     quat d = qt(p.w - q.w, p.x - q.x, p.y - q.y, p.z - q.z);
     quat s = qt(p.w + q.w, p.x + q.x, p.y + q.y, p.z + q.z);
     REAL th = R(2) * atan2(sqrt(q_dot(d, d)), sqrt(q_dot(s, s)));
     REAL wq = (R(1) - t) * sinc((R(1) - t) * th) / sinc(th);
     REAL wp = t * sinc(t * th) / sinc(th);
     return qt(wq * q.w + wp * p.w, wq * q.x + wp * p.x, wq * q.y + wp * p.y, wq * q.z + wp * p.z);
+}
+static quat q_slerp_shortest(quat q, quat p, REAL t)
+{
+    return q_slerp_arc(q, q_dot(q, p) < R(0) ? q_neg(p) : p, t);
 }
 
 static quat q_nlerp_shortest(quat q, quat p, REAL t)

@@ -10,11 +10,13 @@
  *   rho' = J(rho)^-1 w_d
  *   th = t rho,  th' = t' rho + t rho'
  *   w = J(th) th' + rot(E, w_q).
- * (Lerping w_q, w_p and adding t' rho is exact only when q = p.) */
-static vec3 slerp_ang(quat q, vec3 wq, quat p, vec3 wp, REAL t, REAL tdot)
+ * (Lerping w_q, w_p and adding t' rho is exact only when q = p.) Without `shortest` the
+ * arc is the one to p as given (slerp via), and so is rho. */
+static vec3 slerp_ang(quat q, vec3 wq, quat p, vec3 wp, REAL t, REAL tdot, int shortest)
 {
-    if (q_dot(q, p) < R(0)) p = q_neg(p);
-    quat d = q_abs(q_mul_inv(p, q));
+    if (shortest && q_dot(q, p) < R(0)) p = q_neg(p);
+    quat d = q_mul_inv(p, q);   /* on the longer arc |rho| is between pi and 2 pi */
+    if (shortest) d = q_abs(d);
     vec3 rho = q_to_scaled_angle_axis(d);
     vec3 wd = v3_sub(wp, q_mul_vec3(d, wq));
     vec3 rho_dot = jl_inv_mul(rho, wd);
@@ -26,15 +28,15 @@ static vec3 slerp_ang(quat q, vec3 wq, quat p, vec3 wp, REAL t, REAL tdot)
 /* blend(a, b, t, t'): blend_static's pose with exact velocities (t' = alpha_vel).
  * Scales by mode: eerp (log-scale velocities lerp, plus t' log(b/a)) or lerp
  * (svl = s'/s with s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s)). */
-static kform kf_blend(kform a, kform b, REAL t, REAL tdot, int scale_mode)
+static kform kf_blend_arc(kform a, kform b, REAL t, REAL tdot, int scale_mode, int shortest)
 {
     kform r;
     r.pos = v3_lerp(a.pos, b.pos, t);
-    r.rot = q_slerp_shortest(a.rot, b.rot, t);
+    r.rot = shortest ? q_slerp_shortest(a.rot, b.rot, t) : q_slerp_arc(a.rot, b.rot, t);
     r.scl = v3(scale_blend(a.scl.x, b.scl.x, t, scale_mode), scale_blend(a.scl.y, b.scl.y, t, scale_mode),
                scale_blend(a.scl.z, b.scl.z, t, scale_mode));
     r.vel = v3_add(v3_lerp(a.vel, b.vel, t), v3_scale(v3_sub(b.pos, a.pos), tdot));
-    r.ang = slerp_ang(a.rot, a.ang, b.rot, b.ang, t, tdot);
+    r.ang = slerp_ang(a.rot, a.ang, b.rot, b.ang, t, tdot, shortest);
     if (scale_mode == PB_SCALE_LINEAR) {
         vec3 ds = v3_add(v3_lerp(v3_mul(a.scl, a.svl), v3_mul(b.scl, b.svl), t), v3_scale(v3_sub(b.scl, a.scl), tdot));
         r.svl = v3_div(ds, r.scl);
@@ -42,6 +44,10 @@ static kform kf_blend(kform a, kform b, REAL t, REAL tdot, int scale_mode)
         r.svl = v3_add(v3_lerp(a.svl, b.svl, t), v3_scale(v3_log(v3_div(b.scl, a.scl)), tdot));
     }
     return r;
+}
+static kform kf_blend(kform a, kform b, REAL t, REAL tdot, int scale_mode)
+{
+    return kf_blend_arc(a, b, t, tdot, scale_mode, 1);
 }
 
 /* Additive layers: b is a delta (offset position, delta rotation, scale
@@ -303,16 +309,21 @@ void REF(extrapolate_decayed)(const KARGS *k)
 }
 /* Dead blending: extrapolate the source pose from the transition (a) and
  * blend it into the destination (b) with alpha = smoothstep(t / T) and its
- * rate; roots take the destination's (the controller drives them). */
+ * rate; roots take the destination's (the controller drives them). With
+ * call.via the blend keeps its direction (ops.h, "Slerp via"). */
 void REF(dead_blending)(const KARGS *k)
 {
     for (size_t i = 0; i < k->n; i++) {
         REAL t = PARAM(k, time, i), T = PARAM(k, duration, i);
         REAL u = T > R(0) ? t / T : R(1);
         REAL alpha = smoothstep(u), alpha_dot = T > R(0) ? smoothstep_dx(u) / T : R(0);
-        kform dst = ld_k(k->b, i);
+        kform dst = ld_k(k->b, i), via = dst;
         kform ext = kf_extrapolate_at(k, i, ld_k(k->a, i), t);
-        st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend(ext, dst, alpha, alpha_dot, PB_SCALE_EXP));
+        if (k->via[PB_ROT_W]) {   /* slerp via (ops.h): dst on the hemisphere of the state, the new state */
+            if (q_dot(dst.rot, ld_q(k->via, i)) < R(0)) via.rot = q_neg(dst.rot);
+            if (k->via_out[PB_ROT_W]) st_q(k->via_out, i, via.rot);
+        }
+        st_k(k->out, i, is_root(k->skel, i) ? dst : kf_blend_arc(ext, via, alpha, alpha_dot, PB_SCALE_EXP, !k->via[PB_ROT_W]));
     }
 }
 

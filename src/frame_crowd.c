@@ -32,7 +32,7 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
 {
     if (!c) return;
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global,
-                         &c->chain, &c->target, &c->solved, &c->inv_bind, &c->halflives };
+                         &c->chain, &c->target, &c->solved, &c->inv_bind, &c->halflives, &c->via };
     for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
     free(c->palette.data);
     skin_jobs_free(c);
@@ -228,8 +228,13 @@ pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method
         pb_status s = crowd_limits(c);
         if (s != PB_OK) return s;
     }
-    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP || m == PB_FM_DEAD_UE || m == PB_FM_DEAD_CLAMP || m == PB_FM_DEAD_BOUNCE) {
+    if (m == PB_FM_DEAD || m == PB_FM_DEAD_NLERP || m == PB_FM_DEAD_UE || m == PB_FM_DEAD_CLAMP || m == PB_FM_DEAD_BOUNCE ||
+        m == PB_FM_DEAD_VIA) {
         pb_status s = pb_pose_copy(&c->state, &c->src);
+        if (s == PB_OK && m == PB_FM_DEAD_VIA) {   /* the direction starts as the shorter arc from the source */
+            if (!c->via.n) s = pb_pose_alloc(&c->via, c->n);
+            if (s == PB_OK) s = pb_pose_copy(&c->via, &c->src);
+        }
         if (s != PB_OK) c->failed = "pb_pose_copy";
         if (s != PB_OK || m != PB_FM_DEAD_UE) return s;
         /* Unreal's half-lives, from the way to the destination at the transition */
@@ -275,11 +280,16 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
     case PB_FM_DEAD:
     case PB_FM_DEAD_UE:
     case PB_FM_DEAD_CLAMP:
-    case PB_FM_DEAD_BOUNCE: {
+    case PB_FM_DEAD_BOUNCE:
+    case PB_FM_DEAD_VIA: {
         call.a = &c->state;
         call.b = &c->dst;
         call.skel = &c->skel;
         if (m == PB_FM_DEAD_UE) call.per.halflives = &c->halflives;
+        if (m == PB_FM_DEAD_VIA) {
+            if (c->via.n != c->n) return pb_fail(PB_ERR_PARAM, "pb_frame_transition: dead_via before pb_frame_begin");
+            call.via = &c->via;
+        }
         pb_joint_limits lim = { m == PB_FM_DEAD_BOUNCE ? PB_LIMIT_BOUNCE : PB_LIMIT_CLAMP, c->limits,
                                 c->limits ? c->limits + 3 * c->sc->joints : NULL, NULL };
         if (m == PB_FM_DEAD_CLAMP || m == PB_FM_DEAD_BOUNCE) {

@@ -191,5 +191,7 @@ static const pb_frame_method_info tmethods[PB_FM_COUNT] = {
     [PB_FM_DEAD_BOUNCE] = { "dead_bounce", "dead blend bounce", "slerp",
                             "dead_blending (joint limits, bounce)", "copy of the source pose (limits: the clips' range, once)",
                             1 },
+    [PB_FM_DEAD_VIA] = { "dead_via", "dead blend via", "slerp via", "dead_blending (call.via: keeps its direction)",
+                         "copy of the source pose, its rotations as the direction state", 1 },
 };
 const pb_frame_method_info *pb_frame_method_get(pb_frame_method m) { return (unsigned)m < PB_FM_COUNT ? &tmethods[m] : NULL; }

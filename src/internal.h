@@ -64,7 +64,9 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
  * sides hold exactly n elements. aos_* are interleaved arrays in the order
  * pos, rot, scl, vel, ang, svl (3, 4, 3, 3, 3, 3 values per element).
  * pal is the palette output of PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops: exactly
- * n x width values (no padding). */
+ * n x width values (no padding). via / via_out: dead blending's direction state
+ * (call.via; only the rotation planes set, NULL without it): read, then written (the same
+ * memory for pb_run; the harness's oracle writes elsewhere or nowhere: via_out NULL). */
 #define PB_AOS_ARRAYS 6
 #define PB_DEFINE_KARGS(T, NAME)               \
     typedef struct NAME {                      \
@@ -82,12 +84,18 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
         float fps;                             \
         pb_params p;                           \
         pb_param_arrays per;                   \
+        const T *via[PB_PLANES];               \
+        T *via_out[PB_PLANES];                 \
     } NAME;
 PB_DEFINE_KARGS(float, pb_kargs)
 PB_DEFINE_KARGS(double, pb_kargs_f64)
 
 typedef void (*pb_kernel_fn)(const pb_kargs *k);
 typedef void (*pb_kernel_f64_fn)(const pb_kargs_f64 *k);
+
+/* Ops that take call.via (Holden's slerp via: dead blending keeping its direction): those that
+ * blend an extrapolation (a half-life and a duration). */
+#define PB_OP_TAKES_VIA(info) (((info)->flags & (PB_OPF_HALFLIFE | PB_OPF_DURATION)) == (PB_OPF_HALFLIFE | PB_OPF_DURATION))
 
 /* |q| of a quaternion given as 4 floats, in double; rest rotations (joint limits) must be unit within
  * PB_UNIT_TOL. */
@@ -264,7 +272,7 @@ struct pb_variant {
 
 /* A validated call, ready to run: the kernel, its arguments, and what
  * pb_plan_run compares to notice a pose, clip or skeleton freed since. */
-#define PB_PLAN_WATCH 4
+#define PB_PLAN_WATCH 5
 struct pb_plan {
     pb_kernel_fn fn;
     pb_kargs k;

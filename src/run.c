@@ -290,6 +290,26 @@ pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p)
     return PB_OK;
 }
 
+/* call.via (dead blending's direction state): only where an op takes it; a pose of n with
+ * rotations, apart from every other pose of the call. */
+static pb_status check_via(const pb_op_info *info, const pb_call *c, size_t n)
+{
+    if (!c->via) return PB_OK;
+    if (!PB_OP_TAKES_VIA(info))
+        return pb_fail(PB_ERR_PARAM, "%s: call.via is given but %s blends no extrapolation (leave it NULL)",
+                       info->name, info->name);
+    pb_status s = pb_pose_check(c->via, "via");
+    if (s == PB_OK) s = need_groups(info, c->via, 1u << PB_G_ROT, "via");
+    if (s != PB_OK) return s;
+    if (c->via->n != n)
+        return pb_fail(PB_ERR_SIZE, "%s: call.via has n = %zu but the poses have n = %zu", info->name, c->via->n, n);
+    const pb_pose *other[3] = { c->a, c->b, c->out };
+    for (int i = 0; i < 3; i++)
+        if (spans_overlap(pose_span(c->via), pose_span(other[i])))
+            return pb_fail(PB_ERR_ALIAS, "%s: call.via overlaps pose %s", info->name, i == 0 ? "a" : i == 1 ? "b" : "out");
+    return PB_OK;
+}
+
 /* Validate a call completely and fill pl (the kernel and its arguments). */
 static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c)
 {
@@ -384,7 +404,7 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
 
     pb_params params = c->params;
     if ((s = pb_params_resolve_scale(info, &params)) != PB_OK) return s;
-    if ((s = check_per(info, c, n)) != PB_OK) return s;
+    if ((s = check_per(info, c, n)) != PB_OK || (s = check_via(info, c, n)) != PB_OK) return s;
 
     memset(pl, 0, sizeof *pl);
     if ((s = pb_kargs_from_call(&pl->k, info, c, n)) != PB_OK) return s;
@@ -396,7 +416,8 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
     const pb_pose *poses[PB_PLAN_WATCH] = { info->in_a ? c->a : NULL, info->in_b ? c->b : NULL,
                                              info->out || (info->flags & PB_OPF_SAMPLE) ? c->out : NULL,
                                              c->clip && (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &c->clip->pose
-                                                                                                       : NULL };
+                                                                                                       : NULL,
+                                             c->via };
     for (int i = 0; i < PB_PLAN_WATCH; i++)
         if (poses[i]) {
             pl->watch[pl->nwatch].pose = poses[i];
@@ -499,6 +520,8 @@ pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call 
     }
     k->offsets = c->offsets;
     k->per = c->per;
+    if (c->via)
+        for (int i = PB_ROT_W; i <= PB_ROT_Z; i++) k->via[i] = k->via_out[i] = c->via->plane[i];
     return PB_OK;
 }
 

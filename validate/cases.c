@@ -238,6 +238,7 @@ static int aos_alloc(pb_pose_aos *a, float **mem, size_t n)
 void pb_val_bufs_free(pb_val_bufs *b)
 {
     pb_pose_free(&b->a); pb_pose_free(&b->b); pb_pose_free(&b->out); pb_pose_free(&b->hl);
+    pb_pose_free(&b->via); pb_pose_free(&b->via0); pb_dpose_free(&b->dvia);
     free(b->aos_mem[0]); free(b->aos_mem[1]); free(b->pal.data); free(b->per_mem); free(b->offsets); free(b->err);
     pb_dpose_free(&b->da); pb_dpose_free(&b->db); pb_dpose_free(&b->oracle);
     pb_dpose_free(&b->method); pb_dpose_free(&b->ref); pb_dpose_free(&b->test);
@@ -274,6 +275,7 @@ static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_inf
     while (cs->n % J) J /= 2;
     size_t C = b->skel ? b->skel->characters : (info->flags & PB_OPF_NCHAIN) ? cs->characters : cs->n / J;
     size_t joints = cs->n / C;
+    if (form == PB_FORM_VIA) return pb_val_via_build(b, seed);   /* uniform parameters */
     if (form == PB_FORM_HALFLIVES) {   /* per element, per axis and channel */
         if (pb_pose_alloc(&b->hl, cs->n) != PB_OK) return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
         pb_gen_halflives(&b->hl, seed);

@@ -28,9 +28,9 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
 
 /* Forms an op is validated in besides the full one: static poses for the ops
  * that need no velocities, the other scale mode, per-character parameters,
- * per-axis half-lives, joint limits (clamped and bouncing). */
+ * per-axis half-lives, joint limits (clamped and bouncing), dead blending's slerp via. */
 enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORM_HALFLIVES, PB_FORM_CLAMP,
-       PB_FORM_BOUNCE, PB_FORMS };
+       PB_FORM_BOUNCE, PB_FORM_VIA, PB_FORMS };
 
 /* Buffers of one case, and what it owns (skeleton, offsets, per arrays). */
 typedef struct pb_val_bufs {
@@ -49,6 +49,8 @@ typedef struct pb_val_bufs {
     float *per_mem;
     pb_pose hl;                /* the "halflives" form's per.halflives */
     pb_joint_limits lim;       /* the limits forms' per.limits (arrays in per_mem) */
+    pb_pose via, via0;         /* the via form: call.via (each run starts from via0), else empty */
+    pb_dpose dvia;             /* via0 in double, the oracle's */
     double *err;               /* one metric's per-element errors: out.n of them */
 } pb_val_bufs;
 
@@ -67,11 +69,20 @@ pb_status pb_val_case_build(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info
 void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_params *p, const pb_val_bufs *ctx,
                    pb_dpose *d);
 
+/* The via form (via.c): the direction states (allocated and drawn), via reset to via0 before
+ * each run, elements whose choice is ill-posed marked in skip, and the elements (not skipped)
+ * whose state after a run is not the oracle's choice. */
+pb_status pb_val_via_build(pb_val_bufs *b, uint64_t seed);
+void pb_val_via_reset(pb_val_bufs *b);
+int pb_val_via_skip(const pb_val_bufs *b, const pb_params *p, unsigned char *skip);   /* 0, or -1: no memory */
+size_t pb_val_via_bad(const pb_val_bufs *b, const unsigned char *skip);
+
 /* Velocity consistency (velcheck.c): worst |fd - v| / max(1, |v|) of the
  * oracle's propagated velocities against central differences of its own
- * outputs; *ok 0 if it could not run (out of memory). */
+ * outputs, over the elements not in skip (NULL: all); *ok 0 if it could not run (out of memory). */
 #define PB_VAL_VEL_H (1.0 / 131072.0)
-double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, const pb_params *p, int *ok);
+double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, const pb_params *p,
+                              const unsigned char *skip, int *ok);
 
 /* A run: what every op shares. */
 typedef struct pb_val_run {

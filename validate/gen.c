@@ -486,3 +486,28 @@ void pb_gen_feet(pb_pose *a, pb_pose *b, pb_class c, const float axis[3], uint64
         for (size_t sl = 0; sl < 7; sl++) limb_rates(a, b, sl * C + k, sl == 0, ck == PB_CLASS_ZERO_VEL);
     }
 }
+
+/* Direction states for the via form (dead blending's call.via), per element of b: mostly the
+ * last frame's choice (b's rotation turned by up to 0.3 rad, either sign, but not within 50
+ * degrees of a whole turn from the source: that needs the extrapolation to spin a whole turn
+ * relative to the destination), else the transition's
+ * initial state (a's rotation), a random rotation, or one exactly 90 degrees from b as
+ * 4-vectors (where the choice is ill-posed: the harness leaves those out). Padding stays the
+ * identity. */
+void pb_gen_via(pb_pose *via, const pb_pose *a, const pb_pose *b, uint64_t seed)
+{
+    rng r = { seed * 0x9E3779B97F4A7C15ull + 211 };
+    for (size_t i = 0; i < via->n; i++) {
+        dq q = get_q(b, i);
+        double u = uni(&r);
+        if (u < 0.7) {
+            q = dq_flip(&r, dq_mul(dq_axis_angle(&r, range(&r, 0, 0.3)), q));
+            dq s = get_q(a, i);   /* not nearly a whole turn from the source: rare in motion */
+            if (q.w * s.w + q.x * s.x + q.y * s.y + q.z * s.z < -0.9) q = (dq){ -q.w, -q.x, -q.y, -q.z };
+        }
+        else if (u < 0.85) q = get_q(a, i);
+        else if (u < 0.97) q = dq_random(&r);
+        else q = (dq){ -q.x, q.w, -q.z, q.y };
+        put_q(via, i, q);
+    }
+}

@@ -66,6 +66,8 @@ void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_pa
     k.frames = ctx->frames;
     k.joints = ctx->joints;
     k.fps = ctx->fps;
+    if (ctx->via.n)   /* the via form: the initial states; the harness checks the choice itself (via.c) */
+        for (int i = PB_ROT_W; i <= PB_ROT_Z; i++) k.via[i] = ctx->dvia.plane[i];
     pb_ref_f64_table[op](&k);
 }
 
@@ -76,6 +78,7 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
                              const pb_params *p, pb_dpose *d)
 {
     size_t n = b->out.n;
+    pb_val_via_reset(b);
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < n; j++) b->out.plane[i][j] = NAN;
     float *aos_out[PB_AOS_ARRAYS] = { &b->aos_out.pos->x, &b->aos_out.rot->w, &b->aos_out.scl->x,
@@ -99,7 +102,7 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
     }
     pb_call c = { .a = &sa, .b = &sb, .out = &so, .aos_in = &ai, .aos_out = &ao,
                   .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
-                  .offsets = b->offsets, .palette = &b->pal,
+                  .offsets = b->offsets, .palette = &b->pal, .via = b->via.n ? &b->via : NULL,
                   .params = *p, .per = b->per };
     pb_status s = pb_run(op, v, &c);
     if (s != PB_OK) return s;
@@ -137,6 +140,7 @@ int pb_val_form_applies(const pb_op_info *info, int form)
     case PB_FORM_HALFLIVES:
     case PB_FORM_CLAMP:
     case PB_FORM_BOUNCE: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
+    case PB_FORM_VIA: return PB_OP_TAKES_VIA(info);
     default: return ((info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
     }
 }
@@ -161,6 +165,7 @@ static const char *form_name(const pb_op_info *info, int form)
     if (form == PB_FORM_HALFLIVES) return "halflives";
     if (form == PB_FORM_CLAMP) return "limits=clamp";
     if (form == PB_FORM_BOUNCE) return "limits=bounce";
+    if (form == PB_FORM_VIA) return "via";
     return "full";
 }
 
@@ -170,7 +175,7 @@ typedef struct {
     int nm;
     acc accs[PB_VAL_MAXV][PB_MAX_METRICS], ref[PB_MAX_METRICS];
     double method_max[PB_MAX_METRICS];
-    size_t nan[PB_VAL_MAXV], pad_bad[PB_VAL_MAXV];
+    size_t nan[PB_VAL_MAXV], pad_bad[PB_VAL_MAXV], state_bad[PB_VAL_MAXV];
     int rejects_empty[PB_VAL_MAXV];
     double vel_worst;
     size_t ill_posed, elements;   /* PERTURBED ops: elements left out, of all */
@@ -231,7 +236,10 @@ static int velcheck_applies(const pb_op_info *info, int form, const pb_vcase *cs
  * reflected in one computation and free in the other, which moves the angular velocity by up to
  * twice its rate (the rotation stays continuous); limits_skip finds such elements, which are
  * left out the same way and judged by tests/test_limits.c. */
-#define PERTURBED(info, form) (((info)->flags & PB_OPF_NCHAIN) != 0 || (form) == PB_FORM_CLAMP || (form) == PB_FORM_BOUNCE)
+/* The via form too: its slerp has no direction where the arc's two ends are the same rotation with
+ * opposite signs (a whole turn), and the choice of b's sign none at 90 degrees (via.c). */
+#define PERTURBED(info, form) \
+    (((info)->flags & PB_OPF_NCHAIN) != 0 || (form) == PB_FORM_CLAMP || (form) == PB_FORM_BOUNCE || (form) == PB_FORM_VIA)
 #define PERTURB_REL 0x1p-18   /* 32 ulps of a float */
 #define ILL_POSED_RAD 1e-3
 
@@ -333,6 +341,7 @@ static int perturbed_oracle(pb_op op, const pb_vcase *cs, const pb_val_bufs *b, 
     pb_dpose_free(&o);
     free(e);
     if (!bad && b->per.limits) bad = limits_skip(b, &cs->p, skip);
+    if (!bad && b->via.n) bad = pb_val_via_skip(b, &cs->p, skip);
     return bad ? -1 : 0;
 }
 
@@ -372,7 +381,7 @@ static pb_status run_case(const pb_val_run *run, pb_op op, int form, const pb_op
     if (method_of >= 0) pb_val_oracle((pb_op)method_of, &b.da, &b.db, &cs->p, &b, &b.method);
     if (velcheck_applies(info, form, cs)) {
         int ok;
-        double e = pb_val_vel_consistency(op, info, &b, &cs->p, &ok);
+        double e = pb_val_vel_consistency(op, info, &b, &cs->p, skip, &ok);
         if (!ok) s = pb_fail(PB_ERR_NOMEM, "validate: out of memory (velocity check)");
         else if (!(e <= st->vel_worst)) st->vel_worst = e;
     }
@@ -396,6 +405,7 @@ static pb_status run_case(const pb_val_run *run, pb_op op, int form, const pb_op
         s = run_variant(op, info, stat, run->vars[vi], &b, &cs->p, &b.test);
         if (s != PB_OK) break;
         if (pb_pose_check(&b.out, "out") != PB_OK) st->pad_bad[vi]++;
+        st->state_bad[vi] += pb_val_via_bad(&b, skip);
         st->nan[vi] += pb_count_nan(info, &b.test, &b.oracle);
         for (int mi = 0; mi < st->nm && s == PB_OK; mi++) {
             acc *a = &st->accs[vi][mi];
@@ -481,13 +491,14 @@ int pb_val_op(const pb_val_run *run, pb_op op, int form)
             r.method_bound = (info->flags & PB_OPF_EST) ? tol->method_bound : -1;
             r.nan = st->nan[vi];
             r.pad_bad = st->pad_bad[vi];
+            r.state_bad = st->state_bad[vi];
             r.rejects_empty = st->rejects_empty[vi];
             r.ill_posed = st->ill_posed;
             r.elements = st->elements;
             int velcheck = (info->flags & PB_OPF_VELCHECK) && form != PB_FORM_PER;
             r.vel_consistency = velcheck ? st->vel_worst : -1;
             r.vel_bound = velcheck ? tol->vel_bound : -1;
-            r.pass = r.nan == 0 && r.pad_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
+            r.pass = r.nan == 0 && r.pad_bad == 0 && r.state_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
                      (r.vel_bound < 0 || r.vel_consistency <= r.vel_bound) &&
                      (r.method_bound < 0 || r.method_err <= r.method_bound);
             if (!r.pass) failures++;

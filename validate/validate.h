@@ -64,6 +64,7 @@ void pb_gen_param_arrays(pb_param_arrays *pa, float *mem, size_t n, size_t C, ui
 void pb_gen_halflife_axes(float *hl, size_t joints, uint64_t seed);
 void pb_gen_halflives(pb_pose *h, uint64_t seed);
 void pb_gen_limits(float *lo, float *hi, float *rest, size_t joints, uint64_t seed);
+void pb_gen_via(pb_pose *via, const pb_pose *a, const pb_pose *b, uint64_t seed);
 /* A random parent array: joints in order, each parent earlier, depth < max_depth. */
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 
@@ -269,6 +270,8 @@ typedef struct pb_val_row {
     double max_err, p99_err, ref_err, var_vs_ref, bound, method_err, method_bound;
     double class_max[PB_CLASSES];
     size_t nan, pad_bad;
+    size_t state_bad;     /* the via form: elements whose direction state (call.via) is not the oracle's
+                             choice, outside the ill-posed ones; must be 0 */
     int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing */
     double vel_consistency; /* PB_OPF_VELCHECK ops: oracle velocities vs central finite differences of the
                                oracle's own outputs (steps h and 2h, Richardson-extrapolated) (relative, max(1, |v|)); -1 if not applicable */

@@ -242,7 +242,8 @@ static double fd_error(double fd[3][3], double v[3][3], const int have[3])
  * truncation alone at h = 7.6e-6, measured on a 56k-frame clip), while the
  * extrapolation's h^4 term stays near 1e-10 there. A wrong velocity term
  * still shows at 1e-2 .. 1. */
-double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, const pb_params *p, int *ok)
+double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, const pb_params *p,
+                              const unsigned char *skip, int *ok)
 {
     size_t n = b->oracle.n;
     pb_dpose a[4], bb[4], o[4];   /* inputs and outputs at t - h, t + h, t - 2h, t + 2h */
@@ -281,6 +282,7 @@ double pb_val_vel_consistency(pb_op op, const pb_op_info *info, pb_val_bufs *b, 
     size_t C = n / 3;
     for (size_t i = 0; i < n; i++) {
         double d1[3][3], d2h[3][3], fd[3][3], v[3][3];
+        if (skip && skip[i]) continue;   /* ill-posed: left out of every error (runner.c) */
         if ((info->flags & PB_OPF_CHAIN) && !chain_regular(&b->da, &b->db, C, i % C)) continue;
         if ((info->flags & PB_OPF_FOOT) && !foot_regular(&b->da, &b->db, p, n / 7, i % (n / 7))) continue;
         if ((info->flags & PB_OPF_CONE) && !cone_regular(a, bb, p, i)) continue;

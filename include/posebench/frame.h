@@ -114,6 +114,8 @@ typedef enum pb_frame_method {
     PB_FM_DEAD_CLAMP,        /* dead_blending with joint limits (per.limits) from the range of the scene's two
                                 clips: the extrapolation held at a limit */
     PB_FM_DEAD_BOUNCE,       /* the same, the extrapolation reflected off a limit */
+    PB_FM_DEAD_VIA,          /* dead_blending slerping via a direction state (call.via, set to the source's
+                                rotations at the transition): the blend never switches sides */
     PB_FM_COUNT
 } pb_frame_method;
 
@@ -142,6 +144,7 @@ typedef struct pb_frame_crowd {
     pb_pose tmp;              /* dead blending with nlerp: the extrapolated source */
     pb_pose halflives;        /* Unreal's dead blending: the half-lives from the transition (allocated by its
                                  first pb_frame_begin) */
+    pb_pose via;              /* dead blending via: the direction state (allocated by its first pb_frame_begin) */
     float *limits;            /* dead blending with joint limits: lo, then hi, 3 floats per joint each: the
                                  rotation range of the scene's two clips (pb_clip_joint_limits; computed by
                                  the first pb_frame_begin of such a method) */

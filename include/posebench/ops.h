@@ -284,6 +284,25 @@ typedef struct pb_joint_limits {
     const float *rest;   /* 4 floats per joint (w, x, y, z; unit within 1e-3), or NULL: identity */
 } pb_joint_limits;
 
+/* ---- Slerp via: dead blending that keeps its direction (call.via) ------------------------------
+ * Dead blending slerps from the extrapolated pose to the destination. Along the shorter arc
+ * (call.via NULL) the path switches sides whenever the two rotations pass 180 degrees apart,
+ * which they do when the extrapolation keeps turning: the output jumps by up to the blend
+ * weight times a full turn. With a direction state (Holden's quat_slerp_via) the blend
+ * instead keeps going the way it started:
+ *   - call.via is a pose of the call's n with the rotation group; per element it holds the
+ *     destination's representative (q or -q) used last;
+ *   - each call takes b.rot or -b.rot, whichever is on via's hemisphere (dot >= 0; a NaN dot
+ *     takes +b.rot), slerps along the arc from the extrapolated rotation to it without
+ *     flipping (it may be longer than 180 degrees), and stores it into via;
+ *   - at a transition set via to the source rotations (a's rot planes): the first call then
+ *     takes the shorter arc, as without via.
+ * Velocities are exact on the longer arc too. The one place the blend has no direction is
+ * the extrapolation a whole turn ahead of the destination (the arc's two ends the same
+ * rotation, with opposite signs): the output is then ill-conditioned in any form. Roots
+ * take b's as without via; their via is updated all the same. via must not overlap a, b
+ * or out. */
+
 /* ---- Running ops -------------------------------------------------------------- */
 /* Per-element parameters (pb_call.per). Any parameter an op reads may come
  * per character instead of uniform: an array of `characters` floats that
@@ -339,6 +358,8 @@ typedef struct pb_call {
     pb_palette *palette;         /* PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops: the output (out is not used) */
     uint8_t *iterations;         /* PB_OPF_NCHAIN ops: optional output, the iterations each chain took
                                     (0: the target was out of reach or already within tolerance) */
+    pb_pose *via;                /* dead_blending: direction state (see "Slerp via" above), read and
+                                    written; NULL: the shorter arc every frame */
     pb_params params;
     pb_param_arrays per;         /* per-character / per-joint parameters (all NULL: uniform params) */
 } pb_call;
