@@ -52,9 +52,11 @@ static const opt_spec opts[O_COUNT] = {
                      "synthetic mesh skinned per character (by --skin); 0: no skinning stage" },
     [O_SKIN] = { "skin", OPT_CHOICE, NULL, 0, 0, "lbs|dqs", 0, "lbs",
                  "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
-    [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm", 0, "clips",
-                   "the pose source: each character playing its clips (the stages above), or motion matching\n"
-                   "(search, switch by inertialization, FK: its own table)" },
+    [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm|graph", 0, "clips",
+                   "the pose source: each character playing its clips (the stages above), motion matching\n"
+                   "(search, switch by inertialization, FK: its own table), or a blend graph per character\n"
+                   "(state machine, blend spaces, all transition methods, masked layers: its own table;\n"
+                   "1000 characters unless --characters)" },
     [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
     [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
                       "--source mm: the database search" },
@@ -452,6 +454,15 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (ns < 0) return EXIT_USAGE;
     /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
      * builds run report --quick) */
+    if (v[O_SOURCE].count && v[O_SOURCE].choice == 2) {   /* the blend graph: its own table */
+        if (!v[O_CHARACTERS].count) cfg.characters = 1000;
+        cJSON *root = json ? cJSON_CreateObject() : NULL;
+        int st = json && !root ? -1 : frame_graph_run(&cfg, vars, nv, scenes, ns, root);
+        if (st == 0 && root) st = json_write_file("frame", json, root);
+        cJSON_Delete(root);
+        for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
+        return st == 0 ? EXIT_OK : EXIT_CHECK;
+    }
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 1) {   /* motion matching: its own table */
         int want_s[2] = { !v[O_MM_SEARCH].count, !v[O_MM_SEARCH].count };
         for (int i = 0; i < v[O_MM_SEARCH].count; i++) want_s[!strcmp(v[O_MM_SEARCH].all[i], "aabb")] = 1;

@@ -49,4 +49,9 @@ int fused_json(cJSON *rows, const fused_row *row, const pb_scene *sc, const pb_v
 int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, int interval, const int want_search[2],
                  pb_scene *scenes, int ns, cJSON *root);
 
+/* `frame --source graph` (frame_graph.c): every character running the default
+ * blend graph (posebench/graph.h), per scene x variant, a table (and root's
+ * "graph_rows"). 0, or -1 after a message. */
+int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, pb_scene *scenes, int ns, cJSON *root);
+
 #endif

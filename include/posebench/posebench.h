@@ -17,4 +17,5 @@
 #include "frame_mm.h"
 #include "bspace.h"
 #include "blend_n.h"
+#include "graph.h"
 #endif
