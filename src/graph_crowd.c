@@ -57,6 +57,7 @@ void pb_graph_crowd_free(pb_graph_crowd *c)
 #undef FREE_ARRAY
     slots_free(&c->cur);
     slots_free(&c->src);
+    slots_free(&c->grp);
     for (int i = 0; i < 3; i++) free(c->mot_prev[i]);
     for (int i = 0; i < 2; i++) free(c->alpha_prev[i]);
     pb_pose *poses[] = { &c->pose, &c->mix, &c->prev, &c->out, &c->global, &c->offset, &c->halflives, &c->lay };
@@ -148,6 +149,7 @@ pb_status pb_graph_crowd_init(pb_graph_crowd *c, const pb_graph_def *def, const 
 #undef ALLOC_ARRAY
     bad |= slots_alloc(&c->cur, characters);
     bad |= slots_alloc(&c->src, c->cpad);
+    bad |= slots_alloc(&c->grp, c->cpad);
     for (int i = 0; i < 3; i++) bad |= !(c->mot_prev[i] = calloc(characters, sizeof(int16_t)));
     for (int i = 0; i < 2; i++) bad |= !(c->alpha_prev[i] = calloc(characters, sizeof(float)));
     bad |= !(c->t0 = calloc(def->motions, sizeof(float)));

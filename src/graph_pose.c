@@ -90,33 +90,60 @@ void graph_slots_fill(pb_graph_crowd *c, size_t k, const float *bw, size_t i, si
     }
 }
 
-/* A set of m characters' state poses into out: slot s sampled from the
- * library at time[s] and scaled to its rate (timescale), slot 1 blended
- * into slot 0 and slot 2 into that (blend, exact velocities). need[s]: some
- * member has a slot s. */
-static pb_status eval(pb_graph_crowd *c, const pb_variant *v, size_t m, const int need[3], pb_graph_slots *sl,
-                      pb_pose *out)
+/* A set of m characters' state poses of q motions each into out: slot s
+ * sampled from the library at time[s] (member-indexed arrays of sl), scaled
+ * to its rate (timescale: a blend space's motions play at their length over
+ * the state's period; a single motion plays at 1), slot 1 blended into slot
+ * 0 and slot 2 into that (blend, exact velocities). */
+static pb_status eval(pb_graph_crowd *c, const pb_variant *v, size_t m, int q, pb_graph_slots *sl, pb_pose *out)
 {
     size_t n = c->joints * m;
     pb_pose slot[3], tmp;
     pb_status s = PB_OK;
-    for (int q = 0; q < 3 && s == PB_OK; q++) {
-        if (!need[q]) break;
-        pb_pose *dst = &slot[q];
-        if (q == 0 && !need[1]) dst = out;
-        else s = view(c, GB_SLOT0 + q, n, dst);
-        if (s != PB_OK) break;
-        pb_call call = { .out = dst, .clip = &c->lib, .offsets = sl->time[q] };
-        s = run(c, PB_OP_sample_linear, v, &call);
-        if (s != PB_OK) break;
-        pb_call ts = { .a = dst, .out = dst, .per = { .characters = m, .timescale = sl->rate[q] } };
-        s = run(c, PB_OP_timescale, v, &ts);
-        if (s != PB_OK || q == 0) continue;
-        pb_pose *to = q == 1 && need[2] ? &tmp : out;
+    for (int i = 0; i < q && s == PB_OK; i++) {
+        pb_pose *dst = &slot[i];
+        if (q == 1) dst = out;
+        else if ((s = view(c, GB_SLOT0 + i, n, dst)) != PB_OK) break;
+        pb_call call = { .out = dst, .clip = &c->lib, .offsets = sl->time[i] };
+        if ((s = run(c, PB_OP_sample_linear, v, &call)) != PB_OK || q == 1) break;
+        pb_call ts = { .a = dst, .out = dst, .per = { .characters = m, .timescale = sl->rate[i] } };
+        if ((s = run(c, PB_OP_timescale, v, &ts)) != PB_OK || i == 0) continue;
+        pb_pose *to = i == 1 && q == 3 ? &tmp : out;
         if (to == &tmp && (s = view(c, GB_TMP, n, &tmp)) != PB_OK) break;
-        pb_call bl = { .a = q == 1 ? &slot[0] : &tmp, .b = dst, .out = to,
-                       .per = { .characters = m, .alpha = sl->alpha[q - 1], .alpha_vel = sl->alpha_vel[q - 1] } };
+        pb_call bl = { .a = i == 1 ? &slot[0] : &tmp, .b = dst, .out = to,
+                       .per = { .characters = m, .alpha = sl->alpha[i - 1], .alpha_vel = sl->alpha_vel[i - 1] } };
         s = run(c, PB_OP_blend, v, &bl);
+    }
+    return s;
+}
+
+static int slots_of(const pb_graph_slots *sl, size_t k)
+{
+    return sl->mot[2][k] >= 0 ? 3 : sl->mot[1][k] >= 0 ? 2 : 1;
+}
+
+/* Every character's state pose: per group of characters playing q motions,
+ * their slots gathered into c->grp, eval, scattered (in place for a group of
+ * every character). */
+static pb_status eval_groups(pb_graph_crowd *c, const pb_variant *v)
+{
+    size_t C = c->characters;
+    pb_graph_slots *cur = &c->cur, *g = &c->grp;
+    pb_status s = PB_OK;
+    for (int q = 1; q <= 3 && s == PB_OK; q++) {
+        size_t m = 0;
+        for (size_t k = 0; k < C; k++) {
+            if (slots_of(cur, k) != q) continue;
+            for (int i = 0; i < q; i++) g->time[i][m] = cur->time[i][k], g->rate[i][m] = cur->rate[i][k];
+            for (int i = 0; i + 1 < q; i++) g->alpha[i][m] = cur->alpha[i][k], g->alpha_vel[i][m] = cur->alpha_vel[i][k];
+            c->list[m++] = k;
+        }
+        if (!m) continue;
+        if (m == C) return eval(c, v, m, q, g, &c->pose);
+        pb_pose o;
+        s = view(c, GB_A, c->joints * m, &o);
+        if (s == PB_OK) s = eval(c, v, m, q, g, &o);
+        if (s == PB_OK) scatter(c, &o, m, m, &c->pose, 0, PB_PLANES);
     }
     return s;
 }
@@ -155,29 +182,27 @@ pb_status graph_stage_sample(pb_graph_crowd *c, const pb_variant *v)
         }
         for (size_t i = 0; i < m; i++) graph_slots_fill(c, c->list[i], c->bw, i, m);
     }
-    int need[3] = { 1, 0, 0 };
-    for (size_t k = 0; k < C; k++) need[1] |= c->cur.mot[1][k] >= 0, need[2] |= c->cur.mot[2][k] >= 0;
-    pb_status s = eval(c, v, C, need, &c->cur, &c->pose);
+    pb_status s = eval_groups(c, v);
     /* the cross-fade sources: their states at their phases, weights as at the transition */
     size_t m = members(c, PB_GM_CROSSFADE, 0);
     if (s != PB_OK || !m) return s;
     pb_graph_slots *sl = &c->src;
-    need[1] = need[2] = 0;
+    int q = 1;
     for (size_t i = 0; i < m; i++) {
         size_t k = c->list[i];
         float w01 = sl->w[0][k] + sl->w[1][k];
-        for (int q = 0; q < 3; q++) {
-            int mo = sl->mot[q][k] >= 0 ? sl->mot[q][k] : sl->mot[0][k];
-            sl->time[q][i] = c->t0[mo] + c->from_phase[k] * c->len[mo];
-            sl->rate[q][i] = sl->mot[q][k] >= 0 ? c->len[mo] / sl->span[k] : 0.0f;
-            if (q) need[q] |= sl->mot[q][k] >= 0;
+        for (int i2 = 0; i2 < 3; i2++) {
+            int mo = sl->mot[i2][k] >= 0 ? sl->mot[i2][k] : sl->mot[0][k];
+            sl->time[i2][i] = c->t0[mo] + c->from_phase[k] * c->len[mo];
+            sl->rate[i2][i] = sl->mot[i2][k] >= 0 ? c->len[mo] / sl->span[k] : 0.0f;
         }
+        q = slots_of(sl, k) > q ? slots_of(sl, k) : q;
         sl->alpha[0][i] = w01 > 0 ? sl->w[1][k] / w01 : 0.0f, sl->alpha[1][i] = sl->w[2][k];
         sl->alpha_vel[0][i] = sl->alpha_vel[1][i] = 0;
     }
     pb_pose xs;
     s = view(c, GB_XSRC, c->joints * m, &xs);
-    return s == PB_OK ? eval(c, v, m, need, sl, &xs) : s;
+    return s == PB_OK ? eval(c, v, m, q, sl, &xs) : s;
 }
 
 pb_status graph_stage_begin(pb_graph_crowd *c, const pb_variant *v)

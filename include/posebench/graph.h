@@ -18,12 +18,15 @@
  *               the interrupted source, so the output stays continuous.
  *   sample      every character's state pose at its phase: up to three
  *               motions with weights (a blend space's non-zero weights;
- *               1D and barycentric spaces have at most three), each one
- *               sample_linear call SIMD across the crowd (all motions lie end
- *               to end in one clip, so a character's time picks its motion),
- *               velocities scaled to the motion's playback rate (timescale),
- *               then two blend calls with per-character weights and their
- *               rates of change (exact velocities). The cross-fading
+ *               1D and barycentric spaces have at most three). Characters
+ *               are grouped by how many motions they play; per group, one
+ *               sample_linear call per motion SIMD across the group (all
+ *               motions lie end to end in one clip, so a character's time
+ *               picks its motion), velocities scaled to the motion's
+ *               playback rate (timescale; blend spaces only), then one or two
+ *               blend calls with per-character weights and their rates of
+ *               change (exact velocities), scattered into the crowd (a group
+ *               of every character is computed in place). The cross-fading
  *               characters' source states, gathered, the same way.
  *   begin       the characters whose transition started this frame, gathered:
  *               inertialize_offset (output -> new state), the output copied
@@ -213,6 +216,7 @@ typedef struct pb_graph_crowd {
     pb_graph_slots cur;             /* the state poses' slots, per character */
     int16_t *mot_prev[3];           /* last frame's slot motions and blend weights (their rates) */
     float *alpha_prev[2];
+    pb_graph_slots grp;             /* scratch: a group's time, rate, alpha, alpha_vel per member */
     pb_graph_slots src;             /* cross-fade sources: frozen at the transition (mot, w, span) per character;
                                        time, rate, alpha, alpha_vel per member of the gathered set */
     pb_pose pose;                   /* the state poses */
