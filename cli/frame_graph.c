@@ -64,17 +64,9 @@ static int measure(pb_graph_crowd *c, const pb_graph_scene *g, const frame_cfg *
         double wall[PB_GS_COUNT] = { 0 }, wall_all = 0, cpu0 = cpu_seconds();
         for (int f = 0; f < cfg->frames; f++)
             if (frame(c, g, v, wall, &wall_all, row->active) != 0) goto fail;
-        double cpu = (cpu_seconds() - cpu0) * 1e6 / cfg->frames;
-        for (int s = 0; s < PB_GS_COUNT; s++)
-            per[(size_t)s * (size_t)cfg->reps + (size_t)r] = wall_all > 0 ? cpu * wall[s] / wall_all : 0;
-        per[(size_t)PB_GS_COUNT * (size_t)cfg->reps + (size_t)r] = cpu;
+        block_share(per, cfg->reps, r, PB_GS_COUNT, wall, wall_all, (cpu_seconds() - cpu0) * 1e6 / cfg->frames);
     }
-    for (int s = 0; s <= PB_GS_COUNT; s++) {
-        double *x = per + (size_t)s * (size_t)cfg->reps;
-        double m = median_sort(x, cfg->reps);
-        if (s < PB_GS_COUNT) row->stage_us[s] = m;
-        else row->total_us = m, row->spread = m > 0 ? (x[cfg->reps - 1] - x[0]) / m : 0;
-    }
+    block_medians(per, cfg->reps, PB_GS_COUNT, row->stage_us, &row->total_us, &row->spread);
     double frames = (double)cfg->frames * cfg->reps;
     for (int m = 0; m < PB_GM_COUNT; m++) row->active[m] /= frames;
     row->fired = (double)(fired(c) - f0) / frames;

@@ -41,17 +41,9 @@ static int measure(pb_mm_crowd *c, const frame_cfg *cfg, const pb_variant *v, mm
             }
             pb_mm_crowd_advance(c);
         }
-        double cpu = (cpu_seconds() - cpu0) * 1e6 / cfg->frames;
-        for (int s = 0; s < PB_MMS_COUNT; s++)
-            per[(size_t)s * (size_t)cfg->reps + (size_t)r] = wall_all > 0 ? cpu * wall[s] / wall_all : 0;
-        per[(size_t)PB_MMS_COUNT * (size_t)cfg->reps + (size_t)r] = cpu;
+        block_share(per, cfg->reps, r, PB_MMS_COUNT, wall, wall_all, (cpu_seconds() - cpu0) * 1e6 / cfg->frames);
     }
-    for (int s = 0; s <= PB_MMS_COUNT; s++) {
-        double *x = per + (size_t)s * (size_t)cfg->reps;
-        double m = median_sort(x, cfg->reps);
-        if (s < PB_MMS_COUNT) row->stage_us[s] = m;
-        else row->total_us = m, row->spread = m > 0 ? (x[cfg->reps - 1] - x[0]) / m : 0;
-    }
+    block_medians(per, cfg->reps, PB_MMS_COUNT, row->stage_us, &row->total_us, &row->spread);
     double frames = (double)cfg->frames * cfg->reps;
     row->searches = (double)(c->searches - s0) / frames;
     row->switches = (double)(c->switches - w0) / frames;

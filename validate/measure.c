@@ -57,3 +57,18 @@ double median_sort(double *v, int n)
     sort_doubles(v, (size_t)n);
     return median_sorted(v, (size_t)n);
 }
+
+void block_share(double *per, int reps, int r, int stages, const double *wall, double wall_all, double cpu)
+{
+    for (int s = 0; s < stages; s++) per[(size_t)s * (size_t)reps + (size_t)r] = wall_all > 0 ? cpu * wall[s] / wall_all : 0;
+    per[(size_t)stages * (size_t)reps + (size_t)r] = cpu;
+}
+
+void block_medians(double *per, int reps, int stages, double *stage, double *total, double *spread)
+{
+    for (int s = 0; s <= stages; s++) {
+        double *x = per + (size_t)s * (size_t)reps, m = median_sort(x, reps);
+        if (s < stages) stage[s] = m;
+        else *total = m, *spread = m > 0 ? (x[reps - 1] - x[0]) / m : 0;
+    }
+}

@@ -19,4 +19,12 @@ double median_sorted(const double *v, size_t n);
 double quantile_sorted(const double *v, size_t n, double q);
 double median_sort(double *v, int n);            /* sorts v[0..n): v[0] is then the min, v[n-1] the max; NaN if n <= 0 */
 
+/* A frame table's blocks of CPU time shared out among stages (frame --source mm / graph):
+ * block_share records block r (cpu: its CPU time per frame; wall[s]: stage s's
+ * CLOCK_MONOTONIC time, of wall_all in all) as per[s x reps + r] = its share and
+ * per[stages x reps + r] = cpu; block_medians then gives each stage's median, the
+ * blocks' median and their spread, (max - min) / median (it sorts per). */
+void block_share(double *per, int reps, int r, int stages, const double *wall, double wall_all, double cpu);
+void block_medians(double *per, int reps, int stages, double *stage, double *total, double *spread);
+
 #endif

@@ -48,8 +48,10 @@
  * transition, so the seam is blended like any transition.
  *
  * Plain structs in and out; errors return a pb_status with the message in
- * pb_last_error(). Stages allocate nothing. A crowd is used by one thread
- * at a time. */
+ * pb_last_error(). Stages allocate nothing, but for the skeleton of the
+ * first gathered set of each size (a multiple of 16 characters) that runs
+ * dead blending, whose roots need one: at most characters / 16 of them,
+ * kept until the crowd is freed. A crowd is used by one thread at a time. */
 #ifndef POSEBENCH_GRAPH_H
 #define POSEBENCH_GRAPH_H
 
