@@ -12,6 +12,7 @@
  * is measured, not extrapolated: a bisection over the character count, each
  * probe a measurement like the first (budget_verdict.c's bv_bisect).
  * Quality, on the same methods and parameters: budget_quality.h.
+ * Layers (masked and N-way blends as add-ons, and transitions made of them): budget_layers.h.
  * Output: budget_out.c. */
 #include <errno.h>
 #include <math.h>
@@ -393,7 +394,9 @@ const command cmd_budget = {
              "  legs FK, IK, FK), each with a verdict: fits (the repetitions' whole spread, at least +-3% of the\n"
              "  median, is within the budget), marginal (the budget lies inside it) or does not fit; the largest\n"
              "  crowd that fits, measured by bisection (to 2% or 1 character, at most 10 probes); and the quality of\n"
-             "  the same transitions on real mocap (velocity jump, deviation). Exit status 1 (a failed check) when no\n"
+             "  the same transitions on real mocap (velocity jump, deviation). Then the layers: masked override,\n"
+             "  masked additive and N-way blend (K=4) as per-frame add-ons (us, B/joint, GB/s), and a split (masked)\n"
+             "  and an N-way cross-fade, timed and played like the methods. Exit status 1 (a failed check) when no\n"
              "  blending method's whole frame fits or is marginal at --characters, or an op fails; the report\n"
              "  records that as a finding and completes.\n",
     .opts = opts,
