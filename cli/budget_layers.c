@@ -37,7 +37,8 @@ static const bl_info ops_info[BL_NOPS] = {
 static const bl_info forms_info[BL_NFORMS] = {
     [BL_SPLIT] = { "crossfade_split", "split cross-fade (slerp)",
                    "blend_static, per.mask = per-joint weights: upper body over half the window, legs over all" },
-    [BL_NWAY2_FAST] = { "crossfade_blend_n_fast", "cross-fade N-way (fast)", "pb_blend_n fast, K=2 (source, destination)" },
+    [BL_NWAY2_FAST] = { "crossfade_blend_n_fast", "cross-fade N-way (fast)",
+                        "pb_blend_n fast, K=2 (source, destination)" },
     [BL_NWAY2_ACCURATE] = { "crossfade_blend_n_accurate", "cross-fade N-way (accurate)",
                             "pb_blend_n accurate, K=2 (source, destination)" },
 };
@@ -136,13 +137,15 @@ static pb_status layer_run(const lctx *x, int i, int plain)
 {
     pb_frame_crowd *c = x->c;
     if (i == BL_NWAY_FAST || i == BL_NWAY_ACCURATE) {
-        pb_status s = pb_blend_n(x->in, BL_K, x->w, c->characters,
-                                 i == BL_NWAY_FAST ? PB_BLEND_N_FAST : PB_BLEND_N_ACCURATE, PB_SCALE_DEFAULT, &c->mix, x->v);
+        pb_blend_n_method m = i == BL_NWAY_FAST ? PB_BLEND_N_FAST : PB_BLEND_N_ACCURATE;
+        pb_status s = pb_blend_n(x->in, BL_K, x->w, c->characters, m, PB_SCALE_DEFAULT, &c->mix, x->v);
         if (s != PB_OK) c->failed = "pb_blend_n";
         return s;
     }
     if (i == BL_ADDITIVE && plain) return pb_frame_additive(c, x->v);   /* the frame's own additive layer */
-    pb_op op = i == BL_OVERRIDE_SLERP ? PB_OP_blend_static : i == BL_OVERRIDE_NLERP ? PB_OP_blend_static_nlerp : PB_OP_additive;
+    pb_op op = i == BL_OVERRIDE_SLERP   ? PB_OP_blend_static
+               : i == BL_OVERRIDE_NLERP ? PB_OP_blend_static_nlerp
+                                        : PB_OP_additive;
     pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->mix };
     call.params.alpha = 0.5f;
     if (i == BL_ADDITIVE) {   /* as pb_frame_additive, with the mask */
@@ -179,7 +182,7 @@ static double layer_bytes(int i, double J, double C)
     case BL_OVERRIDE_SLERP: return op_bytes(PB_OP_blend_static) + 4 / C + 4 / J;
     case BL_OVERRIDE_NLERP: return op_bytes(PB_OP_blend_static_nlerp) + 4 / C + 4 / J;
     case BL_ADDITIVE: return op_bytes(PB_OP_additive) + 4 / C;
-    default: return (BL_K + 1) * 10 * sizeof(float) + 4.0 * BL_K / J;   /* K static inputs and the output, as bench --op blend_n */
+    default: return (BL_K + 1) * 10 * sizeof(float) + 4.0 * BL_K / J;   /* K static poses in, one out: bench's */
     }
 }
 
@@ -232,7 +235,8 @@ static pb_status form_block(pb_frame_crowd *c, const pb_variant *v, bl_xf *xf, i
         /* a cross-fade's stages sample both clips; the layered transition replaces its transition stage */
         st = pb_frame_stages_run(c, v, PB_FM_CROSSFADE_STATIC, k, PB_FS_SAMPLE_SRC, PB_FS_TRANSITION);
         if (st == PB_OK) st = bl_transition(c, v, pb_frame_crowd_trans_time(c, k), xf);
-        if (st == PB_OK && whole) st = pb_frame_stages_run(c, v, PB_FM_CROSSFADE_STATIC, k, PB_FS_ADDITIVE, PB_FS_COUNT);
+        if (st == PB_OK && whole)
+            st = pb_frame_stages_run(c, v, PB_FM_CROSSFADE_STATIC, k, PB_FS_ADDITIVE, PB_FS_COUNT);
     }
     *us = (cpu_seconds() - t0) / F * 1e6;
     return st;
@@ -271,8 +275,10 @@ int bl_measure_cost(budget_res *R, pb_frame_crowd *c)
                 else st = op_block(&x, i, plain, F, slot);
             }
         for (int f = 0; f < BL_NFORMS && st == PB_OK; f++)
-            for (int whole = 0; whole < 2 && st == PB_OK; whole++)
-                st = form_block(c, R->v, &xf[f], whole, F, &sm[(size_t)(2 * BL_NOPS + 2 * f + whole) * (size_t)reps + (size_t)r]);
+            for (int whole = 0; whole < 2 && st == PB_OK; whole++) {
+                double *slot = &sm[(size_t)(2 * BL_NOPS + 2 * f + whole) * (size_t)reps + (size_t)r];
+                st = form_block(c, R->v, &xf[f], whole, F, slot);
+            }
     }
     int status = EXIT_OK;
     if (st != PB_OK) {
@@ -283,7 +289,8 @@ int bl_measure_cost(budget_res *R, pb_frame_crowd *c)
             bl_op_row *row = &R->layer[i];
             row->us = budget_meas_of(&sm[(size_t)(2 * i) * (size_t)reps], reps);
             row->plain_us = budget_meas_of(&sm[(size_t)(2 * i + 1) * (size_t)reps], reps);
-            if (i == BL_NWAY_FAST || i == BL_NWAY_ACCURATE) row->plain_us.median = row->plain_us.min = row->plain_us.max = NAN;
+            if (i == BL_NWAY_FAST || i == BL_NWAY_ACCURATE)
+                row->plain_us.median = row->plain_us.min = row->plain_us.max = NAN;
             row->bytes_per_joint = layer_bytes(i, (double)c->sc->joints, (double)c->characters);
         }
         for (int f = 0; f < BL_NFORMS; f++) {

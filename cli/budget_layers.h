@@ -11,7 +11,7 @@
 #include "posebench/blend_n.h"
 #include "budget.h"
 
-#define BL_K 4                   /* inputs of the N-way layer rows: the four samples around a point of a 2D blend space */
+#define BL_K 4                   /* inputs of the N-way layer rows: the 4 samples around a point of a 2D blend space */
 #define BL_UPPER_FRACTION 0.5f   /* the split cross-fade: the upper body switches over this share of the window */
 
 typedef struct bl_info {

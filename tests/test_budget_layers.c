@@ -23,7 +23,8 @@ static void lower_body(const pb_scene *s)
         for (int i = 0; i < 3; i++) CHECK(lower[s->leg[l][i]], "leg %d joint %d is lower body", l, i);
     size_t below = 0;   /* every lower joint is a leg root or the child of a lower joint */
     for (size_t j = 0; j < s->joints; j++)
-        below += lower[j] && ((int)j == s->leg[0][0] || (int)j == s->leg[1][0] || (s->parents[j] >= 0 && lower[s->parents[j]]));
+        below += lower[j] && ((int)j == s->leg[0][0] || (int)j == s->leg[1][0] ||
+                              (s->parents[j] >= 0 && lower[s->parents[j]]));
     CHECK(below == n, "lower body closed under children: %zu of %zu", below, n);
     pb_scene none = *s;
     none.leg[0][0] = none.leg[1][0] = -1;
@@ -78,7 +79,8 @@ static void quality(const pb_scene *s)
                   "pair %d: the fast N-way cross-fade is the nlerp cross-fade (jump %.6g vs %.6g m/s)", p,
                   per[F_NWAY_FAST * NPAIRS + p].vel_jump, per[F_NLERP * NPAIRS + p].vel_jump);
         }
-        for (int f = 0; f < NF; f++) CHECK(finite_quality(&mean[f]) && mean[f].dev_cm > 0, "form %d: finite quality", f);
+        for (int f = 0; f < NF; f++)
+            CHECK(finite_quality(&mean[f]) && mean[f].dev_cm > 0, "form %d: finite quality", f);
         /* the upper body finishing in half the window: a different motion from the cross-fade's */
         CHECK(fabs(mean[F_SPLIT].dev_cm - mean[F_SLERP].dev_cm) > 1e-3, "the split differs from the cross-fade");
     }
@@ -114,18 +116,20 @@ static void cost(const pb_scene *s)
     for (int i = 0; i < BL_NOPS; i++) {
         const bl_op_row *r = &R.layer[i];
         int nway = i == BL_NWAY_FAST || i == BL_NWAY_ACCURATE;
-        CHECK(bl_op_info(i) && isfinite(r->us.median) && r->us.median > 0 && r->us.min <= r->us.median &&
+        /* timed: finite and ordered (never how long: no timing is asserted) */
+        CHECK(bl_op_info(i) && isfinite(r->us.median) && r->us.min >= 0 && r->us.min <= r->us.median &&
               r->us.median <= r->us.max, "%s: %g us", bl_op_info(i) ? bl_op_info(i)->key : "?", r->us.median);
-        CHECK(nway ? isnan(r->plain_us.median) : isfinite(r->plain_us.median) && r->plain_us.median > 0,
+        CHECK(nway ? isnan(r->plain_us.median) : isfinite(r->plain_us.median) && r->plain_us.median >= 0,
               "%s: the uniform form timed (%g us) when there is one", bl_op_info(i)->key, r->plain_us.median);
         CHECK(fabs(r->bytes_per_joint - want[i]) < 1e-9, "%s: %g B/joint, want %g", bl_op_info(i)->key,
               r->bytes_per_joint, want[i]);
     }
-    CHECK(bl_op_info(BL_NOPS) == NULL && bl_form_info(BL_NFORMS) == NULL && bl_op_info(-1) == NULL, "no row past the tables");
+    CHECK(bl_op_info(BL_NOPS) == NULL && bl_form_info(BL_NFORMS) == NULL && bl_op_info(-1) == NULL,
+          "no row past the tables");
     for (int f = 0; f < BL_NFORMS; f++) {
         const bl_form_row *r = &R.lform[f];
-        CHECK(bl_form_info(f) && isfinite(r->cost.median) && r->cost.median > 0 && isfinite(r->frame.median) &&
-              r->frame.median > 0 && bv_word(r->cost_v) && bv_word(r->frame_v), "%s: cost %g, frame %g us",
+        CHECK(bl_form_info(f) && isfinite(r->cost.median) && r->cost.min >= 0 && isfinite(r->frame.median) &&
+              r->frame.min >= 0 && bv_word(r->cost_v) && bv_word(r->frame_v), "%s: cost %g, frame %g us",
               bl_form_info(f) ? bl_form_info(f)->key : "?", r->cost.median, r->frame.median);
     }
     pb_frame_crowd_free(&c);
