@@ -5,10 +5,30 @@
 
 #include "budget_quality.h"
 #include "budget_verdict.h"
+#include "measure.h"
 
 #define BUDGET_NM 11         /* methods: cut, three cross-fades, inertialization, six dead blendings */
 #define BUDGET_MAX_PAIRS 8   /* quality transitions */
 extern const pb_frame_method budget_methods[BUDGET_NM];
+
+/* Layers (budget_layers.c). The layer operations, timed alone at the crowd as per-frame add-ons: */
+enum { BL_OVERRIDE_SLERP, BL_OVERRIDE_NLERP, BL_ADDITIVE, BL_NWAY_FAST, BL_NWAY_ACCURATE, BL_NOPS };
+/* and the transitions made of them, timed like the methods at the crowd and played on the quality clips: */
+enum { BL_SPLIT, BL_NWAY2_FAST, BL_NWAY2_ACCURATE, BL_NFORMS };
+
+typedef struct bl_op_row {
+    bv_meas us;              /* us per frame for the crowd, the masked (or N-way) call */
+    bv_meas plain_us;        /* the same op unmasked (median NaN for the N-way rows: no unmasked form) */
+    double bytes_per_joint;  /* read + written per joint of a character, the per-joint / per-character arrays
+                                spread over the elements that share them */
+} bl_op_row;
+
+typedef struct bl_form_row {
+    bv_meas cost, frame;     /* us per frame: its samples + the transition; the whole frame with it */
+    bv_verdict cost_v, frame_v;
+    bq_quality q;            /* mean over pairs */
+    bq_quality pq[BUDGET_MAX_PAIRS];
+} bl_form_row;
 
 typedef struct budget_row {
     bv_meas cost;            /* us per frame of the method's own work (its samples + transition) at the crowd */
@@ -46,8 +66,21 @@ typedef struct budget_res {
     int np;
     double src_vj, src_aj;               /* the source alone's change of velocity, for scale */
     size_t body;                         /* body joints of the quality scene */
+    bl_op_row layer[BL_NOPS];
+    bl_form_row lform[BL_NFORMS];
+    size_t lower, qlower;                /* lower-body joints (the legs' subtrees) of the cost and quality scenes */
 } budget_res;
 
+/* Median and extremes of n samples (sorts them): the methods' and the layers' rows (inline: the layers'
+ * test links budget_layers.c without the command). */
+static inline bv_meas budget_meas_of(double *sm, long n)
+{
+    bv_meas m;
+    m.median = median_sort(sm, (int)n);
+    m.min = sm[0];
+    m.max = sm[n - 1];
+    return m;
+}
 void budget_print(const budget_res *r);
 /* 0, or -1 after a message. */
 int budget_write_json(const budget_res *r, const char *path);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "budget_layers.h"
 #include "frame_cmd.h"
 #include "context.h"
 
@@ -91,6 +92,54 @@ static void print_reading(const budget_res *R)
     }
 }
 
+/* GB/s of a layer row: its bytes over its median time for the crowd */
+static double layer_gbs(const budget_res *R, const bl_op_row *r)
+{
+    return r->bytes_per_joint * (double)R->characters * (double)R->joints / (r->us.median * 1e3);
+}
+
+static void print_layers(const budget_res *R)
+{
+    char c1[32];
+    printf("\nLAYERS: per-frame add-ons for the crowd (%zu characters x %ld joints; lower body: the legs, %zu joints), "
+           "one call per frame,\nmedian of %ld x %ld calls (CPU time)\n", R->characters, R->joints, R->lower, R->reps,
+           R->frames);
+    printf("%-27s | %9s %6s | %10s | %8s %7s | %7s\n", "layer", "us/frame", "spread", "uniform us", "B/joint", "GB/s",
+           "budget");
+    for (int i = 0; i < BL_NOPS; i++) {
+        const bl_op_row *r = &R->layer[i];
+        if (isfinite(r->plain_us.median)) snprintf(c1, sizeof c1, "%.1f", r->plain_us.median);
+        else snprintf(c1, sizeof c1, "-");
+        printf("%-27s | %9.1f %5.1f%% | %10s | %8.1f %7.2f | %6.1f%%\n", bl_op_info(i)->name, r->us.median,
+               100 * (r->us.max - r->us.min) / r->us.median, c1, r->bytes_per_joint, layer_gbs(R, r),
+               100 * r->us.median / R->budget);
+    }
+    printf("  masked override: blend_static (slerp) or blend_static_nlerp of two sampled poses, a seeded weight per\n"
+           "  character (per.alpha) times the bone mask (per.mask: 1 upper body, 0 legs); masked additive: the frame's\n"
+           "  additive layer (velocities included, weight %.1f) with that mask; N-way: pb_blend_n of %d poses (both clips,\n"
+           "  each at two times), seeded weights per character, static poses. uniform: the same op with no per-element\n"
+           "  arrays (weight 0.5), what the mask and weights add. B/joint: the poses read and written (40 B static,\n"
+           "  76 B with velocities) plus the arrays spread over the elements sharing them; budget: share of %.0f us.\n",
+           (double)PB_FRAME_ADDITIVE_WEIGHT, BL_K, R->budget);
+    printf("\nLAYERED TRANSITIONS: cost as the methods' (its samples + the transition; whole frame), at the crowd "
+           "(no bisection);\nquality on the same %d transitions%s\n", R->np,
+           R->qlower ? "" : " (no legs in the quality scene: the split switches the whole body over the upper body's window)");
+    printf("%-27s | %9s %-12s | %9s %-12s | %8s %8s %8s %8s %7s\n", "transition", "us/frame", "verdict", "frame us",
+           "verdict", "jump m/s", "rad/s", "dev cm", "dev deg", "range");
+    for (int f = 0; f < BL_NFORMS; f++) {
+        const bl_form_row *r = &R->lform[f];
+        printf("%-27s | %9.1f %-12s | %9.1f %-12s | %8.3f %8.2f %8.2f %8.2f %7.2f\n", bl_form_info(f)->name,
+               r->cost.median, bv_word(r->cost_v), r->frame.median, bv_word(r->frame_v), r->q.vel_jump, r->q.ang_jump,
+               r->q.dev_cm, r->q.dev_deg, r->q.range_deg);
+    }
+    printf("  split: one blend_static at alpha 1 with the bone mask holding each joint's weight, the window's\n"
+           "  smoothstep: the upper body over %.0f%% of the %.2f s window, the legs (%zu of the quality scene's joints)\n"
+           "  over all of it; with equal windows it is the cross-fade (slerp) exactly. N-way: the cross-fade as\n"
+           "  pb_blend_n of source and destination, weights 1 - w and w: fast = weighted nlerp (the nlerp\n"
+           "  cross-fade's poses to rounding), accurate = the weighted quaternion mean; static poses only.\n",
+           100 * (double)BL_UPPER_FRACTION, R->duration, R->qlower);
+}
+
 void budget_print(const budget_res *R)
 {
     /* ---- the tables ---- */
@@ -173,6 +222,7 @@ void budget_print(const budget_res *R)
            "  window and the body joints, degrees, mean over the transitions (0: always inside).\n"
            "  blend and blend_static make the same poses (they differ in the velocities they report): same quality.\n",
            R->src_vj, R->src_aj, R->duration);
+    print_layers(R);
     print_reading(R);
 }
 
@@ -247,6 +297,44 @@ static int add_row(cJSON *rows, const budget_res *R, int mi)
     return ok;
 }
 
+/* "layers": the layer ops' rows; "layer_transitions": the layered transitions', with the methods' keys */
+static int add_layers(cJSON *root, const budget_res *R)
+{
+    cJSON *lo = cJSON_AddArrayToObject(root, "layers"), *lt = cJSON_AddArrayToObject(root, "layer_transitions");
+    int ok = lo && lt && cJSON_AddNumberToObject(root, "lower_body_joints", (double)R->lower) &&
+             cJSON_AddNumberToObject(root, "quality_lower_body_joints", (double)R->qlower);
+    for (int i = 0; ok && i < BL_NOPS; i++) {
+        const bl_op_row *r = &R->layer[i];
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(lo, o) && cJSON_AddStringToObject(o, "key", bl_op_info(i)->key) &&
+             cJSON_AddStringToObject(o, "layer", bl_op_info(i)->name) &&
+             cJSON_AddStringToObject(o, "ops", bl_op_info(i)->ops) && json_add_num(o, "us", r->us.median) &&
+             json_add_num(o, "min_us", r->us.min) && json_add_num(o, "max_us", r->us.max) &&
+             json_add_num(o, "spread", (r->us.max - r->us.min) / r->us.median) &&
+             json_add_num(o, "uniform_us", r->plain_us.median) &&
+             json_add_num(o, "bytes_per_joint", r->bytes_per_joint) && json_add_num(o, "gbps", layer_gbs(R, r)) &&
+             json_add_num(o, "budget_fraction", r->us.median / R->budget);
+    }
+    for (int f = 0; ok && f < BL_NFORMS; f++) {
+        const bl_form_row *r = &R->lform[f];
+        cJSON *o = cJSON_CreateObject(), *pp;
+        ok = o && cJSON_AddItemToArray(lt, o) && cJSON_AddStringToObject(o, "key", bl_form_info(f)->key) &&
+             cJSON_AddStringToObject(o, "method", bl_form_info(f)->name) &&
+             cJSON_AddStringToObject(o, "ops", bl_form_info(f)->ops) && json_add_num(o, "cost_us", r->cost.median) &&
+             json_add_num(o, "cost_spread", (r->cost.max - r->cost.min) / r->cost.median) &&
+             cJSON_AddStringToObject(o, "verdict", bv_word(r->cost_v)) &&
+             cJSON_AddBoolToObject(o, "fits", r->cost_v == BV_FITS) && json_add_num(o, "frame_us", r->frame.median) &&
+             cJSON_AddStringToObject(o, "frame_verdict", bv_word(r->frame_v)) &&
+             add_meas(o, "cost", &r->cost, r->cost_v) && add_meas(o, "frame", &r->frame, r->frame_v) &&
+             add_quality(o, &r->q) && (pp = cJSON_AddArrayToObject(o, "per_pair"));
+        for (int p = 0; ok && p < R->np; p++) {
+            cJSON *q = cJSON_CreateObject();
+            ok = q && cJSON_AddItemToArray(pp, q) && add_quality(q, &r->pq[p]);
+        }
+    }
+    return ok;
+}
+
 int budget_check_passes(const budget_res *R)
 {
     for (int mi = 1; mi < BUDGET_NM; mi++)   /* 0 is the cut: not a blending method */
@@ -306,6 +394,7 @@ int budget_write_json(const budget_res *R, const char *path)
              cJSON_AddNumberToObject(o, "to_at_s", (double)R->pairs[p].to_at);
     }
     for (int mi = 0; ok && mi < BUDGET_NM; mi++) ok = add_row(rows, R, mi);
+    ok = ok && add_layers(root, R);
     if (!ok) {
         fprintf(stderr, "posebench budget: out of memory\n");
         cJSON_Delete(root);

@@ -20,7 +20,7 @@
 /* ---- a ground trajectory joint for mocap ------------------------------------------------ */
 /* out = in with a new joint 0 (parent of every former root): the first
  * root's position on the floor (y = 0, y up) turned by its heading (the
- * yaw of its local +z axis). Former roots become its children. */
+ * yaw of its local +z axis). Former roots become its children, the legs keep their joints. */
 pb_status bq_add_trajectory(const pb_scene *in, pb_scene *out)
 {
     memset(out, 0, sizeof *out);
@@ -68,8 +68,11 @@ pb_status bq_add_trajectory(const pb_scene *in, pb_scene *out)
     snprintf(out->name, sizeof out->name, "%.40s+trajectory", in->name);
     snprintf(out->source, sizeof out->source, "%s", in->source);
     memcpy(out->clip_name, in->clip_name, sizeof out->clip_name);
-    out->leg[0][0] = out->leg[1][0] = -1;
-    snprintf(out->leg_desc, sizeof out->leg_desc, "not used");
+    /* the legs move one joint down with the rest (the IK does not run here; the masked transitions of
+     * budget_layers.c tell the lower body from them) */
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < 3; i++) out->leg[l][i] = in->leg[l][0] < 0 ? -1 : in->leg[l][i] + 1;
+    snprintf(out->leg_desc, sizeof out->leg_desc, "%.200s, one joint down (the trajectory joint is 0)", in->leg_desc);
     return PB_OK;
 }
 
@@ -187,8 +190,8 @@ static void align_dst(qsim *s)
     }
 }
 
-/* One transition of pair p with method m: frames -1 .. window at 60 Hz. */
-static pb_status simulate(qsim *s, pb_frame_method m, const bq_pair *p, bq_quality *q, double *src_vj, double *src_aj)
+/* One transition of pair p with form f: frames -1 .. window at 60 Hz. */
+static pb_status simulate(qsim *s, const bq_form *f, const bq_pair *p, bq_quality *q, double *src_vj, double *src_aj)
 {
     pb_frame_crowd *c = s->c;
     const pb_scene *sc = c->sc;
@@ -222,8 +225,9 @@ static pb_status simulate(qsim *s, pb_frame_method m, const bq_pair *p, bq_quali
             for (int i = 0; i < 3; i++) s->align_t[i] = ps[i] - rp[i];
         }
         align_dst(s);
-        if (k == 0 && (st = pb_frame_begin(c, s->v, m)) != PB_OK) return st;
-        if ((st = pb_frame_transition(c, s->v, m, t)) != PB_OK) return st;
+        if (k == 0 && !f->fn && (st = pb_frame_begin(c, s->v, f->m)) != PB_OK) return st;
+        st = f->fn ? f->fn(c, s->v, t, f->user) : pb_frame_transition(c, s->v, f->m, t);
+        if (st != PB_OK) return st;
         double ex = range_excess(sc, c->mixed, s->lo, s->hi);
         if (ex > range) range = ex;
         if ((st = fk_into(s, c->mixed, &c->global)) != PB_OK) return st;
@@ -259,6 +263,17 @@ static pb_status simulate(qsim *s, pb_frame_method m, const bq_pair *p, bq_quali
 pb_status bq_measure(pb_frame_crowd *c, const pb_variant *v, const pb_frame_method *methods, int nm, const bq_pair *pairs, int np,
                      bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj)
 {
+    bq_form *forms = calloc((size_t)(nm > 0 ? nm : 1), sizeof *forms);
+    if (!forms) return pb_fail(PB_ERR_NOMEM, "quality: out of memory");
+    for (int i = 0; i < nm; i++) forms[i].m = methods[i];
+    pb_status st = bq_measure_forms(c, v, forms, nm, pairs, np, per_pair, mean, src_vj, src_aj);
+    free(forms);
+    return st;
+}
+
+pb_status bq_measure_forms(pb_frame_crowd *c, const pb_variant *v, const bq_form *forms, int nf, const bq_pair *pairs,
+                           int np, bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj)
+{
     size_t J = c->sc->joints;
     double *buf = malloc(sizeof(double) * J * 3 * 4 + sizeof(qd) * J * 4);
     float *range = malloc(sizeof(float) * J * 6 * (size_t)np);   /* per pair: lo, then hi */
@@ -280,14 +295,14 @@ pb_status bq_measure(pb_frame_crowd *c, const pb_variant *v, const pb_frame_meth
         st = pb_clip_joint_limits(clips, 2, NULL, range + (size_t)p * 6 * J, range + (size_t)p * 6 * J + 3 * J);
     }
     *src_vj = *src_aj = 0;
-    for (int mi = 0; mi < nm && st == PB_OK; mi++) {
+    for (int mi = 0; mi < nf && st == PB_OK; mi++) {
         bq_quality sum = { 0, 0, 0, 0, 0 };
         for (int p = 0; p < np && st == PB_OK; p++) {
             double vj, aj;
             bq_quality *q = &per_pair[(size_t)mi * (size_t)np + (size_t)p];
             s.lo = range + (size_t)p * 6 * J;
             s.hi = s.lo + 3 * J;
-            st = simulate(&s, methods[mi], &pairs[p], q, mi == 0 ? &vj : NULL, &aj);
+            st = simulate(&s, &forms[mi], &pairs[p], q, mi == 0 ? &vj : NULL, &aj);
             if (st == PB_OK && mi == 0) {
                 *src_vj += vj / np;
                 *src_aj += aj / np;

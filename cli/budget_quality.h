@@ -23,9 +23,26 @@ typedef struct bq_quality {
 
 /* out = in with a new joint 0 (parent of every former root): the first
  * root's position on the floor (y = 0, y up) turned by its heading (the
- * yaw of its local +z axis). Former roots become its children.
+ * yaw of its local +z axis). Former roots become its children; the legs
+ * (leg) keep their joints, one index down.
  * Errors: PB_ERR_NOMEM, pb_clip_alloc's. */
 pb_status bq_add_trajectory(const pb_scene *in, pb_scene *out);
+
+/* A transition the quality half plays: a frame method (fn NULL: pb_frame_begin
+ * at the transition, then pb_frame_transition), or a form the app composes
+ * from ops (budget_layers.h): fn writes the shown pose at t seconds since the
+ * transition into c->mix and points c->mixed at it; nothing runs at the
+ * transition itself. */
+typedef pb_status (*bq_transition_fn)(pb_frame_crowd *c, const pb_variant *v, float t, void *user);
+typedef struct bq_form {
+    pb_frame_method m;
+    bq_transition_fn fn;
+    void *user;
+} bq_form;
+
+/* Quality of forms[0..nf) over pairs[0..np) on crowd c (one character), as bq_measure. */
+pb_status bq_measure_forms(pb_frame_crowd *c, const pb_variant *v, const bq_form *forms, int nf, const bq_pair *pairs,
+                           int np, bq_quality *per_pair, bq_quality *mean, double *src_vj, double *src_aj);
 
 /* Quality of methods[0..nm) over pairs[0..np) on crowd c (one character):
  * per_pair[m * np + p] and the mean over the pairs mean[m]; src_vj/src_aj the

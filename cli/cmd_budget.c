@@ -12,6 +12,7 @@
  * is measured, not extrapolated: a bisection over the character count, each
  * probe a measurement like the first (budget_verdict.c's bv_bisect).
  * Quality, on the same methods and parameters: budget_quality.h.
+ * Layers (masked and N-way blends as add-ons, and transitions made of them): budget_layers.h.
  * Output: budget_out.c. */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "budget_layers.h"
 #include "command.h"
 #include "context.h"
 #include "frame_cmd.h"
@@ -101,16 +103,6 @@ static pb_status blocks_ready(pb_frame_blocks *b, const budget_res *R, size_t n,
     return st;
 }
 
-/* Median and extremes of n samples (sorts them). */
-static bv_meas meas_of(double *sm, long n)
-{
-    bv_meas m;
-    m.median = median_sort(sm, (int)n);
-    m.min = sm[0];
-    m.max = sm[n - 1];
-    return m;
-}
-
 /* A crowd of n characters ready for timed frames of method m (both clips sampled, the transition begun). */
 static pb_status crowd_ready(pb_frame_crowd *c, const budget_res *R, size_t n, pb_frame_method m)
 {
@@ -149,7 +141,7 @@ static int probe(void *ctx, long n, bv_meas *out)
         if (st != PB_OK) report_fail(NULL, "bisection (threads)");
         pb_frame_blocks_free(&b);   /* also after a failed blocks_ready: it left b empty */
         if (st != PB_OK) return st == PB_ERR_NOMEM || st == PB_ERR_SIZE ? EXIT_USAGE : EXIT_CHECK;
-        *out = meas_of(p->samples, p->R->reps);
+        *out = budget_meas_of(p->samples, p->R->reps);
         return 0;
     }
     pb_frame_crowd c;
@@ -166,7 +158,7 @@ static int probe(void *ctx, long n, bv_meas *out)
         return EXIT_CHECK;
     }
     pb_frame_crowd_free(&c);
-    *out = meas_of(p->samples, p->R->reps);
+    *out = budget_meas_of(p->samples, p->R->reps);
     return 0;
 }
 
@@ -226,15 +218,17 @@ static int measure_cost(budget_res *R, double *samples)
         pb_frame_crowd_free(&crowd);
         return EXIT_CHECK;
     }
+    int le = bl_measure_cost(R, &crowd);   /* the layers on the same crowd */
     pb_frame_crowd_free(&crowd);
+    if (le != EXIT_OK) return le;
     for (int mi = 0; mi < NM; mi++) {
         budget_row *row = &R->rows[mi];
-        row->cost = meas_of(&samples[(size_t)(2 * mi) * reps], reps);
-        row->frame = meas_of(&samples[(size_t)(2 * mi + 1) * reps], reps);
+        row->cost = budget_meas_of(&samples[(size_t)(2 * mi) * reps], reps);
+        row->frame = budget_meas_of(&samples[(size_t)(2 * mi + 1) * reps], reps);
         row->cost_v = bv_judge(&row->cost, R->budget, BV_NOISE_FLOOR);
         row->frame_v = bv_judge(&row->frame, R->budget, BV_NOISE_FLOOR);
     }
-    R->rest = meas_of(&samples[(size_t)(2 * NM) * reps], reps);
+    R->rest = budget_meas_of(&samples[(size_t)(2 * NM) * reps], reps);
     /* the whole frame in fused blocks on the pool's threads, each method its own blocked crowd */
     fprintf(stderr, "posebench budget: the whole frame in fused blocks on %d thread%s ...\n", R->threads,
             R->threads > 1 ? "s" : "");
@@ -251,7 +245,7 @@ static int measure_cost(budget_res *R, double *samples)
             return EXIT_CHECK;
         }
         budget_row *row = &R->rows[mi];
-        row->frame_mt = meas_of(samples, reps);
+        row->frame_mt = budget_meas_of(samples, reps);
         row->frame_mt_v = bv_judge(&row->frame_mt, R->budget, BV_NOISE_FLOOR);
     }
     fprintf(stderr, "posebench budget: the largest crowd within %.0f us, by bisection (up to %d probes per method, "
@@ -315,8 +309,9 @@ static int measure_quality(budget_res *R, const pb_scene *syn, pb_scene *cmu, pb
         R->rows[mi].q = mean[mi];
         for (int p = 0; p < R->np; p++) R->rows[mi].pq[p] = per_pair[mi * R->np + p];
     }
+    int e = bl_measure_quality(R, &crowd);   /* the layered transitions on the same transitions */
     pb_frame_crowd_free(&crowd);
-    return EXIT_OK;
+    return e;
 }
 
 static int run(const opt_val *o, int nrest, char **rest)
@@ -399,7 +394,9 @@ const command cmd_budget = {
              "  legs FK, IK, FK), each with a verdict: fits (the repetitions' whole spread, at least +-3% of the\n"
              "  median, is within the budget), marginal (the budget lies inside it) or does not fit; the largest\n"
              "  crowd that fits, measured by bisection (to 2% or 1 character, at most 10 probes); and the quality of\n"
-             "  the same transitions on real mocap (velocity jump, deviation). Exit status 1 (a failed check) when no\n"
+             "  the same transitions on real mocap (velocity jump, deviation). Then the layers: masked override,\n"
+             "  masked additive and N-way blend (K=4) as per-frame add-ons (us, B/joint, GB/s), and a split (masked)\n"
+             "  and an N-way cross-fade, timed and played like the methods. Exit status 1 (a failed check) when no\n"
              "  blending method's whole frame fits or is marginal at --characters, or an op fails; the report\n"
              "  records that as a finding and completes.\n",
     .opts = opts,

@@ -356,6 +356,49 @@ void frame_section(report *r, out2 *o, int made)
                                           "transition method; scalar (left) and SIMD (right) on their own axes", made);
 }
 
+/* A table of JSON rows under its own heading, scrolling sideways in a narrow window. */
+static void titled_table(out2 *o, const char *title, const cJSON *rows, const json_col *cols, int ncols)
+{
+    fprintf(o->h, "<h3>%s</h3>\n<div class=\"wide\"><table class=\"num\">\n", title);
+    fprintf(o->m, "### %s\n\n", title);
+    json_table(o, rows, cols, ncols, NULL);
+    both(o, "</table></div>\n", "\n");
+}
+
+/* budget's layers (JSON "layers", "layer_transitions"; older JSON has neither: nothing is shown) */
+static void budget_layers(out2 *o, const cJSON *b, double budget)
+{
+    const cJSON *layers = jget(b, "layers"), *lt = jget(b, "layer_transitions"), *cfg = jget(b, "config");
+    if (layers && jlen(layers)) {
+        const json_col cols[] = { { "layer", "layer", 's', 0 }, { "us/frame", "us", 'f', 1 }, { "spread", "spread", '%', 1 },
+                                  { "uniform us", "uniform_us", 'g', 4 }, { "B/joint", "bytes_per_joint", 'f', 1 },
+                                  { "GB/s", "gbps", 'f', 2 }, { "share of budget", "budget_fraction", '%', 1 } };
+        titled_table(o, "Layers", layers, cols, sizeof cols / sizeof cols[0]);
+        fprintf(o->h, "<p class=\"note\">What a layer adds to each frame for the crowd (%.0f characters x %.0f joints), "
+                      "one call over every character (CPU time, median). Masked override: blend_static (slerp) or "
+                      "blend_static_nlerp with a weight per character times a bone mask (1 on the upper body, 0 on "
+                      "the legs' %.0f joints); masked additive: the frame's additive layer (with velocities) under "
+                      "that mask; N-way: pb_blend_n of 4 poses with weights per character. <i>uniform</i>: the same "
+                      "op without per-element arrays. B/joint: poses read and written plus the shared arrays; "
+                      "share of the %.0f us budget.</p>\n",
+                json_num(cfg, "characters"), json_num(cfg, "joints"), json_num(b, "lower_body_joints"), budget);
+    }
+    if (lt && jlen(lt)) {
+        const json_col cols[] = { { "transition", "method", 's', 0 }, { "us/frame", "cost_us", 'f', 1 },
+                                  { "verdict", "verdict", 's', 0 }, { "frame us", "frame_us", 'f', 1 },
+                                  { "frame", "frame_verdict", 's', 0 }, { "velocity jump m/s", "vel_jump_ms", 'f', 3 },
+                                  { "angular jump rad/s", "ang_jump_rads", 'f', 2 }, { "deviation cm", "dev_cm", 'f', 2 },
+                                  { "deviation deg", "dev_deg", 'f', 2 }, { "range excess deg", "range_deg", 'f', 2 } };
+        titled_table(o, "Layered transitions", lt, cols, sizeof cols / sizeof cols[0]);
+        fprintf(o->h, "<p class=\"note\">Cost as the methods' above (both clips sampled plus the transition; the whole "
+                      "frame with it), at the crowd only (no bisection); quality on the same transitions. Split "
+                      "cross-fade: one blend_static whose bone mask holds each joint's weight, the upper body "
+                      "switching over half the window and the legs (%.0f joints here) over all of it. N-way: the "
+                      "cross-fade as pb_blend_n of source and destination (fast: the nlerp cross-fade to rounding; "
+                      "accurate: the weighted quaternion mean).</p>\n", json_num(b, "quality_lower_body_joints"));
+    }
+}
+
 void budget_section(report *r, out2 *o, int made)
 {
     both(o, "<h2 id=\"budget\">Budget: which transition fits</h2>\n", "## Budget\n\n");
@@ -431,6 +474,7 @@ void budget_section(report *r, out2 *o, int made)
             json_num(r->budget, "quality_body_joints"), json_num(sa, "vel_ms"), json_num(sa, "ang_rads"));
     fprintf(o->m, "Quality on %s; velocity jump at the transition frame (source alone: %.3f m/s), mean deviation from "
                   "the destination over the window.\n\n", src ? src : "?", json_num(sa, "vel_ms"));
+    budget_layers(o, r->budget, budget);
     figure(o, report_plot_file(PL_BUDGET), "cost per frame vs quality per transition method (left: velocity jump; "
                                            "right: deviation from the destination; axes from 0)", made);
 }

@@ -11,8 +11,8 @@ target_sources(posebench_cli PRIVATE
   # one file per command
   ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
   ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/frame_fused.c ${PB_CLI_ROOT}/cli/frame_mm.c ${PB_CLI_ROOT}/cli/frame_graph.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
-  # budget's quality and output
-  ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c
+  # budget's quality, layers and output
+  ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_layers.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c
   # report: reading the steps' JSON, plots, HTML
   ${PB_CLI_ROOT}/cli/report_util.c ${PB_CLI_ROOT}/cli/report_read.c ${PB_CLI_ROOT}/cli/report_plots.c
   ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c ${PB_CLI_ROOT}/cli/report_scaling.c)
