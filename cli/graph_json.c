@@ -531,7 +531,7 @@ static int syntax_error(ctx *x, const char *text, size_t n, const char *end)
     size_t near = strcspn(text + off, "\r\n");
     if (!x->err || !x->errlen) return -1;
     if (off >= n) snprintf(x->err, x->errlen, "%s:%zu:%zu: JSON syntax error: the text ends early", x->file, line, col);
-    else snprintf(x->err, x->errlen, "%s:%zu:%zu: JSON syntax error at \"%.*s\"", x->file, line, col,
+    else snprintf(x->err, x->errlen, "%s:%zu:%zu: JSON syntax error at: %.*s", x->file, line, col,
                   (int)(near < 24 ? near : 24), text + off);
     return -1;
 }
