@@ -56,6 +56,7 @@ typedef struct {
     size_t errlen;
     const pb_graph_scene *base;
     graph_json *g;
+    size_t cur;   /* the state, transition or layer whose samples, conditions or mask joints are being read */
 } ctx;
 
 /* A value and its JSON path (NULL value: the key is absent). */
@@ -249,31 +250,32 @@ static int method_duration(ctx *x, const char *at, const cJSON *obj, pb_graph_me
 }
 
 /* ---- the sections ---- */
-static int params(ctx *x, const cJSON *root)
+/* The array f (at most max entries, limit naming the maximum; required: at least one): its count into *n,
+ * then one(x, element, index) for each element in order. */
+typedef int (*element_fn)(ctx *x, const field *e, size_t i);
+static int each(ctx *x, const field *f, size_t max, const char *limit, int required, size_t *n, element_fn one)
 {
-    pb_graph_def *d = &x->g->def;
-    field f = get("", root, "params");
+    if (array(x, f, max, limit, required, n)) return -1;
     const cJSON *e;
-    if (array(x, &f, PB_GRAPH_MAX_PARAMS, "PB_GRAPH_MAX_PARAMS", 0, &d->params)) return -1;
     size_t i = 0;
-    cJSON_ArrayForEach(e, f.v) {
-        field p = item(f.at, e, i);
-        x->g->lo[i] = 0, x->g->hi[i] = 1;
-        if (cJSON_IsString(e)) {   /* a plain name */
-            if (new_name(x, &p, K_PARAM, i, d->param[i])) return -1;
-        } else {
-            static const char *const k[] = { "name", "min", "max", NULL };
-            field name = get(p.at, e, "name"), lo = get(p.at, e, "min"), hi = get(p.at, e, "max");
-            if (keys(x, p.at, e, k) || new_name(x, &name, K_PARAM, i, d->param[i]) ||
-                (lo.v && number(x, &lo, -FLT_MAX, FLT_MAX, FINITE, &x->g->lo[i])) ||
-                (hi.v && number(x, &hi, -FLT_MAX, FLT_MAX, FINITE, &x->g->hi[i])))
-                return -1;
-            if (!(x->g->lo[i] <= x->g->hi[i]))
-                return fail(x, p.at, "min %g is above max %g", (double)x->g->lo[i], (double)x->g->hi[i]);
-        }
-        i++;
+    cJSON_ArrayForEach(e, f->v) {
+        field it = item(f->at, e, i);
+        if (one(x, &it, i++)) return -1;
     }
     return 0;
+}
+
+static int param(ctx *x, const field *p, size_t i)
+{
+    static const char *const k[] = { "name", "min", "max", NULL };
+    float *lo = &x->g->lo[i], *hi = &x->g->hi[i];
+    *lo = 0, *hi = 1;
+    if (cJSON_IsString(p->v)) return new_name(x, p, K_PARAM, i, x->g->def.param[i]);   /* a plain name */
+    field name = get(p->at, p->v, "name"), fl = get(p->at, p->v, "min"), fh = get(p->at, p->v, "max");
+    if (keys(x, p->at, p->v, k) || new_name(x, &name, K_PARAM, i, x->g->def.param[i]) ||
+        (fl.v && number(x, &fl, -FLT_MAX, FLT_MAX, FINITE, lo)) || (fh.v && number(x, &fh, -FLT_MAX, FLT_MAX, FINITE, hi)))
+        return -1;
+    return *lo <= *hi ? 0 : fail(x, p->at, "min %g is above max %g", (double)*lo, (double)*hi);
 }
 
 /* A motion's start or end: seconds, or "P%" of the clip's duration. */
@@ -289,26 +291,17 @@ static int motion_time(ctx *x, const field *f, float dur, float *out)
     return 0;
 }
 
-static int motions(ctx *x, const cJSON *root)
+static int motion(ctx *x, const field *m, size_t i)
 {
     static const char *const k[] = { "name", "clip", "start", "end", NULL };
-    pb_graph_def *d = &x->g->def;
-    field f = get("", root, "motions");
-    const cJSON *e;
-    if (array(x, &f, PB_GRAPH_MAX_MOTIONS, "PB_GRAPH_MAX_MOTIONS", 1, &d->motions)) return -1;
-    size_t i = 0;
-    cJSON_ArrayForEach(e, f.v) {
-        field m = item(f.at, e, i), name = get(m.at, e, "name"), clip = get(m.at, e, "clip");
-        field start = get(m.at, e, "start"), end = get(m.at, e, "end");
-        pb_graph_motion *mo = &d->motion[i];
-        if (keys(x, m.at, e, k) || new_name(x, &name, K_MOTION, i, mo->name) ||
-            integer(x, &clip, 0, 2, "a clip: 0 (source), 1 (destination) or 2 (breathing)", &mo->clip))
-            return -1;
-        float dur = pb_clip_duration(x->base->clips[mo->clip]);
-        if (motion_time(x, &start, dur, &mo->start) || motion_time(x, &end, dur, &mo->end)) return -1;
-        i++;
-    }
-    return 0;
+    field name = get(m->at, m->v, "name"), clip = get(m->at, m->v, "clip");
+    field start = get(m->at, m->v, "start"), end = get(m->at, m->v, "end");
+    pb_graph_motion *mo = &x->g->def.motion[i];
+    if (keys(x, m->at, m->v, k) || new_name(x, &name, K_MOTION, i, mo->name) ||
+        integer(x, &clip, 0, 2, "a clip: 0 (source), 1 (destination) or 2 (breathing)", &mo->clip))
+        return -1;
+    float dur = pb_clip_duration(x->base->clips[mo->clip]);
+    return motion_time(x, &start, dur, &mo->start) || motion_time(x, &end, dur, &mo->end) ? -1 : 0;
 }
 
 static int space(ctx *x, const field *f, pb_bspace_method *out)
@@ -324,66 +317,55 @@ static int space(ctx *x, const field *f, pb_bspace_method *out)
                 "once)", s);
 }
 
-static int samples(ctx *x, const char *at, const cJSON *obj, pb_graph_state *st)
+/* Sample k of the blend space of state x->cur. */
+static int sample(ctx *x, const field *s, size_t k)
 {
     static const char *const k1[] = { "motion", "x", NULL }, *const k2[] = { "motion", "x", "y", NULL };
+    pb_graph_state *st = &x->g->def.state[x->cur];
     int two = st->space == PB_BSPACE_BARYCENTRIC;
-    field f = get(at, obj, "samples");
-    const cJSON *e;
-    if (array(x, &f, PB_GRAPH_MAX_SAMPLES, "PB_GRAPH_MAX_SAMPLES", 1, &st->samples)) return -1;
-    size_t i = 0;
-    cJSON_ArrayForEach(e, f.v) {
-        field s = item(f.at, e, i), mo = get(s.at, e, "motion"), sx = get(s.at, e, "x"), sy = get(s.at, e, "y");
-        if (keys(x, s.at, e, two ? k2 : k1) || find(x, &mo, K_MOTION, &st->motion[i]) ||
-            number(x, &sx, -FLT_MAX, FLT_MAX, FINITE, &st->x[i]) ||
-            (two && number(x, &sy, -FLT_MAX, FLT_MAX, FINITE, &st->y[i])))
-            return -1;
-        i++;
-    }
-    return 0;
+    field mo = get(s->at, s->v, "motion"), sx = get(s->at, s->v, "x"), sy = get(s->at, s->v, "y");
+    return keys(x, s->at, s->v, two ? k2 : k1) || find(x, &mo, K_MOTION, &st->motion[k]) ||
+           number(x, &sx, -FLT_MAX, FLT_MAX, FINITE, &st->x[k]) ||
+           (two && number(x, &sy, -FLT_MAX, FLT_MAX, FINITE, &st->y[k])) ? -1 : 0;
 }
 
-static int states(ctx *x, const cJSON *root)
+static int state(ctx *x, const field *s, size_t i)
 {
     static const char *const k1[] = { "name", "motion", "loop", NULL };
     static const char *const k2[] = { "name", "space", "x", "y", "samples", "loop", NULL };
     static const char *const kl[] = { "method", "duration", NULL };
-    pb_graph_def *d = &x->g->def;
-    field f = get("", root, "states");
-    const cJSON *e;
-    if (array(x, &f, PB_GRAPH_MAX_STATES, "PB_GRAPH_MAX_STATES", 1, &d->states)) return -1;
-    size_t i = 0;
-    cJSON_ArrayForEach(e, f.v) {
-        field s = item(f.at, e, i), name = get(s.at, e, "name"), loop = get(s.at, e, "loop");
-        pb_graph_state *st = &d->state[i];
-        int blend = cJSON_GetObjectItemCaseSensitive(e, "samples") != NULL;
-        if (keys(x, s.at, e, blend ? k2 : k1) || new_name(x, &name, K_STATE, i, st->name)) return -1;
-        st->px = st->py = -1;
-        if (blend) {
-            field sp = get(s.at, e, "space"), px = get(s.at, e, "x"), py = get(s.at, e, "y");
-            if (space(x, &sp, &st->space) || find(x, &px, K_PARAM, &st->px)) return -1;
-            if (st->space == PB_BSPACE_BARYCENTRIC ? find(x, &py, K_PARAM, &st->py)
-                : py.v ? fail(x, py.at, "a 1d space reads only x") : 0)
-                return -1;
-            if (samples(x, s.at, e, st)) return -1;
-        } else {
-            field mo = get(s.at, e, "motion");
-            if (!mo.v) return fail(x, s.at, "missing \"motion\" (a motion name) or \"samples\" (a blend space)");
-            if (find(x, &mo, K_MOTION, &st->motion[0])) return -1;
-            st->samples = 1;
-        }
-        st->loop_method = PB_GM_INERTIALIZE, st->loop_duration = LOOP_DURATION;
-        if (loop.v && (keys(x, loop.at, loop.v, kl) || method_duration(x, loop.at, loop.v, &st->loop_method,
-                                                                         &st->loop_duration)))
+    const cJSON *e = s->v;
+    field name = get(s->at, e, "name"), loop = get(s->at, e, "loop");
+    pb_graph_state *st = &x->g->def.state[i];
+    int blend = cJSON_GetObjectItemCaseSensitive(e, "samples") != NULL;
+    if (keys(x, s->at, e, blend ? k2 : k1) || new_name(x, &name, K_STATE, i, st->name)) return -1;
+    st->px = st->py = -1;
+    if (blend) {
+        field sp = get(s->at, e, "space"), px = get(s->at, e, "x"), py = get(s->at, e, "y");
+        field f = get(s->at, e, "samples");
+        if (space(x, &sp, &st->space) || find(x, &px, K_PARAM, &st->px)) return -1;
+        if (st->space == PB_BSPACE_BARYCENTRIC ? find(x, &py, K_PARAM, &st->py)
+            : py.v ? fail(x, py.at, "a 1d space reads only x") : 0)
             return -1;
-        i++;
+        x->cur = i;
+        if (each(x, &f, PB_GRAPH_MAX_SAMPLES, "PB_GRAPH_MAX_SAMPLES", 1, &st->samples, sample)) return -1;
+    } else {
+        field mo = get(s->at, e, "motion");
+        if (!mo.v) return fail(x, s->at, "missing \"motion\" (a motion name) or \"samples\" (a blend space)");
+        if (find(x, &mo, K_MOTION, &st->motion[0])) return -1;
+        st->samples = 1;
     }
+    st->loop_method = PB_GM_INERTIALIZE, st->loop_duration = LOOP_DURATION;
+    if (loop.v && (keys(x, loop.at, loop.v, kl) || method_duration(x, loop.at, loop.v, &st->loop_method,
+                                                                     &st->loop_duration)))
+        return -1;
     return 0;
 }
 
-/* A condition: [parameter, "<" or ">", number]. */
-static int condition(ctx *x, const field *f, pb_graph_cond *c)
+/* Condition k of transition x->cur: [parameter, "<" or ">", number]. */
+static int condition(ctx *x, const field *f, size_t k)
 {
+    pb_graph_cond *c = &x->g->def.transition[x->cur].cond[k];
     if (!cJSON_IsArray(f->v) || cJSON_GetArraySize(f->v) != 3)
         return fail(x, f->at, "expected [parameter, \"<\" or \">\", number], got %s%s", type_of(f->v),
                     cJSON_IsArray(f->v) ? " of another length" : "");
@@ -396,35 +378,34 @@ static int condition(ctx *x, const field *f, pb_graph_cond *c)
     return number(x, &v, -FLT_MAX, FLT_MAX, FINITE, &c->value);
 }
 
-static int transitions(ctx *x, const cJSON *root)
+static int transition(ctx *x, const field *t, size_t i)
 {
     static const char *const k[] = { "from", "to", "when", "method", "duration", NULL };
-    pb_graph_def *d = &x->g->def;
-    field f = get("", root, "transitions");
-    const cJSON *e;
-    if (array(x, &f, PB_GRAPH_MAX_TRANSITIONS, "PB_GRAPH_MAX_TRANSITIONS", 0, &d->transitions)) return -1;
-    size_t i = 0;
-    cJSON_ArrayForEach(e, f.v) {
-        field t = item(f.at, e, i), from = get(t.at, e, "from"), to = get(t.at, e, "to"), when = get(t.at, e, "when");
-        pb_graph_transition *tr = &d->transition[i];
-        if (keys(x, t.at, e, k)) return -1;
-        if (cJSON_IsString(from.v) && !strcmp(from.v->valuestring, "*")) tr->from = -1;
-        else if (find(x, &from, K_STATE, &tr->from)) return -1;
-        if (find(x, &to, K_STATE, &tr->to) || array(x, &when, PB_GRAPH_MAX_CONDS, "PB_GRAPH_MAX_CONDS", 0, &tr->conds))
-            return -1;
-        const cJSON *c;
-        size_t n = 0;
-        cJSON_ArrayForEach(c, when.v) {
-            field cf = item(when.at, c, n);
-            if (condition(x, &cf, &tr->cond[n++])) return -1;
-        }
-        if (method_duration(x, t.at, e, &tr->method, &tr->duration)) return -1;
-        i++;
-    }
+    field from = get(t->at, t->v, "from"), to = get(t->at, t->v, "to"), when = get(t->at, t->v, "when");
+    pb_graph_transition *tr = &x->g->def.transition[i];
+    if (keys(x, t->at, t->v, k)) return -1;
+    if (cJSON_IsString(from.v) && !strcmp(from.v->valuestring, "*")) tr->from = -1;
+    else if (find(x, &from, K_STATE, &tr->from)) return -1;
+    x->cur = i;
+    return find(x, &to, K_STATE, &tr->to) ||
+           each(x, &when, PB_GRAPH_MAX_CONDS, "PB_GRAPH_MAX_CONDS", 0, &tr->conds, condition) ||
+           method_duration(x, t->at, t->v, &tr->method, &tr->duration) ? -1 : 0;
+}
+
+/* Joint k of the mask of layer x->cur (made by mask()). */
+static int joint(ctx *x, const field *j, size_t k)
+{
+    size_t joints = x->base->clips[0]->joints;
+    char what[64];
+    int at = 0;
+    (void)k;
+    snprintf(what, sizeof what, "a joint index (0 .. %zu)", joints - 1);
+    if (integer(x, j, 0, (long)joints - 1, what, &at)) return -1;
+    x->g->own_mask[x->cur][at] = 1;
     return 0;
 }
 
-/* A layer's mask: "upper" / "chest" (the base's), "all" (none), or joint indices (a mask of our own). */
+/* Layer l's mask: "upper" / "chest" (the base's), "all" (none), or joint indices (a mask of our own). */
 static int mask(ctx *x, const field *f, size_t l)
 {
     pb_graph_layer *ly = &x->g->def.layer[l];
@@ -438,55 +419,44 @@ static int mask(ctx *x, const field *f, size_t l)
         ly->mask = s[0] == 'u' ? x->base->upper : x->base->chest;
         return 0;
     }
-    if (array(x, f, joints, "the skeleton's joints", 0, &n)) return -1;
-    float *m = x->g->own_mask[l] = calloc(joints, sizeof *m);
-    if (!m) return fail(x, f->at, "out of memory");
-    const cJSON *e;
-    size_t i = 0;
-    char what[64];
-    snprintf(what, sizeof what, "a joint index (0 .. %zu)", joints - 1);
-    cJSON_ArrayForEach(e, f->v) {
-        field j = item(f->at, e, i++);
-        int k = 0;
-        if (integer(x, &j, 0, (long)joints - 1, what, &k)) return -1;
-        m[k] = 1;
-    }
-    ly->mask = m;
-    return 0;
+    if (!cJSON_IsArray(f->v)) return fail(x, f->at, "expected upper, chest, all or an array of joint indices");
+    if (!(x->g->own_mask[l] = calloc(joints, sizeof(float)))) return fail(x, f->at, "out of memory");
+    x->cur = l;
+    ly->mask = x->g->own_mask[l];
+    return each(x, f, joints, "the skeleton's joints", 0, &n, joint);
 }
 
-static int layers(ctx *x, const cJSON *root)
+static int layer(ctx *x, const field *l, size_t i)
 {
     static const char *const k[] = { "kind", "motion", "weight", "mask", NULL };
-    pb_graph_def *d = &x->g->def;
-    field f = get("", root, "layers");
-    const cJSON *e;
-    if (array(x, &f, PB_GRAPH_MAX_LAYERS, "PB_GRAPH_MAX_LAYERS", 0, &d->layers)) return -1;
-    size_t i = 0;
-    cJSON_ArrayForEach(e, f.v) {
-        field l = item(f.at, e, i), kind = get(l.at, e, "kind"), mo = get(l.at, e, "motion");
-        field w = get(l.at, e, "weight"), m = get(l.at, e, "mask");
-        pb_graph_layer *ly = &d->layer[i];
-        const char *s = NULL;
-        if (keys(x, l.at, e, k) || str(x, &kind, "a layer kind: override or additive", &s)) return -1;
-        if (strcmp(s, "override") && strcmp(s, "additive"))
-            return fail(x, kind.at, "unknown layer kind \"%s\" (expected override or additive)", s);
-        ly->kind = s[0] == 'o' ? PB_GL_OVERRIDE : PB_GL_ADDITIVE;
-        ly->weight = -1;
-        if (find(x, &mo, K_MOTION, &ly->motion) || (w.v && find(x, &w, K_PARAM, &ly->weight)) || mask(x, &m, i))
-            return -1;
-        i++;
-    }
-    return 0;
+    field kind = get(l->at, l->v, "kind"), mo = get(l->at, l->v, "motion");
+    field w = get(l->at, l->v, "weight"), m = get(l->at, l->v, "mask");
+    pb_graph_layer *ly = &x->g->def.layer[i];
+    const char *s = NULL;
+    if (keys(x, l->at, l->v, k) || str(x, &kind, "a layer kind: override or additive", &s)) return -1;
+    if (strcmp(s, "override") && strcmp(s, "additive"))
+        return fail(x, kind.at, "unknown layer kind \"%s\" (expected override or additive)", s);
+    ly->kind = s[0] == 'o' ? PB_GL_OVERRIDE : PB_GL_ADDITIVE;
+    ly->weight = -1;
+    return find(x, &mo, K_MOTION, &ly->motion) || (w.v && find(x, &w, K_PARAM, &ly->weight)) || mask(x, &m, i) ? -1 : 0;
 }
 
 static int parse(ctx *x, const cJSON *root)
 {
     static const char *const k[] = { "params", "motions", "states", "transitions", "layers", "start", "halflife", NULL };
     pb_graph_def *d = &x->g->def;
-    if (keys(x, "", root, k) || params(x, root) || motions(x, root) || states(x, root) || transitions(x, root) ||
-        layers(x, root))
-        return -1;
+    /* in this order: names are defined before they are used */
+    const struct { const char *key; size_t max; const char *limit; int required; size_t *n; element_fn one; } sec[] = {
+        { "params", PB_GRAPH_MAX_PARAMS, "PB_GRAPH_MAX_PARAMS", 0, &d->params, param },
+        { "motions", PB_GRAPH_MAX_MOTIONS, "PB_GRAPH_MAX_MOTIONS", 1, &d->motions, motion },
+        { "states", PB_GRAPH_MAX_STATES, "PB_GRAPH_MAX_STATES", 1, &d->states, state },
+        { "transitions", PB_GRAPH_MAX_TRANSITIONS, "PB_GRAPH_MAX_TRANSITIONS", 0, &d->transitions, transition },
+        { "layers", PB_GRAPH_MAX_LAYERS, "PB_GRAPH_MAX_LAYERS", 0, &d->layers, layer } };
+    if (keys(x, "", root, k)) return -1;
+    for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++) {
+        field f = get("", root, sec[i].key);
+        if (each(x, &f, sec[i].max, sec[i].limit, sec[i].required, sec[i].n, sec[i].one)) return -1;
+    }
     field start = get("", root, "start"), hl = get("", root, "halflife");
     d->start = 0, d->halflife = HALFLIFE;
     if ((start.v && find(x, &start, K_STATE, &d->start)) ||
@@ -545,7 +515,7 @@ void graph_json_free(graph_json *g)
 
 int graph_json_load(const char *path, const pb_graph_scene *base, graph_json *out, char *err, size_t errlen)
 {
-    ctx x = { path ? path : "(no file)", err, errlen, base, out };
+    ctx x = { path ? path : "(no file)", err, errlen, base, out, 0 };
     if (err && errlen) err[0] = 0;
     if (!out) return fail(&x, "", "nowhere to put the graph");
     memset(out, 0, sizeof *out);
