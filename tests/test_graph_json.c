@@ -1,8 +1,9 @@
 /* test_graph_json.c — the CLI's blend graph loader (cli/graph_json.c, built
  * into this test from its source):
- *   - data/graph_default.json read over two synthetic scenes equals, field by
- *     field, what pb_graph_scene_default builds in C: two independent
- *     writings of one graph, so a loader that misreads a field shows here;
+ *   - data/graph_default.json read over two synthetic scenes and the CMU
+ *     clips (when packaged) equals, field by field, what
+ *     pb_graph_scene_default builds in C: two independent writings of one
+ *     graph, so a loader that misreads a field shows here;
  *   - each bad definition (the fixtures in tests/graph/, and a few written
  *     here, one of them over the size limit) is refused with the message
  *     naming the file, the JSON path and what was expected, and leaves the
@@ -201,26 +202,49 @@ static void drive(const pb_scene *sc, const pb_graph_scene *g, const graph_json 
     for (int r = 0; r < 2; r++) pb_graph_crowd_free(&c[r]);
 }
 
+/* The default JSON over sc equals pb_graph_scene_default(sc); the rest of the test runs over the first scene. */
+static void over(const pb_scene *sc, int first)
+{
+    pb_graph_scene g;
+    graph_json j;
+    char err[512];
+    int st = pb_graph_scene_default(&g, sc) == PB_OK ? 0 : -1;
+    CHECK(st == 0, "%s: %s", sc->name, pb_last_error());
+    if (st != 0) return;
+    st = graph_json_load(DATA, &g, &j, err, sizeof err);
+    CHECK(st == 0, "%s: %s", sc->name, err);
+    if (st == 0) {
+        same_def(&j.def, &g.def, sc->joints);
+        if (first) drive(sc, &g, &j);
+    }
+    graph_json_free(&j);
+    if (first) bad_files(&g);
+    pb_graph_scene_free(&g);
+}
+
 int main(void)
 {
+    /* two synthetic skeletons (masks differ), and the CMU clips where packaged: clips of other lengths, which
+     * the JSON's "P%" motion times must follow exactly */
     static const size_t joints[2] = { 24, 41 };
     for (int s = 0; s < 2; s++) {
         pb_scene sc;
-        pb_graph_scene g;
-        CHECK(pb_scene_synthetic(&sc, joints[s], 3 + (uint64_t)s) == PB_OK, "%s", pb_last_error());
-        CHECK(pb_graph_scene_default(&g, &sc) == PB_OK, "%s", pb_last_error());
-        graph_json j;
-        char err[512];
-        int st = graph_json_load(DATA, &g, &j, err, sizeof err);
-        CHECK(st == 0, "%s", err);
-        if (st == 0) {
-            same_def(&j.def, &g.def, sc.joints);
-            if (s == 0) drive(&sc, &g, &j);
-        }
-        graph_json_free(&j);
-        if (s == 0) bad_files(&g);
-        pb_graph_scene_free(&g);
+        int ok = pb_scene_synthetic(&sc, joints[s], 3 + (uint64_t)s) == PB_OK;
+        CHECK(ok, "%s", pb_last_error());
+        if (ok) over(&sc, s == 0);
         pb_scene_free(&sc);
+    }
+    char pa[600], pbp[600];
+    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
+    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
+    if (access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
+        pb_scene cmu;
+        int ok = pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK;
+        CHECK(ok, "%s", pb_last_error());
+        if (ok) over(&cmu, 0);
+        pb_scene_free(&cmu);
+    } else {
+        fprintf(stderr, "test_graph_json: the CMU clips (%s) are not installed: synthetic scenes only\n", PB_CMU_DIR);
     }
     return check_done();
 }
