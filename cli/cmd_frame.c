@@ -60,9 +60,9 @@ static const opt_spec opts[O_COUNT] = {
     [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
     [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
                       "--source mm: the database search" },
-    [O_GRAPH] = { "graph", OPT_STR, "FILE", 0, 0, NULL, 0, "the default graph",
-                  "--source graph: the blend graph definition to run, a JSON file (docs/graph_json.md;\n"
-                  "data/graph_default.json is the default graph)" },
+    [O_GRAPH] = { "graph", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "--source graph: run the blend graph defined in this JSON file instead of the built-in one\n"
+                  "(docs/graph_json.md; data/graph_default.json is the built-in one as a file)" },
 };
 
 enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_SKIN, ST_COUNT };

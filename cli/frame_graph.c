@@ -4,7 +4,8 @@
  * transition methods, an upper-body override and an additive breathing
  * layer), its parameters driven by seeded random walks so transitions keep
  * happening; or, with --graph FILE, the definition in that JSON file
- * (graph_json.h), its parameters driven by graph_json_drive. Per scene and variant: CPU time per stage (control, sample,
+ * (graph_json.h), its parameters driven by graph_json_drive. Per scene and
+ * variant: CPU time per stage (control, sample,
  * begin, transition, layers, FK) per frame, the total, per character, and
  * how many characters were in a transition of each method per frame. As the
  * motion-matching table: a repetition's frames are one block of CPU time
@@ -118,7 +119,7 @@ static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, size_t
 int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, pb_scene *scenes, int ns, cJSON *root)
 {
     cJSON *rows = root ? cJSON_AddArrayToObject(root, "graph_rows") : NULL;
-    if (root && !rows) return -1;
+    if (root && (!rows || !cJSON_AddStringToObject(root, "graph", cfg->graph ? cfg->graph : "default"))) return -1;
     printf("posebench frame --source graph: %zu characters each running %s, %d frames x %d repetitions (median), CPU "
            "time in us per frame\n", cfg->characters, cfg->graph ? cfg->graph : "the default blend graph", cfg->frames,
            cfg->reps);
