@@ -24,7 +24,7 @@
 #define MAX_BVH 64
 
 enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
-       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_SOURCE, O_MM_INTERVAL, O_MM_SEARCH, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_SOURCE, O_MM_INTERVAL, O_MM_SEARCH, O_GRAPH, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
@@ -60,6 +60,9 @@ static const opt_spec opts[O_COUNT] = {
     [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
     [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
                       "--source mm: the database search" },
+    [O_GRAPH] = { "graph", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "--source graph: run the blend graph defined in this JSON file instead of the built-in one\n"
+                  "(docs/graph_json.md; data/graph_default.json is the built-in one as a file)" },
 };
 
 enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_SKIN, ST_COUNT };
@@ -427,7 +430,7 @@ static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
     int quick = v[O_QUICK].count > 0;
-    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0 };
+    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0, NULL };
     if (v[O_THREADS].count) cfg.threads = (int)v[O_THREADS].l;
     if (v[O_BLOCK].count) cfg.block = (size_t)v[O_BLOCK].l;
     if (v[O_CHARACTERS].count) cfg.characters = (size_t)v[O_CHARACTERS].l;
@@ -449,6 +452,10 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (nv < 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
     if (json_path_check("frame", json) != 0) return EXIT_USAGE;   /* before the measurements */
+    if (v[O_GRAPH].count && !(v[O_SOURCE].count && v[O_SOURCE].choice == 2)) {   /* not silently ignored */
+        fprintf(stderr, "posebench frame: --graph goes with --source graph\n");
+        return EXIT_USAGE;
+    }
     pb_scene scenes[2 + MAX_BVH];
     int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
     if (ns < 0) return EXIT_USAGE;
@@ -456,12 +463,13 @@ static int run(const opt_val *v, int nrest, char **rest)
      * builds run report --quick) */
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 2) {   /* the blend graph: its own table */
         if (!v[O_CHARACTERS].count) cfg.characters = 1000;
+        cfg.graph = v[O_GRAPH].count ? v[O_GRAPH].str : NULL;
         cJSON *root = json ? cJSON_CreateObject() : NULL;
         int st = json && !root ? -1 : frame_graph_run(&cfg, vars, nv, scenes, ns, root);
         if (st == 0 && root) st = json_write_file("frame", json, root);
         cJSON_Delete(root);
         for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
-        return st == 0 ? EXIT_OK : EXIT_CHECK;
+        return st == 0 ? EXIT_OK : st == -2 ? EXIT_USAGE : EXIT_CHECK;   /* -2: a bad --graph file */
     }
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 1) {   /* motion matching: its own table */
         int want_s[2] = { !v[O_MM_SEARCH].count, !v[O_MM_SEARCH].count };

@@ -14,6 +14,7 @@ typedef struct frame_cfg {
     pb_op sampler;
     int threads;      /* the most threads the scaling rows use (1, 2, ... threads) */
     size_t block;     /* characters per block; 0: pb_frame_block_default for the L2 of cpu0 */
+    const char *graph;   /* --source graph: a definition file (graph_json.h); NULL: the default graph */
 } frame_cfg;
 
 #define FUSED_MAX_THREADS 16
@@ -50,8 +51,9 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
                  pb_scene *scenes, int ns, cJSON *root);
 
 /* `frame --source graph` (frame_graph.c): every character running the default
- * blend graph (posebench/graph.h), per scene x variant, a table (and root's
- * "graph_rows"). 0, or -1 after a message. */
+ * blend graph (posebench/graph.h), or cfg->graph's, per scene x variant, a
+ * table (and root's "graph_rows"). 0; -1 after a message; -2 after a message
+ * when cfg->graph is not a valid definition (bad input). */
 int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, pb_scene *scenes, int ns, cJSON *root);
 
 #endif

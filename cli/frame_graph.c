@@ -3,7 +3,9 @@
  * clips with a locomotion blend space, a 1D blend space, all five
  * transition methods, an upper-body override and an additive breathing
  * layer), its parameters driven by seeded random walks so transitions keep
- * happening. Per scene and variant: CPU time per stage (control, sample,
+ * happening; or, with --graph FILE, the definition in that JSON file
+ * (graph_json.h), its parameters driven by graph_json_drive. Per scene and
+ * variant: CPU time per stage (control, sample,
  * begin, transition, layers, FK) per frame, the total, per character, and
  * how many characters were in a transition of each method per frame. As the
  * motion-matching table: a repetition's frames are one block of CPU time
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "frame_cmd.h"
+#include "graph_json.h"
 #include "measure.h"
 #include "posebench/graph.h"
 
@@ -28,10 +31,12 @@ typedef struct {
     double fired;                 /* transitions started per frame (loops included) */
 } graph_row;
 
-static int frame(pb_graph_crowd *c, const pb_graph_scene *g, const pb_variant *v, double *wall, double *wall_all,
-                 double *active)
+/* user: a definition from --graph (driven by its random walks), or NULL: g's default graph and its drive. */
+static int frame(pb_graph_crowd *c, const pb_graph_scene *g, const graph_json *user, const pb_variant *v, double *wall,
+                 double *wall_all, double *active)
 {
-    pb_graph_scene_drive(g, c, GRAPH_SEED, PB_FRAME_DT);
+    if (user) graph_json_drive(user, c, GRAPH_SEED, PB_FRAME_DT);
+    else pb_graph_scene_drive(g, c, GRAPH_SEED, PB_FRAME_DT);
     double t = wall ? wall_seconds() : 0;
     for (int s = 0; s < PB_GS_COUNT; s++) {
         if (pb_graph_crowd_stage(c, v, (pb_graph_stage)s) != PB_OK) return -1;
@@ -52,18 +57,19 @@ static size_t fired(const pb_graph_crowd *c)
     return n;
 }
 
-static int measure(pb_graph_crowd *c, const pb_graph_scene *g, const frame_cfg *cfg, const pb_variant *v, graph_row *row)
+static int measure(pb_graph_crowd *c, const pb_graph_scene *g, const graph_json *user, const frame_cfg *cfg,
+                   const pb_variant *v, graph_row *row)
 {
     double *per = calloc((size_t)cfg->reps * (PB_GS_COUNT + 1), sizeof *per);
     if (!per) return -1;
     memset(row, 0, sizeof *row);
     for (int f = 0; f < WARM_FRAMES; f++)
-        if (frame(c, g, v, NULL, NULL, NULL) != 0) goto fail;
+        if (frame(c, g, user, v, NULL, NULL, NULL) != 0) goto fail;
     size_t f0 = fired(c);
     for (int r = 0; r < cfg->reps; r++) {
         double wall[PB_GS_COUNT] = { 0 }, wall_all = 0, cpu0 = cpu_seconds();
         for (int f = 0; f < cfg->frames; f++)
-            if (frame(c, g, v, wall, &wall_all, row->active) != 0) goto fail;
+            if (frame(c, g, user, v, wall, &wall_all, row->active) != 0) goto fail;
         block_share(per, cfg->reps, r, PB_GS_COUNT, wall, wall_all, (cpu_seconds() - cpu0) * 1e6 / cfg->frames);
     }
     block_medians(per, cfg->reps, PB_GS_COUNT, row->stage_us, &row->total_us, &row->spread);
@@ -105,9 +111,10 @@ static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, size_t
 int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, pb_scene *scenes, int ns, cJSON *root)
 {
     cJSON *rows = root ? cJSON_AddArrayToObject(root, "graph_rows") : NULL;
-    if (root && !rows) return -1;
-    printf("posebench frame --source graph: %zu characters each running the default blend graph, %d frames x %d "
-           "repetitions (median), CPU time in us per frame\n", cfg->characters, cfg->frames, cfg->reps);
+    if (root && (!rows || !cJSON_AddStringToObject(root, "graph", cfg->graph ? cfg->graph : "default"))) return -1;
+    printf("posebench frame --source graph: %zu characters each running %s, %d frames x %d repetitions (median), CPU "
+           "time in us per frame\n", cfg->characters, cfg->graph ? cfg->graph : "the default blend graph", cfg->frames,
+           cfg->reps);
     for (int si = 0; si < ns; si++) {
         pb_scene *sc = &scenes[si];
         pb_graph_scene g;
@@ -115,23 +122,33 @@ int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv,
             fprintf(stderr, "posebench frame: %s: %s\n", sc->name, pb_last_error());
             return -1;
         }
+        /* --graph: read per scene, against its clips and masks (a motion's "P%" times follow the clip's length) */
+        graph_json user;
+        char err[512];
+        if (cfg->graph && graph_json_load(cfg->graph, &g, &user, err, sizeof err) != 0) {
+            fprintf(stderr, "posebench frame: %s (scene %s)\n", err, sc->name);
+            pb_graph_scene_free(&g);
+            return -2;
+        }
+        const pb_graph_def *def = cfg->graph ? &user.def : &g.def;
         printf("\n%s: %zu joints x %zu characters; %zu states, %zu transitions, %zu layers\n%-8s", sc->name, sc->joints,
-               cfg->characters, g.def.states, g.def.transitions, g.def.layers, "variant");
+               cfg->characters, def->states, def->transitions, def->layers, "variant");
         for (int s = 0; s < PB_GS_COUNT; s++) printf(" %10s", pb_graph_stage_name((pb_graph_stage)s));
         printf(" %9s %7s %8s %8s  in transition per frame (xfade/inert/dead/dead_ue), started\n", "total us", "spread",
                "us/char", "ns/joint");
         for (int vi = 0; vi < nv; vi++) {   /* each variant from the same start */
             pb_graph_crowd c;
             graph_row row;
-            int st = pb_graph_crowd_init(&c, &g.def, g.clips, 3, sc->parents, cfg->characters, GRAPH_SEED) == PB_OK ? 0 : -1;
+            int st = pb_graph_crowd_init(&c, def, g.clips, 3, sc->parents, cfg->characters, GRAPH_SEED) == PB_OK ? 0 : -1;
             if (st != 0) fprintf(stderr, "posebench frame: %s: %s\n", sc->name, pb_last_error());
             if (st == 0) {
                 fprintf(stderr, "posebench frame: %s, blend graph, %s ...\n", sc->name, pb_variant_name(vars[vi]));
-                st = measure(&c, &g, cfg, vars[vi], &row);
+                st = measure(&c, &g, cfg->graph ? &user : NULL, cfg, vars[vi], &row);
             }
             pb_graph_crowd_free(&c);
             if (st == 0 && rows && json_row(rows, sc, vars[vi], cfg->characters, &row) != 0) st = -1;
             if (st != 0) {
+                if (cfg->graph) graph_json_free(&user);
                 pb_graph_scene_free(&g);
                 return -1;
             }
@@ -143,6 +160,7 @@ int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv,
                    row.active[PB_GM_DEAD_UE], row.fired);
             fflush(stdout);
         }
+        if (cfg->graph) graph_json_free(&user);
         pb_graph_scene_free(&g);
     }
     printf("\n  control: parameters checked, transitions tried per character (scalar); sample: each character's\n"
