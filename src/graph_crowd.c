@@ -67,7 +67,8 @@ void pb_graph_crowd_free(pb_graph_crowd *c)
     free(c->skel16);
     for (size_t s = 0; c->space && s < c->def.states; s++) pb_bspace_free(&c->space[s]);
     free(c->space);
-    free(c->t0), free(c->len), free(c->mask);
+    free(c->t0), free(c->len), free(c->mask), free(c->layer_joint);
+    for (int l = 0; l < PB_GRAPH_MAX_LAYERS; l++) pb_clip_free(&c->layer_clip[l]);
     pb_skeleton_free(&c->skel);
     pb_clip_free(&c->lib);
     memset(c, 0, sizeof *c);
@@ -126,6 +127,26 @@ static pb_status build_lib(pb_graph_crowd *c, const pb_clip *const *clips)
     return PB_OK;
 }
 
+/* Layer l's joints (mask > 0), their mask values and its motion's keys over them, from lib. */
+static pb_status layer_clip(pb_graph_crowd *c, size_t l)
+{
+    const pb_graph_layer *ly = &c->def.layer[l];
+    size_t J = c->joints, n = 0, *jl = c->layer_joint + l * J;
+    for (size_t j = 0; j < J; j++) {
+        float m = ly->mask ? ly->mask[j] : 1.0f;
+        if (m > 0) jl[n] = j, c->mask[l * J + n++] = m;
+    }
+    c->layer_joints[l] = n;
+    if (!n) return PB_OK;   /* a layer that touches nothing */
+    size_t first = (size_t)lrintf(c->t0[ly->motion] * c->lib.fps) - 1, keys = (size_t)lrintf(c->len[ly->motion] * c->lib.fps) + 3;
+    pb_clip *k = &c->layer_clip[l];
+    pb_status s = pb_clip_alloc(k, keys, n, c->lib.fps);
+    for (size_t f = 0; s == PB_OK && f < keys; f++)
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t i = 0; i < n; i++) k->pose.plane[p][f * n + i] = c->lib.pose.plane[p][(first + f) * J + jl[i]];
+    return s;
+}
+
 pb_status pb_graph_crowd_init(pb_graph_crowd *c, const pb_graph_def *def, const pb_clip *const *clips, size_t nclips,
                               const int32_t *parents, size_t characters, uint64_t seed)
 {
@@ -155,6 +176,7 @@ pb_status pb_graph_crowd_init(pb_graph_crowd *c, const pb_graph_def *def, const 
     bad |= !(c->t0 = calloc(def->motions, sizeof(float)));
     bad |= !(c->len = calloc(def->motions, sizeof(float)));
     bad |= !(c->mask = malloc((def->layers ? def->layers : 1) * J * sizeof(float)));
+    bad |= !(c->layer_joint = malloc((def->layers ? def->layers : 1) * J * sizeof(size_t)));
     bad |= !(c->space = calloc(def->states, sizeof *c->space));
     bad |= !(c->skel16 = calloc(c->cpad / 16, sizeof *c->skel16));
     size_t gathered = PB_PLANES * pb_padded(J * c->cpad);
@@ -175,8 +197,11 @@ pb_status pb_graph_crowd_init(pb_graph_crowd *c, const pb_graph_def *def, const 
         pb_graph_crowd_free(c);
         return s;
     }
-    for (size_t l = 0; l < def->layers; l++)
-        for (size_t j = 0; j < J; j++) c->mask[l * J + j] = def->layer[l].mask ? def->layer[l].mask[j] : 1.0f;
+    for (size_t l = 0; s == PB_OK && l < def->layers; l++) s = layer_clip(c, l);
+    if (s != PB_OK) {
+        pb_graph_crowd_free(c);
+        return s;
+    }
     for (size_t k = 0; k < characters; k++) {   /* a function of (seed, k) only */
         uint64_t r = seed ^ (k + 1) * 0xD1B54A32D192ED03ull;
         c->state[k] = (int16_t)def->start;

@@ -284,11 +284,25 @@ pb_status graph_stage_transition(pb_graph_crowd *c, const pb_variant *v)
     return s;
 }
 
+/* Rows rows[0 .. r) (joints) of crowd pose p copied into buffer b as a pose of r x C elements (out = 0),
+ * or back from it (out = 1). */
+static pb_status rows(pb_graph_crowd *c, pb_pose *p, const size_t *jl, size_t r, int b, pb_pose *sub, int out)
+{
+    size_t C = c->characters;
+    pb_status s = out ? PB_OK : view(c, b, r * C, sub);
+    for (int pl = 0; s == PB_OK && pl < PB_PLANES; pl++)
+        for (size_t i = 0; i < r; i++) {
+            float *crowd = p->plane[pl] + jl[i] * C, *own = sub->plane[pl] + i * C;
+            memcpy(out ? crowd : own, out ? own : crowd, C * sizeof(float));
+        }
+    return s;
+}
+
 pb_status graph_stage_layers(pb_graph_crowd *c, const pb_variant *v)
 {
     for (int p = 0; p < PB_PLANES; p++) memcpy(c->out.plane[p], c->mix.plane[p], c->n * sizeof(float));
     const pb_graph_def *d = &c->def;
-    size_t C = c->characters, P = d->params;
+    size_t C = c->characters, P = d->params, J = c->joints;
     pb_status s = PB_OK;
     for (size_t l = 0; l < d->layers && s == PB_OK; l++) {
         const pb_graph_layer *ly = &d->layer[l];
@@ -296,19 +310,32 @@ pb_status graph_stage_layers(pb_graph_crowd *c, const pb_variant *v)
         for (size_t k = 0; k < C; k++) {
             /* ping-pong: forward then backward, so a motion that is no loop plays on without a seam */
             float u = fmodf(c->clock[k], 2 * len), nw = 1.0f;
-            c->ptime[k] = c->t0[ly->motion] + (u < len ? u : 2 * len - u);
+            c->ptime[k] = 1.0f / c->lib.fps + (u < len ? u : 2 * len - u);   /* after the layer clip's leading copy */
             c->prate[k] = u < len ? 1.0f : -1.0f;
             if (ly->weight >= 0) nw = fminf(1.0f, fmaxf(0.0f, c->param[k * P + (size_t)ly->weight]));
             wv[k] = c->have_out && c->dt > 0 ? (nw - w[k]) / c->dt : 0.0f;
             w[k] = nw;
         }
-        pb_call smp = { .out = &c->lay, .clip = &c->lib, .offsets = c->ptime };
-        s = run(c, PB_OP_sample_linear, v, &smp);
-        pb_call ts = { .a = &c->lay, .out = &c->lay, .per = { .characters = C, .timescale = c->prate } };
+        size_t r = c->layer_joints[l];
+        if (!r) continue;
+        const size_t *jl = c->layer_joint + l * J;
+        pb_pose lay, base;
+        float *planes[PB_PLANES];
+        for (int p = 0; p < PB_PLANES; p++) planes[p] = c->lay.plane[p];
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t e = r * C; e < pb_padded(r * C); e++) planes[p][e] = pb_plane_identity(p);
+        s = pb_pose_wrap(&lay, r * C, pb_padded(r * C), planes);
+        pb_call smp = { .out = &lay, .clip = &c->layer_clip[l], .offsets = c->ptime };
+        if (s == PB_OK) s = run(c, PB_OP_sample_linear, v, &smp);
+        pb_call ts = { .a = &lay, .out = &lay, .per = { .characters = C, .timescale = c->prate } };
         if (s == PB_OK) s = run(c, PB_OP_timescale, v, &ts);
-        pb_call call = { .a = &c->out, .b = &c->lay, .out = &c->out,
-                         .per = { .characters = C, .alpha = w, .alpha_vel = wv, .mask = c->mask + l * c->joints } };
+        int all = r == J;   /* every joint: in place */
+        if (s == PB_OK && !all) s = rows(c, &c->out, jl, r, GB_A, &base, 0);
+        pb_pose *io = all ? &c->out : &base;
+        pb_call call = { .a = io, .b = &lay, .out = io,
+                         .per = { .characters = C, .alpha = w, .alpha_vel = wv, .mask = c->mask + l * J } };
         if (s == PB_OK) s = run(c, ly->kind == PB_GL_OVERRIDE ? PB_OP_blend : PB_OP_additive, v, &call);
+        if (s == PB_OK && !all) rows(c, &c->out, jl, r, GB_A, &base, 1);
     }
     return s;
 }

@@ -39,7 +39,9 @@
  *   layers      override: blend toward a layer motion with per-character
  *               weight x per-joint mask; additive: the additive op with a
  *               delta motion (keys relative to the motion's first key) at
- *               per-character weight x mask.
+ *               per-character weight x mask. Each over the joints its mask
+ *               touches only: their rows of the crowd layout copied out and
+ *               back, the motion sampled from a clip of those joints.
  *   fk          globals with velocities.
  * Blend-space samples play in sync: the state advances a phase in [0, 1)
  * at 1 / (sum of weight x motion length) per second and each motion plays
@@ -201,7 +203,13 @@ typedef struct pb_graph_crowd {
     pb_clip lib;                    /* every motion end to end, a copy of its first and last key around it
                                        (additive layers' motions relative to their first key) */
     float *t0, *len;                /* per motion: its first key's time in lib, its length (s) */
-    float *mask;                    /* per layer: joints floats (1 where the def gave no mask) */
+    /* Layers run over the joints their mask touches only (joint-major rows of the crowd layout):
+     * layer l's layer_joints[l] joints are layer_joint[l x joints ...], their mask values
+     * mask[l x joints ...], and layer_clip[l] its motion over those joints (keys as in lib). */
+    size_t layer_joints[PB_GRAPH_MAX_LAYERS];
+    size_t *layer_joint;
+    float *mask;
+    pb_clip layer_clip[PB_GRAPH_MAX_LAYERS];
     pb_bspace *space;               /* per state (empty for single-motion states) */
     /* per character */
     float *param;                   /* characters x def.params, character-major: what the caller drives */
