@@ -331,13 +331,11 @@ PB_VINLINE vq vq_slerp_arc(vq q, vq p, pb_vf t)   /* along the arc to p as given
     return vq_make(vadd(vmul(wq, q.w), vmul(wp, p.w)), vadd(vmul(wq, q.x), vmul(wp, p.x)),
                    vadd(vmul(wq, q.y), vmul(wp, p.y)), vadd(vmul(wq, q.z), vmul(wp, p.z)));
 }
-PB_VINLINE vq vq_slerp_shortest(vq q, vq p, pb_vf t)
-{
-    return vq_slerp_arc(q, vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p), t);
-}
+PB_VINLINE vq vq_hemi(vq q, vq p) { return vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p); }   /* p or -p, by q */
+PB_VINLINE vq vq_slerp_shortest(vq q, vq p, pb_vf t) { return vq_slerp_arc(q, vq_hemi(q, p), t); }
 PB_VINLINE vq vq_nlerp_shortest(vq q, vq p, pb_vf t)
 {
-    p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
+    p = vq_hemi(q, p);
     return vq_normalize(vq_make(vlerp(q.w, p.w, t), vlerp(q.x, p.x, t), vlerp(q.y, p.y, t), vlerp(q.z, p.z, t)));
 }
 /* x^(1-t) y^t for positive x, y, as x (y/x)^t: one log instead of two

@@ -13,6 +13,7 @@
 
 #include "all_variants.h"
 #include "check.h"
+#include "cmu_scene.h"
 #include "posebench/posebench.h"
 
 #define CHARS 37   /* not a multiple of any vector width */
@@ -178,15 +179,9 @@ int main(void)
     scene_checks(&syn);
     bad_input(&syn);
     pb_scene_free(&syn);
-    char pa[512], pbp[512];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
-    if (access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
-        CHECK(pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK, "%s", pb_last_error());
+    if (cmu_scene(&cmu, "test_frame_mm")) {
         scene_checks(&cmu);
         pb_scene_free(&cmu);
-    } else {
-        printf("frame_mm: the CMU clips are not installed (%s): synthetic only\n", pa);
     }
     return check_done();
 }

@@ -25,6 +25,7 @@
 #include "check.h"
 #include "refuse.h"
 #include "pose_check.h"
+#include "cmu_scene.h"
 #include "posebench/posebench.h"
 
 #define CHARS 37   /* not a multiple of any vector width */
@@ -311,16 +312,10 @@ int main(void)
     refusals(&syn);
     methods(&syn);
     scene_runs(&syn);
-    char pa[600], pbp[600];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
-    if (access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
-        CHECK(pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK, "%s", pb_last_error());
+    if (cmu_scene(&cmu, "test_graph")) {
         methods(&cmu);
         scene_runs(&cmu);
         pb_scene_free(&cmu);
-    } else {
-        fprintf(stderr, "test_graph: the CMU clips (%s) are not installed: synthetic only\n", PB_CMU_DIR);
     }
     pb_scene_free(&syn);
     return check_done();

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cmu_scene.h"
 #include "graph_json.h"
 #include "posebench/posebench.h"
 
@@ -234,17 +235,10 @@ int main(void)
         if (ok) over(&sc, s == 0);
         pb_scene_free(&sc);
     }
-    char pa[600], pbp[600];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
-    if (access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
-        pb_scene cmu;
-        int ok = pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK;
-        CHECK(ok, "%s", pb_last_error());
-        if (ok) over(&cmu, 0);
+    pb_scene cmu;
+    if (cmu_scene(&cmu, "test_graph_json")) {
+        over(&cmu, 0);
         pb_scene_free(&cmu);
-    } else {
-        fprintf(stderr, "test_graph_json: the CMU clips (%s) are not installed: synthetic scenes only\n", PB_CMU_DIR);
     }
     return check_done();
 }
