@@ -9,6 +9,35 @@
 
 #include "bench_internal.h"
 
+static char *volatile copy_sink;   /* the copy's destination escapes: the memcpy stays */
+
+int bench_copy_loop(gb_state *st, size_t bytes)
+{
+    bytes /= 2;   /* half the bytes read, half written: a copy of half */
+    char *src = malloc(bytes ? bytes : 1), *dst = malloc(bytes ? bytes : 1);
+    if (!src || !dst) {
+        free(src), free(dst);
+        gb_skip_with_error(st, "out of memory");
+        return -1;
+    }
+    memset(src, 1, bytes), memset(dst, 0, bytes);
+    copy_sink = dst;
+    while (gb_keep_running(st)) {
+        memcpy(dst, src, bytes);
+        gb_clobber_memory();
+    }
+    copy_sink = NULL;
+    free(src), free(dst);
+    return 0;
+}
+
+void bench_ratio_line(const char *name, double cpu_s, double copy_s, double scalar_s, size_t n, double bytes)
+{
+    double ns = cpu_s * 1e9 / (double)n, cns = copy_s * 1e9 / (double)n, sns = scalar_s * 1e9 / (double)n;
+    printf("%-44s %9.2f %8.0f %8.2f %9.2f %8.2fx %9.2fx\n", name, ns, bytes, bytes / ns, cns > 0 ? bytes / cns : 0.0,
+           cns > 0 ? ns / cns : 0.0, sns > 0 ? sns / ns : 0.0);
+}
+
 static bench_item **items;
 static int nitems;
 

@@ -60,6 +60,11 @@ int bench_bspace_run(const bench_opts *o);
  * accurate at o's sizes in joints (0: 65536, 1048576), per variant, beside a
  * memcpy of the bytes. Same exit statuses. */
 int bench_blend_n_run(const bench_opts *o);
+/* The masked layer benchmarks (layers_bench.c): override (slerp, nlerp) and
+ * additive on static poses with a weight per character x a bone mask, every
+ * variant, at 65536 and 1 M joints (or o->sizes), next to a memcpy of their
+ * bytes. Returns as bench_run. */
+int bench_layers_run(const bench_opts *o);
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,12 @@ typedef struct bench_item {
  * set-up failed; *timed (may be NULL): 1 if any item was timed (not so for
  * --benchmark_list_tests). */
 int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int *timed);
+/* The copy roofline of an item: memcpy of bytes / 2 (bytes read + written = bytes) each
+ * iteration. 0, or -1 after gb_skip_with_error. */
+int bench_copy_loop(gb_state *st, size_t bytes);
+/* One table line: name, ns per joint, bytes per joint, GB/s, the copy's GB/s, x the copy, scalar's speed-up
+ * (copy_s, scalar_s 0: not measured). */
+void bench_ratio_line(const char *name, double cpu_s, double copy_s, double scalar_s, size_t n, double bytes);
 
 /* ---- benchmarks and their results -------------------------------------------------- */
 

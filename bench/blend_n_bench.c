@@ -25,7 +25,6 @@ typedef struct bn_row {
 } bn_row;
 static bn_row rows[BN_MAX_ROWS];
 static int nrows;
-static char *volatile copy_sink;   /* the copy's destination escapes: the memcpy stays */
 
 typedef struct { pb_pose in[PB_BLEND_N_MAX], out; const pb_pose *ptr[PB_BLEND_N_MAX]; float *w; } bn_set;
 
@@ -68,22 +67,7 @@ static void counters(gb_state *st, const bn_row *r)
 static void bn_copy(gb_state *st, void *user)
 {
     bn_row *r = user;
-    size_t bytes = (size_t)(BN_BYTES(r->k) * (double)r->n) / 2;
-    char *src = malloc(bytes), *dst = malloc(bytes);
-    if (!src || !dst) {
-        free(src), free(dst);
-        gb_skip_with_error(st, "out of memory");
-        return;
-    }
-    memset(src, 1, bytes), memset(dst, 0, bytes);
-    copy_sink = dst;
-    while (gb_keep_running(st)) {   /* half the bytes read, half written: a copy of half */
-        memcpy(dst, src, bytes);
-        gb_clobber_memory();
-    }
-    copy_sink = NULL;
-    free(src), free(dst);
-    counters(st, r);
+    if (bench_copy_loop(st, (size_t)(BN_BYTES(r->k) * (double)r->n)) == 0) counters(st, r);
 }
 
 static void bn_time(gb_state *st, void *user)
@@ -143,15 +127,13 @@ int bench_blend_n_run(const bench_opts *o)
     int timed = 0, status = bench_rows_run(o, rows, sizeof rows[0], nrows, &timed);
     if (status == 2 || !timed) return status;
     printf("\nN-way blend: %d characters, rotations within 90 degrees; bytes per joint: K inputs + the output, 40 B "
-           "each\n%-36s %9s %8s %8s %9s %9s %10s\n", BN_C, "blend (median CPU time)", "ns/joint", "B/joint", "GB/s",
+           "each\n%-44s %9s %8s %8s %9s %9s %10s\n", BN_C, "blend (median CPU time)", "ns/joint", "B/joint", "GB/s",
            "copy GB/s", "vs copy", "vs scalar");
     for (int i = 0; i < nrows; i++) {
         const bn_row *r = &rows[i];
         if (!r->v || r->it.error || !(r->it.cpu_s > 0)) continue;
-        double ns = r->it.cpu_s * 1e9 / (double)r->n, cns = r->copy->it.cpu_s * 1e9 / (double)r->n;
-        double sns = r->scalar && r->scalar->it.cpu_s > 0 ? r->scalar->it.cpu_s * 1e9 / (double)r->n : 0;
-        printf("%-36s %9.2f %8.0f %8.2f %9.2f %8.2fx %9.2fx\n", r->it.name, ns, BN_BYTES(r->k), BN_BYTES(r->k) / ns,
-               cns > 0 ? BN_BYTES(r->k) / cns : 0.0, cns > 0 ? ns / cns : 0.0, sns > 0 ? sns / ns : 0.0);
+        bench_ratio_line(r->it.name, r->it.cpu_s, r->copy->it.cpu_s, r->scalar ? r->scalar->it.cpu_s : 0, r->n,
+                         BN_BYTES(r->k));
     }
     return status;
 }

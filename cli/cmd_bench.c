@@ -88,7 +88,7 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
 
 static int run(const opt_val *o, int nrest, char **rest)
 {
-    int op_on[PB_OP_COUNT] = { 0 }, skin_on[2] = { 0, 0 }, nskin = 0, mm_on[2] = { 0, 0 }, nmm = 0, nbs = 0, nbn = 0;
+    int op_on[PB_OP_COUNT] = { 0 }, skin_on[2] = { 0, 0 }, nskin = 0, mm_on[2] = { 0, 0 }, nmm = 0, nbs = 0, nbn = 0, nml = 0;
     for (int i = 0; i < o[O_OP].count; i++) {
         pb_op op;
         const char *name = o[O_OP].all[i];
@@ -108,6 +108,10 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
         if (!strcmp(name, "blend_n")) {   /* the N-way blend: K inputs, not a pose op's call */
             nbn++;
+            continue;
+        }
+        if (!strcmp(name, "masked")) {   /* the masked layers: ops with per-character and per-joint arrays */
+            nml++;
             continue;
         }
         if (pb_op_find(o[O_OP].all[i], &op) != PB_OK) {
@@ -154,18 +158,19 @@ static int run(const opt_val *o, int nrest, char **rest)
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
     };
     if ((nskin && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) || (nbs && nbs != o[O_OP].count) ||
-        (nbn && nbn != o[O_OP].count)) {
+        (nbn && nbn != o[O_OP].count) || (nml && nml != o[O_OP].count)) {
         cJSON_Delete(ctx);
-        fprintf(stderr, "posebench bench: skin_lbs / skin_dqs, mm_search / mm_aabb, bspace and blend_n run on their own "
-                        "(not with pose ops or each other)\n");
+        fprintf(stderr, "posebench bench: skin_lbs / skin_dqs, mm_search / mm_aabb, bspace, blend_n and masked run on "
+                        "their own (not with pose ops or each other)\n");
         return EXIT_USAGE;
     }
     int st = nskin ? bench_skin_run(&b, skin_on[0], skin_on[1])
-             : nmm ? bench_mm_run(&b, mm_on[0], mm_on[1]) : nbs ? bench_bspace_run(&b) : nbn ? bench_blend_n_run(&b) : bench_run(&b);
+             : nmm ? bench_mm_run(&b, mm_on[0], mm_on[1]) : nbs ? bench_bspace_run(&b) : nbn ? bench_blend_n_run(&b)
+             : nml ? bench_layers_run(&b) : bench_run(&b);
     cJSON_Delete(ctx);
     return st;
 #else   /* the options are still checked, so a bad command line says so before the missing framework */
-    (void)nrest, (void)rest, (void)op_on, (void)skin_on, (void)nskin, (void)mm_on, (void)nmm, (void)nbs, (void)nbn;
+    (void)nrest, (void)rest, (void)op_on, (void)skin_on, (void)nskin, (void)mm_on, (void)nmm, (void)nbs, (void)nbn, (void)nml;
     fprintf(stderr, "posebench bench: this build has no Google Benchmark (install libbenchmark-dev and a C++ "
                     "compiler, then reconfigure)\n");
     return EXIT_USAGE;

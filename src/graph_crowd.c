@@ -315,20 +315,23 @@ void pb_graph_crowd_advance(pb_graph_crowd *c, float dt)
 {
     if (!c || !c->state || !(dt >= 0)) return;
     for (size_t k = 0; k < c->characters; k++) {
-        float ph = c->phase[k] + dt / c->cur.span[k];
+        float ph = c->phase[k] + (c->cur.span[k] > 0 ? dt / c->cur.span[k] : 0.0f);   /* 0: not sampled yet */
         if (ph >= 1.0f) {
             c->wrapped[k] = 1;
             ph -= floorf(ph);
         }
         c->phase[k] = ph;
-        if (c->from[k] >= 0) c->from_phase[k] = fminf(1.0f, c->from_phase[k] + dt / c->src.span[k]);
+        if (c->from[k] >= 0 && c->src.span[k] > 0) c->from_phase[k] = fminf(1.0f, c->from_phase[k] + dt / c->src.span[k]);
         c->clock[k] += dt;
         if (c->method[k] >= 0 && (c->since[k] += dt) >= c->duration[k]) c->method[k] = -1, c->from[k] = -1;
     }
-    pb_pose t = c->prev;   /* this frame's output is the next frame's source */
-    c->prev = c->mix, c->mix = t;
+    if (c->mixed) {   /* this frame's output is the next frame's source */
+        pb_pose t = c->prev;
+        c->prev = c->mix, c->mix = t;
+        c->have_out = 1;
+    }
+    c->mixed = 0;
     c->dt = dt;
-    c->have_out = 1;
     c->frame++;
 }
 

@@ -281,6 +281,7 @@ pb_status graph_stage_transition(pb_graph_crowd *c, const pb_variant *v)
         }
         if (s == PB_OK) scatter(c, &o, cnt, M, &c->mix, 0, PB_PLANES);
     }
+    c->mixed = s == PB_OK;
     return s;
 }
 

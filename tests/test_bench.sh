@@ -63,6 +63,11 @@ check "blend_n mixed" 2 "run on their own"              -- bench --op blend_n --
 check "blend_n run"   0 "blend_n_accurate_k16/scalar/1024 +[0-9.]+ +680 " \
   -- bench --quick --op blend_n --variant scalar --sizes 1024 -- --benchmark_min_time=0.001
 
+# The masked layers (ops with per-character and per-joint arrays): a tiny run, and not mixed with pose ops.
+check "masked mixed"  2 "run on their own"              -- bench --op masked --op quat_mul
+check "masked run"    0 "masked_additive_local_static/scalar/1024 +[0-9.]+ +120 " \
+  -- bench --quick --op masked --variant scalar --sizes 1024 -- --benchmark_min_time=0.001
+
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
 if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \

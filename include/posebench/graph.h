@@ -240,6 +240,7 @@ typedef struct pb_graph_crowd {
                                        intermediate, the cross-fade sources, two more for the transitions */
     float dt;                       /* the last advance's step (s) */
     int have_out;                   /* a frame has run: prev holds an output */
+    int mixed;                      /* this frame's transition stage ran: mix holds its output */
     long frame;
     size_t fired[PB_GM_COUNT];      /* transitions started since init, by method (loops included) */
     size_t interrupted;             /* of them, started while another ran */
@@ -262,7 +263,9 @@ PB_API void pb_graph_crowd_free(pb_graph_crowd *c);
  * the control stage, naming character and parameter: nothing changes), the
  * ops' (c->failed names the op). */
 PB_API pb_status pb_graph_crowd_stage(pb_graph_crowd *c, const pb_variant *v, pb_graph_stage s);
-/* Every clock forward by dt; the frame count by one. */
+/* Every clock forward by dt; the frame count by one; this frame's output
+ * (if its transition stage ran) kept as the source of the transitions that
+ * start next frame (until then every transition is a cut). */
 PB_API void pb_graph_crowd_advance(pb_graph_crowd *c, float dt);
 /* The whole frame: every stage, then pb_graph_crowd_advance(c, dt). */
 PB_API pb_status pb_graph_crowd_step(pb_graph_crowd *c, const pb_variant *v, float dt);
