@@ -30,7 +30,8 @@
 
 #define CHARS 37   /* not a multiple of any vector width */
 #define FEW 20     /* the smaller crowd: its characters are the first 20 of CHARS */
-#define FRAMES 180
+#define FRAMES_DEFAULT 180   /* PB_TEST_GRAPH_FRAMES overrides it (cross builds: 90) */
+static int FRAMES = FRAMES_DEFAULT;
 #define SEED 11
 #define DT (1.0f / 60.0f)
 
@@ -307,6 +308,8 @@ static void refusals(const pb_scene *sc)
 int main(void)
 {
     if (pb_all_variant_env() != PB_OK) return 1;
+    const char *fr = getenv("PB_TEST_GRAPH_FRAMES");
+    if (fr && atoi(fr) >= 60) FRAMES = atoi(fr);
     pb_scene syn, cmu;
     CHECK(pb_scene_synthetic(&syn, 24, 3) == PB_OK, "%s", pb_last_error());
     refusals(&syn);
