@@ -96,7 +96,10 @@ static void ml_time(gb_state *st, void *user)
         return;
     }
     while (gb_keep_running(st)) {
-        pb_plan_run(plan);
+        if (pb_plan_run(plan) != PB_OK) {
+            gb_skip_with_error(st, pb_last_error());
+            break;
+        }
         gb_clobber_memory();
     }
     pb_plan_destroy(plan);

@@ -242,14 +242,12 @@ static int first_firing(const pb_graph_crowd *c, size_t k)
 static int fire(pb_graph_crowd *c, size_t k, int to, float phase, pb_graph_method m, float T)
 {
     int instant = m == PB_GM_CUT || T == 0 || !c->have_out;
+    if (!instant && c->method[k] >= 0 && m == PB_GM_CROSSFADE) m = PB_GM_DEAD;   /* counted as what runs */
     c->fired[instant ? PB_GM_CUT : m]++;
     if (instant) {
         c->method[k] = -1, c->from[k] = -1;
     } else {
-        if (c->method[k] >= 0) {
-            c->interrupted++;
-            if (m == PB_GM_CROSSFADE) m = PB_GM_DEAD;
-        }
+        if (c->method[k] >= 0) c->interrupted++;
         if (m == PB_GM_CROSSFADE) {   /* the old state plays on with its weights of this moment */
             c->from[k] = c->state[k];
             c->from_phase[k] = c->wrapped[k] ? 1.0f : c->phase[k];

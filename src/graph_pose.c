@@ -212,13 +212,10 @@ pb_status graph_stage_begin(pb_graph_crowd *c, const pb_variant *v)
     for (int m = PB_GM_INERTIALIZE; m <= PB_GM_DEAD_UE && s == PB_OK; m++) {
         size_t cnt = members(c, m, 1);
         if (!cnt) continue;
-        if (m != PB_GM_INERTIALIZE) {   /* dead blending's source: the output, with its velocities */
-            s = gather(c, &c->prev, cnt, cnt, GB_A, &a);
-            if (s == PB_OK) scatter(c, &a, cnt, cnt, &c->offset, 0, PB_PLANES);
-            if (m == PB_GM_DEAD || s != PB_OK) continue;
-        }
-        s = gather(c, &c->prev, cnt, cnt, GB_A, &a);
-        if (s == PB_OK) s = gather(c, &c->pose, cnt, cnt, GB_B, &b);
+        s = gather(c, &c->prev, cnt, cnt, GB_A, &a);   /* the output, with its velocities */
+        if (s == PB_OK && m != PB_GM_INERTIALIZE) scatter(c, &a, cnt, cnt, &c->offset, 0, PB_PLANES);   /* dead blending's source */
+        if (s != PB_OK || m == PB_GM_DEAD) continue;
+        s = gather(c, &c->pose, cnt, cnt, GB_B, &b);
         if (s == PB_OK) s = view(c, GB_TMP, c->joints * cnt, &o);
         if (s != PB_OK) break;
         pb_call call = { .a = &a, .b = &b, .out = &o };

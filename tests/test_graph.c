@@ -19,7 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "all_variants.h"
 #include "check.h"
