@@ -1,6 +1,6 @@
 /* layers_bench.c — the masked layer benchmarks behind `posebench bench --op
  * masked`: the override layer (blend_static, blend_static_nlerp) and the
- * additive layer (additive_local_static) on static poses of n joints (a
+ * additive layer (additive_local_static, additive_local_static_nlerp) on static poses of n joints (a
  * crowd of 1024 characters: n / 1024 joints each), each with a weight per
  * character (per.alpha) times a bone mask per joint (per.mask: a third of
  * the joints 0, a third 1, a third in between), every variant, next to a
@@ -18,7 +18,8 @@
 #define ML_MAX_ROWS 120
 #define ML_BYTES (3.0 * 10 * sizeof(float))
 
-static const pb_op forms[] = { PB_OP_blend_static, PB_OP_blend_static_nlerp, PB_OP_additive_local_static };
+static const pb_op forms[] = { PB_OP_blend_static, PB_OP_blend_static_nlerp, PB_OP_additive_local_static,
+                               PB_OP_additive_local_static_nlerp };
 #define ML_FORMS (int)(sizeof forms / sizeof forms[0])
 
 typedef struct ml_row {

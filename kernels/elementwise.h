@@ -126,22 +126,25 @@ static void k_smoothstep(const pb_kargs *k)
     }
 }
 
-/* Static blend, pos/rot/scl only (120 B per element): lerp pos, slerp/nlerp
- * rot, scl by lerp or eerp. */
-PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin, int uni)
+/* Static blend, pos/rot/scl only (120 B per element), with a weight per
+ * element: lerp pos, slerp/nlerp rot, scl by lerp or eerp, in three passes
+ * (positions, rotations, scales; each plane still read or written once): a
+ * third of the streams and live vectors at a time, as the additive layers. */
+PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin)
 {
-    /* the ten planes' pointers in locals: stores through out cannot then be
-     * taken to change them, so they stay in registers across the loop */
-    const float *a[PB_STATIC_PLANES], *b[PB_STATIC_PLANES];
-    float *o[PB_STATIC_PLANES];
-    for (int c = 0; c < PB_STATIC_PLANES; c++) a[c] = k->a[c], b[c] = k->b[c], o[c] = k->out[c];
-    pb_vf tu = vset1(k->p.alpha);
     FOR_VECTORS(k) {
-        pb_vf t = uni ? tu : VALPHA(k, i);
-        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(o[c] + i, vlerp(vload(a[c] + i), vload(b[c] + i), t));
-        vq qa = vq_load(a, i), qb = vq_load(b, i);
-        vq_store(o, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) vstore(o[c] + i, vscale_blend(vload(a[c] + i), vload(b[c] + i), t, lin));
+        pb_vf t = VALPHA(k, i);
+        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
+    }
+    FOR_VECTORS(k) {
+        pb_vf t = VALPHA(k, i);
+        vq qa = vq_load(k->a, i), qb = vq_load(k->b, i);
+        vq_store(k->out, i, nlerp ? vq_nlerp_shortest(qa, qb, t) : vq_slerp_shortest(qa, qb, t));
+    }
+    FOR_VECTORS(k) {
+        pb_vf t = VALPHA(k, i);
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
+            vstore(k->out[c] + i, vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin));
     }
 }
 /* With one weight for all: plane by plane (three streams per pass for pos and
@@ -177,7 +180,7 @@ PB_VINLINE void blend_static_dispatch(const pb_kargs *k, int nlerp)
 {
     int lin = k->p.scale == PB_SCALE_LINEAR, uni = uniform_params(k);
     if (uni) lin ? blend_static_planes(k, nlerp, 1) : blend_static_planes(k, nlerp, 0);
-    else lin ? blend_static_body(k, nlerp, 1, 0) : blend_static_body(k, nlerp, 0, 0);
+    else lin ? blend_static_body(k, nlerp, 1) : blend_static_body(k, nlerp, 0);
 }
 static void k_blend_static(const pb_kargs *k) { blend_static_dispatch(k, 0); }
 static void k_blend_static_nlerp(const pb_kargs *k) { blend_static_dispatch(k, 1); }

@@ -287,6 +287,20 @@ void REF(additive_local_static)(const KARGS *k)
 {
     FOR_EACH(k) st_transform(k->out, i, kf_additive_static(ld_k(k->a, i), ld_k(k->b, i), ALPHA(k, i), 1));
 }
+/* The engines' cheap additive: the delta rotation nlerped from identity (on
+ * its shorter arc), the delta scale by the scale mode (linear: 1 + w (s - 1)). */
+void REF(additive_local_static_nlerp)(const KARGS *k)
+{
+    FOR_EACH(k) {
+        kform a = ld_k(k->a, i), b = ld_k(k->b, i);
+        REAL w = ALPHA(k, i);
+        a.pos = v3_add(a.pos, v3_scale(b.pos, w));
+        a.rot = q_mul(a.rot, q_nlerp_shortest(qt(R(1), R(0), R(0), R(0)), b.rot, w));
+        a.scl = v3(a.scl.x * scale_blend(R(1), b.scl.x, w, k->p.scale), a.scl.y * scale_blend(R(1), b.scl.y, w, k->p.scale),
+                   a.scl.z * scale_blend(R(1), b.scl.z, w, k->p.scale));
+        st_transform(k->out, i, a);
+    }
+}
 void REF(additive)(const KARGS *k)
 {
     FOR_EACH(k) st_k(k->out, i, kf_additive(ld_k(k->a, i), ld_k(k->b, i), ALPHA(k, i), ALPHA_VEL(k, i)));

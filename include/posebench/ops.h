@@ -57,6 +57,7 @@ extern "C" {
     X(blend)                     \
     X(additive_world_static)     \
     X(additive_local_static)     \
+    X(additive_local_static_nlerp) \
     X(additive)                  \
     X(inertialize_offset)        \
     X(inertialize)               \
