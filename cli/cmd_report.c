@@ -75,6 +75,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         return EXIT_USAGE;
     }
     r->quick = o[O_QUICK].count > 0;
+    r->no_bench = no_bench;
     /* the folder: new and timestamped, or --out */
     if (out) {
         snprintf(r->dir, sizeof r->dir, "%s", out);

@@ -115,6 +115,7 @@ double host_llc_bytes(void);
 typedef struct report {
     char dir[2048], data[2200], scripts[2048];
     int quick;
+    int no_bench;               /* --no-bench: the benchmarks left out by request */
     bench_data *bench;
     val_data *val;
     cJSON *frame, *budget;      /* frame.json, budget.json (NULL: not read) */

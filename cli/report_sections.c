@@ -159,6 +159,10 @@ void bench_section(report *r, out2 *o, const int *made)
 {
     bench_data *b = r->bench;
     both(o, "<h2 id=\"bench\">Benchmarks</h2>\n", "## Benchmarks\n\n");
+    if (r->no_bench) {
+        both(o, "<p class=\"missing\">benchmarks left out (--no-bench).</p>\n", "Benchmarks left out (--no-bench).\n\n");
+        return;
+    }
     if (!b || !b->ok) {
         both(o, "<p class=\"missing\">no benchmark JSON: this build has no Google Benchmark (install libbenchmark-dev) "
                 "or the bench step failed.</p>\n", "No benchmark results.\n\n");
