@@ -7,9 +7,11 @@
  * crowd). Each lane keeps its smallest distance and the step it came from
  * (strict <: its earliest); the lanes are then reduced to the smallest
  * distance, ties to the lowest row. Steps are counted in float: exact up to
- * 2^24 steps, above PB_MM_MAX_FRAMES / PB_LANES. */
+ * 2^24 steps, above PB_MM_MAX_FRAMES / PB_LANES. Rows are read in blocks of
+ * PB_MM_BLOCK (pb_mm_at): one contiguous stream. */
 
-#define MM_QB 8
+#define MM_QB PB_MM_QB
+#define MM_EARLY 14   /* AABB: features summed before a partial distance may end a row or box */
 
 /* Lanes of the step at row i inside query j's excluded rows [lo, hi]. */
 PB_VINLINE pb_vm mm_excluded(const uint32_t *ex, size_t i)
@@ -22,27 +24,36 @@ PB_VINLINE pb_vm mm_excluded(const uint32_t *ex, size_t i)
     return mand(mnot(vlt(l, vset1(a))), mnot(vlt(vset1(b), l)));
 }
 
+/* The block of queries from q0: their count (at most MM_QB) and each one's
+ * features and excluded range; a short block repeats its last query. */
+PB_VINLINE size_t mm_block(const pb_mm_kargs *k, size_t q0, const float *x[MM_QB], const uint32_t *ex[MM_QB])
+{
+    size_t nq = k->n - q0 < MM_QB ? k->n - q0 : MM_QB;
+    for (size_t j = 0; j < MM_QB; j++) {
+        size_t q = q0 + (j < nq ? j : nq - 1);
+        x[j] = k->q + q * PB_MM_FEATURES;
+        ex[j] = k->ex ? k->ex + 2 * q : NULL;
+    }
+    return nq;
+}
+
 static void k_mm_search(const pb_mm_kargs *k)
 {
     for (size_t q0 = 0; q0 < k->n; q0 += MM_QB) {
         const float *x[MM_QB];
         const uint32_t *ex[MM_QB];
-        size_t nq = k->n - q0 < MM_QB ? k->n - q0 : MM_QB;
-        for (size_t j = 0; j < MM_QB; j++) {   /* a short block repeats its last query */
-            size_t q = q0 + (j < nq ? j : nq - 1);
-            x[j] = k->q + q * PB_MM_FEATURES;
-            ex[j] = k->ex ? k->ex + 2 * q : NULL;
-        }
+        size_t nq = mm_block(k, q0, x, ex);
         pb_vf best[MM_QB], step[MM_QB];
         for (int j = 0; j < MM_QB; j++) {
             best[j] = vset1(INFINITY);
             step[j] = vzero();
         }
         for (size_t i = 0; i < k->stride; i += PB_LANES) {
+            const float *row = k->feat + pb_mm_at(i, 0);
             pb_vf d[MM_QB];
             for (int j = 0; j < MM_QB; j++) d[j] = vzero();
             for (int f = 0; f < PB_MM_FEATURES; f++) {
-                pb_vf v = vload(k->feat + (size_t)f * k->stride + i);
+                pb_vf v = vload(row + (size_t)f * PB_MM_BLOCK);
                 for (int j = 0; j < MM_QB; j++) {
                     pb_vf t = vsub(v, vset1(x[j][f]));
                     d[j] = vadd(d[j], vmul(t, t));
@@ -75,84 +86,191 @@ static void k_mm_search(const pb_mm_kargs *k)
     }
 }
 
-/* Lower bounds of the squared distance from x to PB_LANES boxes of level lv
- * from box b (reference/mm.h's mm_box_lb, one box per lane). */
-PB_VINLINE pb_vf mm_box_lb(const pb_mm_kargs *k, int lv, size_t b, const float *x)
+/* Lower bounds of the squared distance from x to boxes, one per lane
+ * (reference/mm.h's mm_box_lb), summed in the reference's order. Per
+ * feature the reference's max(lo - x, 0) + max(x - hi, 0) as
+ * max(lo - x, x - hi, 0): lo <= hi, so at most one term is positive and the
+ * sum is that term exactly. */
+PB_VINLINE pb_vf mm_box_u(pb_vf lo, pb_vf hi, pb_vf x)
 {
-    const float *lo = k->lo[lv] + b, *hi = k->hi[lv] + b;
-    size_t s = k->box_stride[lv];
-    pb_vf d = vzero();
-    for (int f = 0; f < PB_MM_FEATURES; f++) {
-        pb_vf xf = vset1(x[f]);
-        pb_vf u = vadd(vmax(vsub(vloadu(lo + (size_t)f * s), xf), vzero()),
-                       vmax(vsub(xf, vloadu(hi + (size_t)f * s)), vzero()));
-        d = vadd(d, vmul(u, u));
-    }
-    return d;
+    return vmax(vmax(vsub(lo, x), vsub(x, hi)), vzero());
 }
 
-/* One large box's rows (AABB search): its 4 small boxes' bounds in one
- * vector (PB_LANES >= 4; lanes past them read the next boxes or the planes'
- * padding, unused), then each small box not beyond *best its rows, PB_LANES
- * at a time. Boxes are visited out of row order, so a row replaces the best
- * when nearer, or as near and lower (the exhaustive search's answer: the
- * lowest of the nearest rows); a box as near as *best is searched for that. */
-PB_VINLINE void mm_visit(const pb_mm_kargs *k, size_t L, const float *x, const uint32_t *ex, float *best, uint32_t *at)
+/* PB_LANES small boxes from b (a multiple of PB_LANES: aligned, inside its
+ * block) into *d; 0 when every one is beyond best after MM_EARLY features
+ * (partial sums only grow: exact). */
+PB_VINLINE int mm_small_lb(const pb_mm_kargs *k, size_t b, const float *x, float best, pb_vf *d)
 {
-    const size_t per = PB_MM_BOX_LARGE / PB_MM_BOX_SMALL;
-    float lbs[PB_LANES], dd[PB_LANES];
-    vstoreu(lbs, mm_box_lb(k, 0, L * per, x));
-    for (size_t m = 0; m < per; m++) {
-        if (!(lbs[m] <= *best)) continue;
-        for (size_t i = (L * per + m) * PB_MM_BOX_SMALL; i < (L * per + m + 1) * PB_MM_BOX_SMALL; i += PB_LANES) {
-            pb_vf d = vzero();
-            for (int f = 0; f < PB_MM_FEATURES; f++) {
-                pb_vf t = vsub(vload(k->feat + (size_t)f * k->stride + i), vset1(x[f]));
-                d = vadd(d, vmul(t, t));
-            }
-            if (ex) d = vsel(mm_excluded(ex, i), vset1(INFINITY), d);
-            if (!many(vle(d, vset1(*best)))) continue;
-            vstoreu(dd, d);
-            for (int l = 0; l < PB_LANES; l++)
-                if (dd[l] < *best || (dd[l] == *best && dd[l] < INFINITY && i + (size_t)l < *at)) {
-                    *best = dd[l];
-                    *at = (uint32_t)(i + (size_t)l);
-                }
+    const float *lo = k->lo[0] + pb_mm_at(b, 0), *hi = k->hi[0] + pb_mm_at(b, 0);
+    *d = vzero();
+    for (int f = 0; f < PB_MM_FEATURES; f++) {
+        if (f == MM_EARLY && !many(vle(*d, vset1(best)))) return 0;
+        pb_vf u = mm_box_u(vload(lo + (size_t)f * PB_MM_BLOCK), vload(hi + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
+        *d = vadd(*d, vmul(u, u));
+    }
+    return 1;
+}
+
+/* The same for MM_QB queries at once, PB_LANES large boxes from L (a
+ * multiple of PB_LANES): each bound vector loaded once for the block of
+ * queries, query j's bounds to lb[j * s + L ..]. */
+PB_VINLINE void mm_large_lb(const pb_mm_kargs *k, size_t L, const float *const x[MM_QB], float *lb, size_t s)
+{
+    const float *lo = k->lo[1] + pb_mm_at(L, 0), *hi = k->hi[1] + pb_mm_at(L, 0);
+    pb_vf d[MM_QB];
+    for (int j = 0; j < MM_QB; j++) d[j] = vzero();
+    for (int f = 0; f < PB_MM_FEATURES; f++) {
+        pb_vf l = vload(lo + (size_t)f * PB_MM_BLOCK), h = vload(hi + (size_t)f * PB_MM_BLOCK);
+        for (int j = 0; j < MM_QB; j++) {
+            pb_vf u = mm_box_u(l, h, vset1(x[j][f]));
+            d[j] = vadd(d[j], vmul(u, u));
         }
     }
+    for (int j = 0; j < MM_QB; j++) vstoreu(lb + (size_t)j * s + L, d[j]);
 }
 
-/* AABB search, one query at a time: the bounds of every large box first
- * (PB_LANES boxes a vector, into k->scratch), the nearest box searched
- * first for a good early best, then every other box whose bound is not
- * beyond the best so far. Same answer as the exhaustive search (see
- * mm_visit); reference/mm.h goes in row order, with the same result.
- * Measured alternatives (posebench bench --op mm_aabb, avx512, CMU held-out
- * queries, 100 k rows of shifted copies; this one: 27 us a query):
- *  - a third level of 1024-row boxes: 27.8 us. Boxes of consecutive frames
- *    that large span most of the feature space (81 of 98 entered a query);
- *  - rows reordered as a k-d tree's leaves (boxes over them): 65 us. On
- *    real motion consecutive frames are near in every feature, a k-d leaf
- *    only in the few it was split on (16-row boxes 0.79 wide per feature in
- *    k-d order, 0.46 in frame order, CMU);
- *  - partial sums with an early out every 9 features, seeded by the box
- *    nearest on the first 9: 29 us (1 M rows: 478 us against 643). */
+/* The rows of small box b (AABB search), PB_LANES at a time (a box is one
+ * block: aligned loads). Boxes are visited out of row order, so a row
+ * replaces the best when nearer, or as near and lower (the exhaustive
+ * search's answer: the lowest of the nearest rows); a box as near as *best
+ * is searched for that. */
+PB_VINLINE void mm_rows(const pb_mm_kargs *k, size_t b, const float *x, const uint32_t *ex, float *best, uint32_t *at)
+{
+    float dd[PB_LANES];
+    for (size_t i = b * PB_MM_BOX_SMALL; i < (b + 1) * PB_MM_BOX_SMALL; i += PB_LANES) {
+        const float *row = k->feat + pb_mm_at(i, 0);
+        pb_vf d = vzero();
+        int f = 0;
+        for (; f < MM_EARLY; f++) {
+            pb_vf t = vsub(vload(row + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
+            d = vadd(d, vmul(t, t));
+        }
+        if (!many(vle(d, vset1(*best)))) continue;
+        for (; f < PB_MM_FEATURES; f++) {
+            pb_vf t = vsub(vload(row + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
+            d = vadd(d, vmul(t, t));
+        }
+        if (ex) d = vsel(mm_excluded(ex, i), vset1(INFINITY), d);
+        if (!many(vle(d, vset1(*best)))) continue;
+        vstoreu(dd, d);
+        for (int l = 0; l < PB_LANES; l++)
+            if (dd[l] < *best || (dd[l] == *best && dd[l] < INFINITY && i + (size_t)l < *at)) {
+                *best = dd[l];
+                *at = (uint32_t)(i + (size_t)l);
+            }
+    }
+}
+
+/* Large boxes a group: as many as their small boxes fill a vector (4 each;
+ * PB_LANES >= 4), bounded together; a group's first small box starts a
+ * vector (aligned, inside its block). */
+#define MM_GROUP (PB_LANES / (PB_MM_BOX_LARGE / PB_MM_BOX_SMALL))
+#define MM_SMALL_PER_GROUP PB_LANES
+
+/* The first group of large boxes from L (a multiple of MM_GROUP) with a
+ * box not beyond best, other than skip; nl if none. Most boxes are beyond:
+ * PB_LANES of them are passed over in one comparison. */
+PB_VINLINE size_t mm_next(const float *lb, size_t L, size_t nl, size_t skip, float best)
+{
+    const pb_vf b = vset1(best);
+    while (L < nl) {
+        if (L % PB_LANES == 0 && !many(vle(vloadu(lb + L), b))) {
+            L += PB_LANES;
+            continue;
+        }
+        int near = 0;
+        for (size_t g = 0; g < MM_GROUP; g++) near |= lb[L + g] <= best;
+        if (near && L != skip) return L;
+        L += MM_GROUP;
+    }
+    return nl;
+}
+
+/* The large box with the smallest bound (the first of them), PB_LANES
+ * boxes a step (box numbers as floats: exact below 2^24). */
+PB_VINLINE size_t mm_nearest(const float *lb, size_t nl)
+{
+    static const float iota[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+    pb_vf m = vset1(INFINITY), at = vzero(), l = vloadu(iota);
+    for (size_t L = 0; L < nl; L += PB_LANES, l = vadd(l, vset1((float)PB_LANES))) {
+        pb_vf v = vloadu(lb + L);
+        pb_vm lt = vlt(v, m);
+        m = vsel(lt, v, m);
+        at = vsel(lt, l, at);
+    }
+    float mv[PB_LANES], av[PB_LANES];
+    vstoreu(mv, m);
+    vstoreu(av, at);
+    size_t best = 0;
+    for (int i = 1; i < PB_LANES; i++)
+        if (mv[i] < mv[best] || (mv[i] == mv[best] && av[i] < av[best])) best = (size_t)i;
+    return (size_t)av[best];
+}
+
+/* The rows of the group of large boxes from L: its small boxes bounded in
+ * one vector, then the rows of each small box not beyond *best. */
+PB_VINLINE void mm_visit(const pb_mm_kargs *k, size_t L, const float *x, const uint32_t *ex, float *best, uint32_t *at)
+{
+    const size_t b = L * (PB_MM_BOX_LARGE / PB_MM_BOX_SMALL);
+    float lbs[PB_LANES];
+    pb_vf d;
+    if (!mm_small_lb(k, b, x, *best, &d)) return;
+    vstoreu(lbs, d);
+    for (size_t m = 0; m < MM_SMALL_PER_GROUP; m++)
+        if (lbs[m] <= *best) mm_rows(k, b + m, x, ex, best, at);
+}
+
+/* AABB search. The bounds of every large box for MM_QB queries at once
+ * (each bound vector loaded once for the block: at 1 M rows they are 3.4
+ * MB), then per query: the group holding its nearest large box first, for
+ * a good early best, then in row order every group with a large box not
+ * beyond the best so far. A small box lies inside its large box, so its
+ * bound is at least the large one's: a large box beyond the best has only
+ * small boxes beyond it, skipped by their own bound. Every box or row
+ * skipped has a bound (or partial sum) above the best of rows already read
+ * (the bounds are lower bounds of the rows' float distances: reference/
+ * mm.h), so the answer is the exhaustive search's; reference/mm.h goes in
+ * row order, with the same result.
+ * Measured (CMU held-out queries, 100 k rows of shifted copies, us a query):
+ *  - (avx2) features and bounds in planes of the whole database instead of
+ *    16-item blocks, one query's large bounds at a time, no early outs:
+ *    36-44 against 18-22 here (exhaustive 207-264 against 144-194: the
+ *    planes' 27 streams, 400 KB apart);
+ *  - (avx2) bounding 2 or 4 groups at once (independent sums), prefetching
+ *    the next group's bounds or the rows of every small box to be read,
+ *    visiting groups in rough order of bound (4 bands): no gain, or slower
+ *    (bands: 31 against 25; row order reads the bounds in address order);
+ *  - (avx2) every group not beyond the best after the first visit bounded
+ *    before any rows are read: 66 against 25 (304 large and 402 small boxes
+ *    pass that first best, against 133 and 44 with the best as it improves);
+ *  - (avx512, planes) a third level of 1024-row boxes: 27.8 against 27.
+ *    Boxes of consecutive frames that large span most of the feature space
+ *    (81 of 98 entered a query);
+ *  - (avx512, planes) rows reordered as a k-d tree's leaves (boxes over
+ *    them): 65 against 27. On real motion consecutive frames are near in
+ *    every feature, a k-d leaf only in the few it was split on (16-row boxes
+ *    0.79 wide per feature in k-d order, 0.46 in frame order, CMU);
+ *  - (avx512, planes) the large bounds with an early out every 9 features,
+ *    seeded by the box nearest on the first 9: 29 against 27. */
 static void k_mm_search_aabb(const pb_mm_kargs *k)
 {
-    const size_t nl = k->stride / PB_MM_BOX_LARGE;
-    float *lb = k->scratch;
-    for (size_t q = 0; q < k->n; q++) {
-        const float *x = k->q + q * PB_MM_FEATURES;
-        const uint32_t *ex = k->ex ? k->ex + 2 * q : NULL;
-        float best = INFINITY;
-        uint32_t at = UINT32_MAX;
-        size_t first = 0;
-        for (size_t L0 = 0; L0 < nl; L0 += PB_LANES) vstoreu(lb + L0, mm_box_lb(k, 1, L0, x));
-        for (size_t L = 1; L < nl; L++) first = lb[L] < lb[first] ? L : first;
-        mm_visit(k, first, x, ex, &best, &at);
-        for (size_t L = 0; L < nl; L++)
-            if (L != first && lb[L] <= best) mm_visit(k, L, x, ex, &best, &at);
-        k->best[q] = at;
-        if (k->dist) k->dist[q] = best;
+    const size_t nl = k->stride / PB_MM_BOX_LARGE, s = k->box_stride[1];
+    for (size_t q0 = 0; q0 < k->n; q0 += MM_QB) {
+        const float *xs[MM_QB];
+        const uint32_t *exs[MM_QB];
+        size_t nq = mm_block(k, q0, xs, exs);
+        for (size_t L = 0; L < nl; L += PB_LANES) mm_large_lb(k, L, xs, k->scratch, s);
+        for (size_t j = 0; j < nq; j++) {
+            const float *x = xs[j], *lb = k->scratch + j * s;
+            float best = INFINITY;
+            uint32_t at = UINT32_MAX;
+            size_t first = mm_nearest(lb, nl);
+            first -= first % MM_GROUP;
+            mm_visit(k, first, x, exs[j], &best, &at);
+            for (size_t L = mm_next(lb, 0, nl, first, best); L < nl; L = mm_next(lb, L + MM_GROUP, nl, first, best))
+                mm_visit(k, L, x, exs[j], &best, &at);
+            k->best[q0 + j] = at;
+            if (k->dist) k->dist[q0 + j] = best;
+        }
     }
 }

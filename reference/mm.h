@@ -11,7 +11,7 @@ static void mm_take(const MMARGS *k, size_t q, size_t r, const REAL *x, REAL *be
     if (k->ex && r >= k->ex[2 * q] && r <= k->ex[2 * q + 1]) return;
     REAL d = R(0);
     for (int f = 0; f < PB_MM_FEATURES; f++) {
-        REAL t = k->feat[(size_t)f * k->stride + r] - x[f];
+        REAL t = k->feat[pb_mm_at(r, f)] - x[f];
         d = d + t * t;
     }
     if (d < *best) {
@@ -39,7 +39,7 @@ static REAL mm_box_lb(const MMARGS *k, int lv, size_t b, const REAL *x)
 {
     REAL d = R(0);
     for (int f = 0; f < PB_MM_FEATURES; f++) {
-        size_t at = (size_t)f * k->box_stride[lv] + b;
+        size_t at = pb_mm_at(b, f);
         REAL below = k->lo[lv][at] - x[f], above = x[f] - k->hi[lv][at];
         REAL u = (below > R(0) ? below : R(0)) + (above > R(0) ? above : R(0));
         d = d + u * u;

@@ -126,7 +126,7 @@ static long playing_row(const pb_mm_crowd *c, size_t k, uint32_t *near)
 static void make_query(const pb_mm_crowd *c, size_t k, uint32_t row, float *q)
 {
     const pb_mm_db *db = &c->db;
-    for (int f = 0; f < 15; f++) q[f] = db->feat[(size_t)f * db->stride + row] / db->scale[f] + db->mean[f];
+    for (int f = 0; f < 15; f++) q[f] = db->feat[pb_mm_at(row, f)] / db->scale[f] + db->mean[f];
     double s = c->speed[k], w = c->turn[k];
     for (int i = 0; i < PB_MM_FUTURE_STEPS; i++) {
         double tau = (double)(PB_MM_FUTURE0 * (i + 1)) / c->all.fps, th = w * tau;

@@ -157,13 +157,16 @@ PB_DEFINE_SKARGS(double, pb_skin_kargs_f64)
 typedef void (*pb_skin_fn)(const pb_skin_kargs *k);
 typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
 /* The motion-matching search's argument block (posebench/mm.h), float and
- * double: rows of PB_MM_FEATURES planes (plane f at feat + f x stride; rows
- * up to stride are padding at +inf), n normalized queries (AoS, q x
- * PB_MM_FEATURES), per query an excluded row range ex[2q] .. ex[2q + 1]
- * (inclusive; lo > hi: none) or ex NULL; out best row (UINT32_MAX: none)
- * and its squared distance. The AABB search also reads the boxes (lo/hi
- * planes of level k at box_stride[k], as pb_mm_db) and may use scratch:
- * box_stride[1] values. */
+ * double: stride row slots of PB_MM_FEATURES features (row r's feature f
+ * at feat[pb_mm_at(r, f)]; rows up to stride are padding at +inf), n
+ * normalized queries (AoS, q x PB_MM_FEATURES), per query an excluded
+ * row range ex[2q] .. ex[2q + 1] (inclusive; lo > hi: none) or ex NULL;
+ * out best row (UINT32_MAX: none) and its squared distance. The AABB
+ * search also reads the boxes (lo/hi of level k, box_stride[k] slots at
+ * pb_mm_at, as pb_mm_db) and may use scratch: PB_MM_QB x box_stride[1]
+ * values (a block of queries' large-box bounds). Searches take queries
+ * PB_MM_QB at a time. */
+#define PB_MM_QB 8
 #define PB_DEFINE_MMARGS(T, NAME)   \
     typedef struct NAME {           \
         const T *feat;              \

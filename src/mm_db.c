@@ -180,10 +180,12 @@ static void normalize_all(pb_mm_db *db, const pb_mm_weights *w)
     double var[PB_MM_FEATURES];
     for (int i = 0; i < PB_MM_FEATURES; i++) {
         double m = 0, v = 0;
-        const float *p = db->feat + (size_t)i * S;
-        for (size_t r = 0; r < R; r++) m += p[r];
+        for (size_t r = 0; r < R; r++) m += db->feat[pb_mm_at(r, i)];
         m /= (double)R;
-        for (size_t r = 0; r < R; r++) v += (p[r] - m) * (p[r] - m);
+        for (size_t r = 0; r < R; r++) {
+            double t = db->feat[pb_mm_at(r, i)] - m;
+            v += t * t;
+        }
         db->mean[i] = (float)m;
         var[i] = v / (double)R;
     }
@@ -195,9 +197,10 @@ static void normalize_all(pb_mm_db *db, const pb_mm_weights *w)
         for (int i = group_at[g]; i < group_at[g + 1]; i++) db->scale[i] = (float)(w->w[g] / (db->flat[g] ? 1.0 : sd));
     }
     for (int i = 0; i < PB_MM_FEATURES; i++) {
-        float *p = db->feat + (size_t)i * S;
-        for (size_t r = 0; r < R; r++) p[r] = (p[r] - db->mean[i]) * db->scale[i];
-        for (size_t r = R; r < S; r++) p[r] = INFINITY;
+        for (size_t r = 0; r < S; r++) {
+            float *p = &db->feat[pb_mm_at(r, i)];
+            *p = r < R ? (*p - db->mean[i]) * db->scale[i] : INFINITY;
+        }
     }
 }
 
@@ -251,7 +254,7 @@ pb_status pb_mm_db_build(pb_mm_db *db, const pb_clip *clips, size_t nclips, cons
                     return pb_fail(PB_ERR_PARAM, "%s: clip %zu frame %zu: feature %d is %g (non-finite keys?)", fn, c,
                                    f, i, (double)x[i]);
                 }
-                db->feat[(size_t)i * db->stride + r] = x[i];
+                db->feat[pb_mm_at(r, i)] = x[i];
             }
             db->clip[r] = (uint32_t)c;
             db->frame[r] = (uint32_t)f;

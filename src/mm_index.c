@@ -14,29 +14,30 @@ const char *pb_mm_method_name(pb_mm_method m)
 }
 
 /* Boxes of both levels from db's rows; 0, or -1 out of memory (db's boxes
- * then NULL). Planes are padded by 16 boxes past a multiple of 16, so a
- * kernel may load PB_LANES boxes from any box it searches. */
+ * then NULL). Box slots run a whole block past the last box (boxes of
+ * padding, +inf), so a kernel may load PB_LANES boxes from any box it
+ * searches. */
 int pb_mm_db_index(pb_mm_db *db)
 {
     static const size_t size[2] = { PB_MM_BOX_SMALL, PB_MM_BOX_LARGE };
     for (int lv = 0; lv < 2; lv++) {
-        size_t nb = db->stride / size[lv], s = (nb + 15) / 16 * 16 + 16;
+        size_t nb = db->stride / size[lv], s = (nb + PB_MM_BLOCK - 1) / PB_MM_BLOCK * PB_MM_BLOCK + PB_MM_BLOCK;
         db->nbox[lv] = nb;
         db->box_stride[lv] = s;
-        db->box_lo[lv] = malloc(s * PB_MM_FEATURES * sizeof(float));
-        db->box_hi[lv] = malloc(s * PB_MM_FEATURES * sizeof(float));
+        db->box_lo[lv] = aligned_alloc(64, s * PB_MM_FEATURES * sizeof(float));   /* whole blocks: 27 lines */
+        db->box_hi[lv] = aligned_alloc(64, s * PB_MM_FEATURES * sizeof(float));
         if (!db->box_lo[lv] || !db->box_hi[lv]) return -1;
-        for (int f = 0; f < PB_MM_FEATURES; f++) {
-            float *lo = db->box_lo[lv] + (size_t)f * s, *hi = db->box_hi[lv] + (size_t)f * s;
-            const float *x = db->feat + (size_t)f * db->stride;
+        for (int f = 0; f < PB_MM_FEATURES; f++)
             for (size_t b = 0; b < s; b++) {
-                lo[b] = hi[b] = INFINITY;   /* padding only: never nearer than any row */
+                float lo = INFINITY, hi = INFINITY;   /* padding only: never nearer than any row */
                 for (size_t r = b * size[lv]; b < nb && r < (b + 1) * size[lv] && r < db->rows; r++) {
-                    if (r == b * size[lv] || x[r] < lo[b]) lo[b] = x[r];
-                    if (r == b * size[lv] || x[r] > hi[b]) hi[b] = x[r];
+                    float x = db->feat[pb_mm_at(r, f)];
+                    if (r == b * size[lv] || x < lo) lo = x;
+                    if (r == b * size[lv] || x > hi) hi = x;
                 }
+                db->box_lo[lv][pb_mm_at(b, f)] = lo;
+                db->box_hi[lv][pb_mm_at(b, f)] = hi;
             }
-        }
     }
     return 0;
 }
@@ -62,7 +63,7 @@ static pb_status alloc_like(pb_mm_db *out, const pb_mm_db *src, size_t rows, con
         return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu rows", fn, rows);
     }
     for (int f = 0; f < PB_MM_FEATURES; f++)
-        for (size_t i = rows; i < out->stride; i++) out->feat[(size_t)f * out->stride + i] = INFINITY;
+        for (size_t i = rows; i < out->stride; i++) out->feat[pb_mm_at(i, f)] = INFINITY;
     return PB_OK;
 }
 
@@ -86,7 +87,7 @@ pb_status pb_mm_db_subset(pb_mm_db *out, const pb_mm_db *src, const uint8_t *kee
     if (s != PB_OK) return s;
     for (size_t r = 0, i = 0; r < src->rows; r++) {
         if (!keep[r]) continue;
-        for (int f = 0; f < PB_MM_FEATURES; f++) out->feat[(size_t)f * out->stride + i] = src->feat[(size_t)f * src->stride + r];
+        for (int f = 0; f < PB_MM_FEATURES; f++) out->feat[pb_mm_at(i, f)] = src->feat[pb_mm_at(r, f)];
         out->clip[i] = src->clip[r];
         out->frame[i++] = src->frame[r];
     }
@@ -111,13 +112,11 @@ pb_status pb_mm_db_replicate(pb_mm_db *out, const pb_mm_db *src, size_t rows, fl
         out->frame[i] = src->frame[from];
     }
     for (int f = 0; f < PB_MM_FEATURES; f++) {
-        float *x = out->feat + (size_t)f * out->stride;
-        const float *y = src->feat + (size_t)f * src->stride;
         float shift = 0;
         for (size_t i = 0; i < rows; i++) {
             if (i % src->rows == 0 && i > 0)   /* a new copy: its own shift of this feature */
                 shift = (float)(sigma * (2 * ((double)(next(&r) >> 11) / 9007199254740992.0) - 1));
-            x[i] = y[i % src->rows] + shift;
+            out->feat[pb_mm_at(i, f)] = src->feat[pb_mm_at(i % src->rows, f)] + shift;
         }
     }
     return finish(out, fn);

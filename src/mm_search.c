@@ -38,7 +38,7 @@ pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const
     uint32_t *ex = exclude ? malloc(2 * n * sizeof *ex) : NULL;
     uint32_t *b = malloc(n * sizeof *b);
     float *d = malloc(n * sizeof *d);
-    float *scratch = method == PB_MM_AABB ? malloc(db->box_stride[1] * sizeof *scratch) : NULL;
+    float *scratch = method == PB_MM_AABB ? malloc(PB_MM_QB * db->box_stride[1] * sizeof *scratch) : NULL;
     if (!x || (exclude && !ex) || !b || !d || (method == PB_MM_AABB && !scratch)) {
         free(x), free(ex), free(b), free(d), free(scratch);
         return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu queries", fn, n);

@@ -56,16 +56,17 @@ static void index_checks(const char *what, const pb_mm_db *db)
     static const size_t size[2] = { PB_MM_BOX_SMALL, PB_MM_BOX_LARGE };
     size_t outside = 0, pad_bad = 0;
     for (int lv = 0; lv < 2; lv++) {
-        CHECK(db->nbox[lv] * size[lv] == db->stride && db->box_stride[lv] >= db->nbox[lv] + 16, "%s: level %d: %zu boxes",
-              what, lv, db->nbox[lv]);
+        CHECK(db->nbox[lv] * size[lv] == db->stride && db->box_stride[lv] >= db->nbox[lv] + PB_MM_BLOCK &&
+              db->box_stride[lv] % PB_MM_BLOCK == 0, "%s: level %d: %zu boxes", what, lv, db->nbox[lv]);
         for (int f = 0; f < PB_MM_FEATURES; f++) {
-            const float *lo = db->box_lo[lv] + (size_t)f * db->box_stride[lv], *hi = db->box_hi[lv] + (size_t)f * db->box_stride[lv];
+            const float *lo = db->box_lo[lv], *hi = db->box_hi[lv];
             for (size_t r = 0; r < db->rows; r++) {
-                float x = db->feat[(size_t)f * db->stride + r];
-                outside += !(lo[r / size[lv]] <= x && x <= hi[r / size[lv]]);
+                float x = db->feat[pb_mm_at(r, f)];
+                size_t at = pb_mm_at(r / size[lv], f);
+                outside += !(lo[at] <= x && x <= hi[at]);
             }
             for (size_t b = (db->rows + size[lv] - 1) / size[lv]; b < db->box_stride[lv]; b++)
-                pad_bad += !(lo[b] == INFINITY && hi[b] == INFINITY);
+                pad_bad += !(lo[pb_mm_at(b, f)] == INFINITY && hi[pb_mm_at(b, f)] == INFINITY);
         }
     }
     CHECK(outside == 0 && pad_bad == 0, "%s: %zu row features outside their boxes, %zu padding boxes not +inf", what,
@@ -86,7 +87,7 @@ static void scene_checks(const pb_scene *s)
         float raw[PB_MM_FEATURES], x[PB_MM_FEATURES];
         CHECK(pb_mm_features(&s->clip[0], &sk, db.frame[r], raw) == PB_OK, "features: %s", pb_last_error());
         pb_mm_normalize(&db, raw, x);
-        for (int f = 0; f < PB_MM_FEATURES; f++) bad += x[f] != db.feat[(size_t)f * db.stride + r];
+        for (int f = 0; f < PB_MM_FEATURES; f++) bad += x[f] != db.feat[pb_mm_at(r, f)];
     }
     CHECK(bad == 0, "%s: %zu stored features differ from pb_mm_features", s->name, bad);
     index_checks(s->name, &db);
@@ -126,7 +127,7 @@ static void scene_checks(const pb_scene *s)
     size_t same_first = 0;
     for (size_t r = 0; r < db.rows; r++)
         for (int f = 0; f < PB_MM_FEATURES; f++)
-            same_first += big.feat[(size_t)f * big.stride + r] == db.feat[(size_t)f * db.stride + r];
+            same_first += big.feat[pb_mm_at(r, f)] == db.feat[pb_mm_at(r, f)];
     CHECK(same_first == db.rows * PB_MM_FEATURES, "replicate: the first copy is not the source");
     index_checks("replicated", &big);
     /* a subset: every third row, in order, the source's normalization, its own index */
@@ -139,7 +140,7 @@ static void scene_checks(const pb_scene *s)
     for (size_t i = 0; i < sub.rows; i++) {
         sub_bad += sub.clip[i] != big.clip[3 * i] || sub.frame[i] != big.frame[3 * i];
         for (int f = 0; f < PB_MM_FEATURES; f++)
-            sub_bad += sub.feat[(size_t)f * sub.stride + i] != big.feat[(size_t)f * big.stride + 3 * i];
+            sub_bad += sub.feat[pb_mm_at(i, f)] != big.feat[pb_mm_at(3 * i, f)];
     }
     for (int f = 0; f < PB_MM_FEATURES; f++) sub_bad += sub.mean[f] != big.mean[f] || sub.scale[f] != big.scale[f];
     CHECK(sub_bad == 0, "subset: %zu values differ from the rows kept", sub_bad);

@@ -15,7 +15,7 @@ static double row_dist(const pb_mm_db *db, const float *x, size_t r)
 {
     double d = 0;
     for (int f = 0; f < PB_MM_FEATURES; f++) {
-        double t = (double)db->feat[(size_t)f * db->stride + r] - (double)x[f];
+        double t = (double)db->feat[pb_mm_at(r, f)] - (double)x[f];
         d += t * t;
     }
     return d;

@@ -19,9 +19,9 @@
  * hip velocity, trajectory positions, trajectory directions), each feature
  * minus its mean over the database, divided by the group's standard
  * deviation (the root of the mean of its features' variances), times the
- * group's weight. The database stores the normalized features SoA (one plane
- * per feature), so the weighted squared distance of the issue is the plain
- * squared distance of normalized vectors. A group whose deviation is 0 (it
+ * group's weight. The database stores the normalized features SoA in blocks
+ * of PB_MM_BLOCK rows (pb_mm_at), so the weighted squared distance of the
+ * issue is the plain squared distance of normalized vectors. A group whose deviation is 0 (it
  * never varies) keeps unit scale: pb_mm_db.flat says which.
  *
  * Search: for each query (raw features, normalized on the way in), the
@@ -71,20 +71,35 @@ PB_API pb_mm_weights pb_mm_weights_default(void);   /* all 1 */
 #define PB_MM_BOX_SMALL 16   /* rows per box, level 0 */
 #define PB_MM_BOX_LARGE 64   /* rows per box, level 1 */
 
+/* Where feature f of item i is stored in pb_mm_db's feat (items: rows) and
+ * box_lo / box_hi (items: boxes of that level): blocks of PB_MM_BLOCK items,
+ * a block its features one after the other, PB_MM_BLOCK floats each. SoA
+ * inside a block (a vector holds one feature of consecutive items), and a
+ * block's 27 features in 27 consecutive cache lines: a search that visits a
+ * few blocks reads contiguous memory, not 27 planes far apart (measured on
+ * AVX2 at 100 k rows, this layout alone: the AABB search 44 -> 27 us a
+ * query, the exhaustive one 349 -> 191, one session's bench medians). */
+#define PB_MM_BLOCK 16
+static inline size_t pb_mm_at(size_t i, int f)
+{
+    return i / PB_MM_BLOCK * (PB_MM_BLOCK * PB_MM_FEATURES) + (size_t)f * PB_MM_BLOCK + i % PB_MM_BLOCK;
+}
+
 typedef enum pb_mm_method { PB_MM_EXHAUSTIVE, PB_MM_AABB, PB_MM_METHODS } pb_mm_method;
 PB_API const char *pb_mm_method_name(pb_mm_method m);   /* "exhaustive", "aabb"; NULL if out of range */
 
 typedef struct pb_mm_db {
     size_t rows;                  /* database frames */
-    size_t stride;                /* floats per feature plane: rows rounded up to 64, padding rows +inf far */
-    float *feat;                  /* PB_MM_FEATURES planes of stride floats, normalized (SoA) */
+    size_t stride;                /* row slots: rows rounded up to 64, padding rows +inf far */
+    float *feat;                  /* stride x PB_MM_FEATURES floats, normalized, at pb_mm_at(row, f) */
     uint32_t *clip, *frame;       /* each row's clip and frame */
     float mean[PB_MM_FEATURES];   /* normalization: (raw - mean) * scale */
     float scale[PB_MM_FEATURES];
     int flat[PB_MM_GROUPS];       /* 1: the group never varies (scale = its weight) */
     /* The index (PB_MM_AABB): level k's nbox[k] boxes of PB_MM_BOX_SMALL /
      * PB_MM_BOX_LARGE rows, per feature the smallest and largest normalized
-     * value (planes of box_stride[k] floats; boxes of padding only: +inf). */
+     * value (box_stride[k] box slots at pb_mm_at(box, f); boxes of padding
+     * only: +inf). */
     size_t nbox[2], box_stride[2];
     float *box_lo[2], *box_hi[2];
 } pb_mm_db;
