@@ -11,7 +11,10 @@
 #      tables in full) under qemu-aarch64 (NEON native and
 #      scalar; the emulated kernels are the same portable SIMDe source the x86 stages validate,
 #      and with them this stage took 33 minutes of a 60-minute run, without them 16)
-# Every build of the harness here has the emulated kernels (PB_EMULATED=ON) except 3b, 3c, 4 and 5.
+# Every build of the harness here has the emulated kernels (PB_EMULATED=ON) except 3b, 3c, 4 and 5;
+# gcc builds them at -O1 (cmake/isa.cmake: stage 1 took 983 s of a 3816 s run at -O3, most of it
+# the emulated AVX-512 file; at -O1 the four emulated files build in about 4 minutes, and unit
+# tests plus validation ran 375 s against 365).
 # 4 runs the native kernels (and scalar) under the sanitizers: the emulated ones are the same kernel
 # source, indexing included, through SIMDe's portable path, and at -O0 under ASan they made this the
 # longest stage (about 1050 s of a 3550 s run, the report test alone near its 900 s timeout). It
