@@ -129,6 +129,17 @@ PB_VINLINE void mm_large_lb(const pb_mm_kargs *k, size_t L, const float *const x
     for (int j = 0; j < MM_QB; j++) vstoreu(lb + (size_t)j * s + L, d[j]);
 }
 
+/* d plus features [from, to) of the squared distances from x to the
+ * PB_LANES rows at row (their block's feature 0), in the reference's order. */
+PB_VINLINE pb_vf mm_row_sum(const float *row, const float *x, int from, int to, pb_vf d)
+{
+    for (int f = from; f < to; f++) {
+        pb_vf t = vsub(vload(row + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
+        d = vadd(d, vmul(t, t));
+    }
+    return d;
+}
+
 /* The rows of small box b (AABB search), PB_LANES at a time (a box is one
  * block: aligned loads). Boxes are visited out of row order, so a row
  * replaces the best when nearer, or as near and lower (the exhaustive
@@ -139,17 +150,9 @@ PB_VINLINE void mm_rows(const pb_mm_kargs *k, size_t b, const float *x, const ui
     float dd[PB_LANES];
     for (size_t i = b * PB_MM_BOX_SMALL; i < (b + 1) * PB_MM_BOX_SMALL; i += PB_LANES) {
         const float *row = k->feat + pb_mm_at(i, 0);
-        pb_vf d = vzero();
-        int f = 0;
-        for (; f < MM_EARLY; f++) {
-            pb_vf t = vsub(vload(row + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
-            d = vadd(d, vmul(t, t));
-        }
+        pb_vf d = mm_row_sum(row, x, 0, MM_EARLY, vzero());
         if (!many(vle(d, vset1(*best)))) continue;
-        for (; f < PB_MM_FEATURES; f++) {
-            pb_vf t = vsub(vload(row + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
-            d = vadd(d, vmul(t, t));
-        }
+        d = mm_row_sum(row, x, MM_EARLY, PB_MM_FEATURES, d);
         if (ex) d = vsel(mm_excluded(ex, i), vset1(INFINITY), d);
         if (!many(vle(d, vset1(*best)))) continue;
         vstoreu(dd, d);
@@ -165,7 +168,6 @@ PB_VINLINE void mm_rows(const pb_mm_kargs *k, size_t b, const float *x, const ui
  * PB_LANES >= 4), bounded together; a group's first small box starts a
  * vector (aligned, inside its block). */
 #define MM_GROUP (PB_LANES / (PB_MM_BOX_LARGE / PB_MM_BOX_SMALL))
-#define MM_SMALL_PER_GROUP PB_LANES
 
 /* The first group of large boxes from L (a multiple of MM_GROUP) with a
  * box not beyond best, other than skip; nl if none. Most boxes are beyond:
@@ -216,7 +218,7 @@ PB_VINLINE void mm_visit(const pb_mm_kargs *k, size_t L, const float *x, const u
     pb_vf d;
     if (!mm_small_lb(k, b, x, *best, &d)) return;
     vstoreu(lbs, d);
-    for (size_t m = 0; m < MM_SMALL_PER_GROUP; m++)
+    for (size_t m = 0; m < PB_LANES; m++)
         if (lbs[m] <= *best) mm_rows(k, b + m, x, ex, best, at);
 }
 
@@ -234,8 +236,9 @@ PB_VINLINE void mm_visit(const pb_mm_kargs *k, size_t L, const float *x, const u
  * Measured (CMU held-out queries, 100 k rows of shifted copies, us a query):
  *  - (avx2) features and bounds in planes of the whole database instead of
  *    16-item blocks, one query's large bounds at a time, no early outs:
- *    36-44 against 18-22 here (exhaustive 207-264 against 144-194: the
- *    planes' 27 streams, 400 KB apart);
+ *    40.6 against 22.9-23.4 here (exhaustive 350 against 188-192: the
+ *    planes' 27 streams, 400 KB apart; bench --op mm_aabb --op mm_search,
+ *    medians of one session);
  *  - (avx2) bounding 2 or 4 groups at once (independent sums), prefetching
  *    the next group's bounds or the rows of every small box to be read,
  *    visiting groups in rough order of bound (4 bands): no gain, or slower

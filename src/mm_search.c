@@ -19,6 +19,12 @@ pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const
     if (method == PB_MM_AABB && (!db->box_lo[0] || !db->box_hi[0] || !db->box_lo[1] || !db->box_hi[1]))
         return pb_fail(PB_ERR_PARAM, "%s: the database has no index (built by pb_mm_db_build or "
                        "pb_mm_db_replicate)", fn);
+    const float *planes[5] = { db->feat, db->box_lo[0], db->box_hi[0], db->box_lo[1], db->box_hi[1] };
+    static const char *names[5] = { "feat", "box_lo[0]", "box_hi[0]", "box_lo[1]", "box_hi[1]" };
+    for (int i = 0; i < (method == PB_MM_AABB ? 5 : 1); i++)
+        if ((uintptr_t)planes[i] % 64)
+            return pb_fail(PB_ERR_ALIGN, "%s: db->%s is not 64-byte aligned (the kernels load whole blocks aligned)",
+                           fn, names[i]);
     if (n > PB_MM_MAX_FRAMES) return pb_fail(PB_ERR_SIZE, "%s: n = %zu queries (at most %zu)", fn, n, PB_MM_MAX_FRAMES);
     for (size_t q = 0; q < n; q++)
         for (int f = 0; f < PB_MM_FEATURES; f++)

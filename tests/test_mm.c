@@ -217,6 +217,14 @@ static void bad_input(const pb_scene *s)
     noidx.box_lo[1] = NULL;
     CHECK(pb_mm_search(&noidx, q, 3, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_ERR_PARAM &&
           strstr(pb_last_error(), "no index"), "no index: %s", pb_last_error());
+    pb_mm_db skew = db;
+    skew.box_hi[1] = db.box_hi[1] + 1;
+    CHECK(pb_mm_search(&skew, q, 3, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_ERR_ALIGN &&
+          strstr(pb_last_error(), "box_hi[1]"), "misaligned index: %s", pb_last_error());
+    skew = db;
+    skew.feat = db.feat + 4;
+    CHECK(pb_mm_search(&skew, q, 3, NULL, 0, PB_MM_EXHAUSTIVE, best, NULL, NULL) == PB_ERR_ALIGN &&
+          strstr(pb_last_error(), "feat"), "misaligned features: %s", pb_last_error());
     CHECK(best[0] == 7 && best[1] == 7 && best[2] == 7, "refused searches wrote nothing");
     pb_mm_db rep;
     CHECK(pb_mm_db_replicate(&rep, &db, 0, 0.1f, 1) == PB_ERR_EMPTY && rep.rows == 0, "replicate 0 rows");

@@ -19,10 +19,10 @@
  * hip velocity, trajectory positions, trajectory directions), each feature
  * minus its mean over the database, divided by the group's standard
  * deviation (the root of the mean of its features' variances), times the
- * group's weight. The database stores the normalized features SoA in blocks
- * of PB_MM_BLOCK rows (pb_mm_at), so the weighted squared distance of the
- * issue is the plain squared distance of normalized vectors. A group whose deviation is 0 (it
- * never varies) keeps unit scale: pb_mm_db.flat says which.
+ * group's weight, so the weighted squared distance of the issue is the
+ * plain squared distance of normalized vectors. The database stores them
+ * SoA in blocks of PB_MM_BLOCK rows (pb_mm_at). A group whose deviation is
+ * 0 (it never varies) keeps unit scale: pb_mm_db.flat says which.
  *
  * Search: for each query (raw features, normalized on the way in), the
  * database row with the smallest squared distance, ties broken by the
@@ -78,7 +78,10 @@ PB_API pb_mm_weights pb_mm_weights_default(void);   /* all 1 */
  * block's 27 features in 27 consecutive cache lines: a search that visits a
  * few blocks reads contiguous memory, not 27 planes far apart (measured on
  * AVX2 at 100 k rows, this layout alone: the AABB search 44 -> 27 us a
- * query, the exhaustive one 349 -> 191, one session's bench medians). */
+ * query, the exhaustive one 349 -> 191, one session's bench medians).
+ * feat, box_lo and box_hi start on 64-byte boundaries (a block's feature is
+ * one aligned vector on every ISA; the kernels load it aligned), so a
+ * database is built by pb_mm_db_build / _subset / _replicate, not by hand. */
 #define PB_MM_BLOCK 16
 static inline size_t pb_mm_at(size_t i, int f)
 {
@@ -152,6 +155,7 @@ PB_API void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES],
  * Errors: PB_ERR_NULL, PB_ERR_EMPTY (n = 0, an empty database),
  * PB_ERR_PARAM (a NaN/Inf query value: names the query, i.e. the character,
  * and the feature; an exclude row out of range; an unknown method),
+ * PB_ERR_ALIGN (feat, or for PB_MM_AABB a box array, not 64-byte aligned),
  * PB_ERR_VARIANT; nothing is written on error. */
 PB_API pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const int32_t *exclude,
                               int exclude_radius, pb_mm_method method, uint32_t *best, float *dist,
