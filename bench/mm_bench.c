@@ -200,15 +200,24 @@ int bench_mm_run(const bench_opts *o, int exhaustive, int aabb)
                "8 B clip/frame\n", rows[0].it.cpu_s * 1e3, full.rows, rows[0].it.cpu_s * 1e6 / (double)full.rows,
                (size_t)MM_BYTES_PER_ROW,
                (double)(full.box_stride[0] + full.box_stride[1]) * 2 * MM_BYTES_PER_ROW / (double)full.rows);
-    printf("%-34s %10s %12s %8s %8s %9s %10s\n", "search (16 queries per call)", "us/query", "queries/s", "B/row",
-           "GB/s", "copy GB/s", "vs copy");
+    printf("%-34s %10s %12s %8s %8s %9s %10s %9s\n", "search (16 queries per call)", "us/query", "queries/s", "B/row",
+           "GB/s", "copy GB/s", "vs copy", "speedup");
     for (int i = 0; i < nrows; i++) {
         const mm_row *r = &rows[i];
         if (r->kind != ROW_SEARCH || r->it.error || !(r->it.cpu_s > 0)) continue;
         double us = r->it.cpu_s * 1e6 / MM_Q, rows_n = (double)r->db->rows;
         double gbs = MM_BYTES_PER_ROW * rows_n / (us * 1e3), copy_us = r->copy->it.cpu_s * 1e6;
-        printf("%-34s %10.2f %12.0f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, us, 1e6 / us, MM_BYTES_PER_ROW, gbs,
+        printf("%-34s %10.2f %12.0f %8.0f %8.2f %9.2f %9.2fx", r->it.name, us, 1e6 / us, MM_BYTES_PER_ROW, gbs,
                copy_us > 0 ? MM_BYTES_PER_ROW * rows_n / (copy_us * 1e3) : 0.0, copy_us > 0 ? us / copy_us : 0.0);
+        /* speedup: an AABB row against the exhaustive search of its variant and
+         * database, an exhaustive row against the scalar one (same run) */
+        for (int j = 0; j < nrows; j++) {
+            const mm_row *e = &rows[j];
+            int base = r->method ? e->v == r->v : pb_variant_lanes(e->v) == 1;
+            if (j == i || e->kind != ROW_SEARCH || e->method || e->db != r->db || !base || !(e->it.cpu_s > 0)) continue;
+            printf(" %8.2fx %s", e->it.cpu_s / r->it.cpu_s, r->method ? "exhaustive" : "scalar");
+        }
+        printf("\n");
     }
 out:
     for (int si = 0; si < MM_MAX_SIZES; si++) pb_mm_db_free(&dbs[si]);

@@ -18,6 +18,12 @@ typedef simde__m512i pb_vidx;
 
 PB_BINLINE pb_vf vload(const float *p) { return simde_mm512_load_ps(p); }
 PB_BINLINE pb_vf vloadu(const float *p) { return simde_mm512_loadu_ps(p); }
+/* PB_LANES floats in runs of at most 8: p[0..7], then p[next..] (the
+ * motion-matching boxes, blocks of PB_MM_BOX_RUN); aligned. */
+PB_BINLINE pb_vf vload_runs8(const float *p, size_t next)
+{
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(simde_mm256_load_ps(p)), simde_mm256_load_ps(p + next), 1);
+}
 PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm512_store_ps(p, v); }
 PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm512_storeu_ps(p, v); }
 PB_BINLINE pb_vf vset1(float x) { return simde_mm512_set1_ps(x); }

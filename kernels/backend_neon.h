@@ -18,6 +18,9 @@ typedef simde_uint8x16_t pb_vidx;
 
 PB_BINLINE pb_vf vload(const float *p) { return simde_vld1q_f32(p); }
 PB_BINLINE pb_vf vloadu(const float *p) { return simde_vld1q_f32(p); }
+/* PB_LANES floats in runs of at most 8: p[0..7], then p[next..] (the
+ * motion-matching boxes, blocks of PB_MM_BOX_RUN); aligned. */
+PB_BINLINE pb_vf vload_runs8(const float *p, size_t next) { (void)next; return vload(p); }
 PB_BINLINE void vstore(float *p, pb_vf v) { simde_vst1q_f32(p, v); }
 PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_vst1q_f32(p, v); }
 PB_BINLINE pb_vf vset1(float x) { return simde_vdupq_n_f32(x); }

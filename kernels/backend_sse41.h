@@ -16,6 +16,9 @@ typedef simde__m128i pb_vidx;   /* byte shuffle control built by vidx_make */
 
 PB_BINLINE pb_vf vload(const float *p) { return simde_mm_load_ps(p); }
 PB_BINLINE pb_vf vloadu(const float *p) { return simde_mm_loadu_ps(p); }
+/* PB_LANES floats in runs of at most 8: p[0..7], then p[next..] (the
+ * motion-matching boxes, blocks of PB_MM_BOX_RUN); aligned. */
+PB_BINLINE pb_vf vload_runs8(const float *p, size_t next) { (void)next; return vload(p); }
 PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm_store_ps(p, v); }
 PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm_storeu_ps(p, v); }
 PB_BINLINE pb_vf vset1(float x) { return simde_mm_set1_ps(x); }

@@ -87,27 +87,63 @@ static void k_mm_search(const pb_mm_kargs *k)
 }
 
 /* Lower bounds of the squared distance from x to boxes, one per lane
- * (reference/mm.h's mm_box_lb), summed in the reference's order. Per
- * feature the reference's max(lo - x, 0) + max(x - hi, 0) as
- * max(lo - x, x - hi, 0): lo <= hi, so at most one term is positive and the
- * sum is that term exactly. */
+ * (reference/mm.h's mm_box_lb; the kernels sum them fused, in one or two
+ * chains: mm_limit says why that stays exact). Per feature the reference's max(lo - x, 0) + max(x - hi, 0) as x clamped to
+ * [lo, hi], minus x: lo <= hi, so at most one term is positive, and the
+ * clamped value minus x is that term exactly, or its negation (x - hi
+ * negated: the same square); inside the box 0; padding boxes (lo = hi =
+ * +inf) +inf, as the reference's. One operation fewer than the two maxima. */
 PB_VINLINE pb_vf mm_box_u(pb_vf lo, pb_vf hi, pb_vf x)
 {
-    return vmax(vmax(vsub(lo, x), vsub(x, hi)), vzero());
+    return vsub(vmin(vmax(x, lo), hi), x);
 }
 
-/* PB_LANES small boxes from b (a multiple of PB_LANES: aligned, inside its
- * block) into *d; 0 when every one is beyond best after MM_EARLY features
- * (partial sums only grow: exact). */
-PB_VINLINE int mm_small_lb(const pb_mm_kargs *k, size_t b, const float *x, float best, pb_vf *d)
+/* Feature f's low and high bounds of the PB_LANES boxes whose feature 0
+ * starts at p (box[pb_mm_box_at(b, 0, 0)], b a multiple of PB_LANES: whole
+ * runs of PB_MM_BOX_RUN, aligned; 16 lanes take two runs). */
+#define MM_RUN_NEXT (2 * PB_MM_BOX_RUN * PB_MM_FEATURES)
+PB_VINLINE void mm_box_load(const float *p, int f, pb_vf *lo, pb_vf *hi)
 {
-    const float *lo = k->lo[0] + pb_mm_at(b, 0), *hi = k->hi[0] + pb_mm_at(b, 0);
-    *d = vzero();
-    for (int f = 0; f < PB_MM_FEATURES; f++) {
-        if (f == MM_EARLY && !many(vle(*d, vset1(best)))) return 0;
-        pb_vf u = mm_box_u(vload(lo + (size_t)f * PB_MM_BLOCK), vload(hi + (size_t)f * PB_MM_BLOCK), vset1(x[f]));
-        *d = vadd(*d, vmul(u, u));
+    const float *at = p + (size_t)f * (2 * PB_MM_BOX_RUN);
+    *lo = vload_runs8(at, MM_RUN_NEXT);
+    *hi = vload_runs8(at + PB_MM_BOX_RUN, MM_RUN_NEXT);
+}
+
+/* The bound a box must exceed to be skipped when the best row so far is
+ * at best. The kernels' bounds are fused (vfma) and need not follow the
+ * reference's summation order, so a bound may exceed the float distance of
+ * a row in its box by rounding: each bound term at most the row's
+ * (monotone rounding), at most 27 roundings on any term's way into either
+ * sum (u = 2^-24 each), so bound <= row distance x (1 + 55u) away from
+ * underflow. A box is skipped only above best x (1 + 2^-16) (that is
+ * 1 + 256u) plus 2^-120 (terms that underflow): its rows are all strictly
+ * beyond best, as the exact search requires (rows as near as the best are
+ * read, for the lowest row of a tie). */
+PB_VINLINE float mm_limit(float best)
+{
+    return best * (1.0f + 0x1p-16f) + 0x1p-120f;
+}
+
+/* PB_LANES small boxes from b (a multiple of PB_LANES) into *d; 0 when
+ * every one is beyond lim after MM_EARLY features (partial sums only
+ * grow). */
+PB_VINLINE int mm_small_lb(const pb_mm_kargs *k, size_t b, const float *x, float lim, pb_vf *d)
+{
+    const float *p = k->box[0] + pb_mm_box_at(b, 0, 0);
+    pb_vf d0 = vzero(), d1 = vzero(), lo, hi;
+    int f = 0;
+    for (; f + 1 < PB_MM_FEATURES; f += 2) {
+        if (f == MM_EARLY && !many(vle(vadd(d0, d1), vset1(lim)))) return 0;
+        mm_box_load(p, f, &lo, &hi);
+        pb_vf u = mm_box_u(lo, hi, vset1(x[f]));
+        d0 = vfma(u, u, d0);
+        mm_box_load(p, f + 1, &lo, &hi);
+        u = mm_box_u(lo, hi, vset1(x[f + 1]));
+        d1 = vfma(u, u, d1);
     }
+    mm_box_load(p, f, &lo, &hi);
+    pb_vf u = mm_box_u(lo, hi, vset1(x[f]));
+    *d = vadd(vfma(u, u, d0), d1);
     return 1;
 }
 
@@ -116,14 +152,15 @@ PB_VINLINE int mm_small_lb(const pb_mm_kargs *k, size_t b, const float *x, float
  * queries, query j's bounds to lb[j * s + L ..]. */
 PB_VINLINE void mm_large_lb(const pb_mm_kargs *k, size_t L, const float *const x[MM_QB], float *lb, size_t s)
 {
-    const float *lo = k->lo[1] + pb_mm_at(L, 0), *hi = k->hi[1] + pb_mm_at(L, 0);
+    const float *p = k->box[1] + pb_mm_box_at(L, 0, 0);
     pb_vf d[MM_QB];
     for (int j = 0; j < MM_QB; j++) d[j] = vzero();
     for (int f = 0; f < PB_MM_FEATURES; f++) {
-        pb_vf l = vload(lo + (size_t)f * PB_MM_BLOCK), h = vload(hi + (size_t)f * PB_MM_BLOCK);
+        pb_vf l, h;
+        mm_box_load(p, f, &l, &h);
         for (int j = 0; j < MM_QB; j++) {
             pb_vf u = mm_box_u(l, h, vset1(x[j][f]));
-            d[j] = vadd(d[j], vmul(u, u));
+            d[j] = vfma(u, u, d[j]);
         }
     }
     for (int j = 0; j < MM_QB; j++) vstoreu(lb + (size_t)j * s + L, d[j]);
@@ -172,16 +209,16 @@ PB_VINLINE void mm_rows(const pb_mm_kargs *k, size_t b, const float *x, const ui
 /* The first group of large boxes from L (a multiple of MM_GROUP) with a
  * box not beyond best, other than skip; nl if none. Most boxes are beyond:
  * PB_LANES of them are passed over in one comparison. */
-PB_VINLINE size_t mm_next(const float *lb, size_t L, size_t nl, size_t skip, float best)
+PB_VINLINE size_t mm_next(const float *lb, size_t L, size_t nl, size_t skip, float lim)
 {
-    const pb_vf b = vset1(best);
+    const pb_vf b = vset1(lim);
     while (L < nl) {
         if (L % PB_LANES == 0 && !many(vle(vloadu(lb + L), b))) {
             L += PB_LANES;
             continue;
         }
         int near = 0;
-        for (size_t g = 0; g < MM_GROUP; g++) near |= lb[L + g] <= best;
+        for (size_t g = 0; g < MM_GROUP; g++) near |= lb[L + g] <= lim;
         if (near && L != skip) return L;
         L += MM_GROUP;
     }
@@ -216,10 +253,10 @@ PB_VINLINE void mm_visit(const pb_mm_kargs *k, size_t L, const float *x, const u
     const size_t b = L * (PB_MM_BOX_LARGE / PB_MM_BOX_SMALL);
     float lbs[PB_LANES];
     pb_vf d;
-    if (!mm_small_lb(k, b, x, *best, &d)) return;
+    if (!mm_small_lb(k, b, x, mm_limit(*best), &d)) return;
     vstoreu(lbs, d);
     for (size_t m = 0; m < PB_LANES; m++)
-        if (lbs[m] <= *best) mm_rows(k, b + m, x, ex, best, at);
+        if (lbs[m] <= mm_limit(*best)) mm_rows(k, b + m, x, ex, best, at);
 }
 
 /* AABB search. The bounds of every large box for MM_QB queries at once
@@ -234,6 +271,14 @@ PB_VINLINE void mm_visit(const pb_mm_kargs *k, size_t L, const float *x, const u
  * mm.h), so the answer is the exhaustive search's; reference/mm.h goes in
  * row order, with the same result.
  * Measured (CMU held-out queries, 100 k rows of shifted copies, us a query):
+ *  - (avx2 / sse41) bounds of low and high in one line per feature
+ *    (pb_mm_box_at), the clamp form of mm_box_u, small boxes summed in two
+ *    fused chains (mm_limit): 16.9 against 21.4 (sse41 28.6 against 31.9),
+ *    medians of 6-8 runs alternating with the previous build; the layout
+ *    and clamp alone 20.0 against 22.7, the two chains the rest (the 27
+ *    dependent adds of one chain were the small boxes' cost); three chains
+ *    no better than two; the rows' first 14 features also in two fused
+ *    chains before the exact sum (rows that pass read twice): slower;
  *  - (avx2) features and bounds in planes of the whole database instead of
  *    16-item blocks, one query's large bounds at a time, no early outs:
  *    40.6 against 22.9-23.4 here (exhaustive 350 against 188-192: the
@@ -270,7 +315,8 @@ static void k_mm_search_aabb(const pb_mm_kargs *k)
             size_t first = mm_nearest(lb, nl);
             first -= first % MM_GROUP;
             mm_visit(k, first, x, exs[j], &best, &at);
-            for (size_t L = mm_next(lb, 0, nl, first, best); L < nl; L = mm_next(lb, L + MM_GROUP, nl, first, best))
+            for (size_t L = mm_next(lb, 0, nl, first, mm_limit(best)); L < nl;
+                 L = mm_next(lb, L + MM_GROUP, nl, first, mm_limit(best)))
                 mm_visit(k, L, x, exs[j], &best, &at);
             k->best[q0 + j] = at;
             if (k->dist) k->dist[q0 + j] = best;

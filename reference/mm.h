@@ -39,8 +39,7 @@ static REAL mm_box_lb(const MMARGS *k, int lv, size_t b, const REAL *x)
 {
     REAL d = R(0);
     for (int f = 0; f < PB_MM_FEATURES; f++) {
-        size_t at = pb_mm_at(b, f);
-        REAL below = k->lo[lv][at] - x[f], above = x[f] - k->hi[lv][at];
+        REAL below = k->box[lv][pb_mm_box_at(b, f, 0)] - x[f], above = x[f] - k->box[lv][pb_mm_box_at(b, f, 1)];
         REAL u = (below > R(0) ? below : R(0)) + (above > R(0) ? above : R(0));
         d = d + u * u;
     }

@@ -162,8 +162,8 @@ typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
  * normalized queries (AoS, q x PB_MM_FEATURES), per query an excluded
  * row range ex[2q] .. ex[2q + 1] (inclusive; lo > hi: none) or ex NULL;
  * out best row (UINT32_MAX: none) and its squared distance. The AABB
- * search also reads the boxes (lo/hi of level k, box_stride[k] slots at
- * pb_mm_at, as pb_mm_db) and may use scratch: PB_MM_QB x box_stride[1]
+ * search also reads the boxes (level k's bounds, box_stride[k] slots at
+ * pb_mm_box_at, as pb_mm_db) and may use scratch: PB_MM_QB x box_stride[1]
  * values (a block of queries' large-box bounds). Searches take queries
  * PB_MM_QB at a time. */
 #define PB_MM_QB 8
@@ -176,7 +176,7 @@ typedef void (*pb_skin_f64_fn)(const pb_skin_kargs_f64 *k);
         const uint32_t *ex;         \
         uint32_t *best;             \
         T *dist;                    \
-        const T *lo[2], *hi[2];     \
+        const T *box[2];            \
         size_t box_stride[2];       \
         T *scratch;                 \
     } NAME;

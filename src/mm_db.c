@@ -164,7 +164,7 @@ void pb_mm_db_free(pb_mm_db *db)
     free(db->feat);
     free(db->clip);
     free(db->frame);
-    for (int lv = 0; lv < 2; lv++) free(db->box_lo[lv]), free(db->box_hi[lv]);
+    for (int lv = 0; lv < 2; lv++) free(db->box[lv]);
     memset(db, 0, sizeof *db);
 }
 

@@ -24,9 +24,8 @@ int pb_mm_db_index(pb_mm_db *db)
         size_t nb = db->stride / size[lv], s = (nb + PB_MM_BLOCK - 1) / PB_MM_BLOCK * PB_MM_BLOCK + PB_MM_BLOCK;
         db->nbox[lv] = nb;
         db->box_stride[lv] = s;
-        db->box_lo[lv] = aligned_alloc(64, s * PB_MM_FEATURES * sizeof(float));   /* whole blocks: 27 lines */
-        db->box_hi[lv] = aligned_alloc(64, s * PB_MM_FEATURES * sizeof(float));
-        if (!db->box_lo[lv] || !db->box_hi[lv]) return -1;
+        db->box[lv] = aligned_alloc(64, 2 * s * PB_MM_FEATURES * sizeof(float));   /* whole lines */
+        if (!db->box[lv]) return -1;
         for (int f = 0; f < PB_MM_FEATURES; f++)
             for (size_t b = 0; b < s; b++) {
                 float lo = INFINITY, hi = INFINITY;   /* padding only: never nearer than any row */
@@ -35,8 +34,8 @@ int pb_mm_db_index(pb_mm_db *db)
                     if (r == b * size[lv] || x < lo) lo = x;
                     if (r == b * size[lv] || x > hi) hi = x;
                 }
-                db->box_lo[lv][pb_mm_at(b, f)] = lo;
-                db->box_hi[lv][pb_mm_at(b, f)] = hi;
+                db->box[lv][pb_mm_box_at(b, f, 0)] = lo;
+                db->box[lv][pb_mm_box_at(b, f, 1)] = hi;
             }
     }
     return 0;
@@ -57,7 +56,7 @@ static pb_status alloc_like(pb_mm_db *out, const pb_mm_db *src, size_t rows, con
     out->feat = aligned_alloc(64, out->stride * PB_MM_FEATURES * sizeof(float));
     out->clip = malloc(rows * sizeof *out->clip);
     out->frame = malloc(rows * sizeof *out->frame);
-    for (int lv = 0; lv < 2; lv++) out->box_lo[lv] = out->box_hi[lv] = NULL;
+    for (int lv = 0; lv < 2; lv++) out->box[lv] = NULL;
     if (!out->feat || !out->clip || !out->frame) {
         pb_mm_db_free(out);
         return pb_fail(PB_ERR_NOMEM, "%s: out of memory for %zu rows", fn, rows);

@@ -16,12 +16,12 @@ pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const
         return pb_fail(PB_ERR_PARAM, "%s: method is %d (PB_MM_EXHAUSTIVE or PB_MM_AABB)", fn, (int)method);
     if (n == 0) return pb_fail(PB_ERR_EMPTY, "%s: n = 0 queries", fn);
     if (db->rows == 0 || !db->feat) return pb_fail(PB_ERR_EMPTY, "%s: the database is empty", fn);
-    if (method == PB_MM_AABB && (!db->box_lo[0] || !db->box_hi[0] || !db->box_lo[1] || !db->box_hi[1]))
+    if (method == PB_MM_AABB && (!db->box[0] || !db->box[1]))
         return pb_fail(PB_ERR_PARAM, "%s: the database has no index (built by pb_mm_db_build or "
                        "pb_mm_db_replicate)", fn);
-    const float *planes[5] = { db->feat, db->box_lo[0], db->box_hi[0], db->box_lo[1], db->box_hi[1] };
-    static const char *names[5] = { "feat", "box_lo[0]", "box_hi[0]", "box_lo[1]", "box_hi[1]" };
-    for (int i = 0; i < (method == PB_MM_AABB ? 5 : 1); i++)
+    const float *planes[3] = { db->feat, db->box[0], db->box[1] };
+    static const char *names[3] = { "feat", "box[0]", "box[1]" };
+    for (int i = 0; i < (method == PB_MM_AABB ? 3 : 1); i++)
         if ((uintptr_t)planes[i] % 64)
             return pb_fail(PB_ERR_ALIGN, "%s: db->%s is not 64-byte aligned (the kernels load whole blocks aligned)",
                            fn, names[i]);
@@ -60,8 +60,8 @@ pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const
             ex[2 * q + 1] = (uint32_t)(r + R < db->rows ? r + R : db->rows - 1);
         }
     }
-    pb_mm_kargs k = { db->feat, db->stride, db->rows, x, n, ex, b, d, { db->box_lo[0], db->box_lo[1] },
-                      { db->box_hi[0], db->box_hi[1] }, { db->box_stride[0], db->box_stride[1] }, scratch };
+    pb_mm_kargs k = { db->feat, db->stride, db->rows, x, n, ex, b, d, { db->box[0], db->box[1] },
+                      { db->box_stride[0], db->box_stride[1] }, scratch };
     v->aux->mm_search[method](&k);
     for (size_t q = 0; q < n; q++) {   /* written only now: nothing half-written on error */
         best[q] = b[q];

@@ -59,14 +59,14 @@ static void index_checks(const char *what, const pb_mm_db *db)
         CHECK(db->nbox[lv] * size[lv] == db->stride && db->box_stride[lv] >= db->nbox[lv] + PB_MM_BLOCK &&
               db->box_stride[lv] % PB_MM_BLOCK == 0, "%s: level %d: %zu boxes", what, lv, db->nbox[lv]);
         for (int f = 0; f < PB_MM_FEATURES; f++) {
-            const float *lo = db->box_lo[lv], *hi = db->box_hi[lv];
+            const float *box = db->box[lv];
             for (size_t r = 0; r < db->rows; r++) {
                 float x = db->feat[pb_mm_at(r, f)];
-                size_t at = pb_mm_at(r / size[lv], f);
-                outside += !(lo[at] <= x && x <= hi[at]);
+                size_t b = r / size[lv];
+                outside += !(box[pb_mm_box_at(b, f, 0)] <= x && x <= box[pb_mm_box_at(b, f, 1)]);
             }
             for (size_t b = (db->rows + size[lv] - 1) / size[lv]; b < db->box_stride[lv]; b++)
-                pad_bad += !(lo[pb_mm_at(b, f)] == INFINITY && hi[pb_mm_at(b, f)] == INFINITY);
+                pad_bad += !(box[pb_mm_box_at(b, f, 0)] == INFINITY && box[pb_mm_box_at(b, f, 1)] == INFINITY);
         }
     }
     CHECK(outside == 0 && pad_bad == 0, "%s: %zu row features outside their boxes, %zu padding boxes not +inf", what,
@@ -214,13 +214,13 @@ static void bad_input(const pb_scene *s)
     CHECK(pb_mm_search(&db, q, 3, NULL, 0, (pb_mm_method)2, best, NULL, NULL) == PB_ERR_PARAM &&
           strstr(pb_last_error(), "method is 2"), "bad method: %s", pb_last_error());
     pb_mm_db noidx = db;
-    noidx.box_lo[1] = NULL;
+    noidx.box[1] = NULL;
     CHECK(pb_mm_search(&noidx, q, 3, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_ERR_PARAM &&
           strstr(pb_last_error(), "no index"), "no index: %s", pb_last_error());
     pb_mm_db skew = db;
-    skew.box_hi[1] = db.box_hi[1] + 1;
+    skew.box[1] = db.box[1] + 1;
     CHECK(pb_mm_search(&skew, q, 3, NULL, 0, PB_MM_AABB, best, NULL, NULL) == PB_ERR_ALIGN &&
-          strstr(pb_last_error(), "box_hi[1]"), "misaligned index: %s", pb_last_error());
+          strstr(pb_last_error(), "box[1]"), "misaligned index: %s", pb_last_error());
     skew = db;
     skew.feat = db.feat + 4;
     CHECK(pb_mm_search(&skew, q, 3, NULL, 0, PB_MM_EXHAUSTIVE, best, NULL, NULL) == PB_ERR_ALIGN &&

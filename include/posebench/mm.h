@@ -71,22 +71,35 @@ PB_API pb_mm_weights pb_mm_weights_default(void);   /* all 1 */
 #define PB_MM_BOX_SMALL 16   /* rows per box, level 0 */
 #define PB_MM_BOX_LARGE 64   /* rows per box, level 1 */
 
-/* Where feature f of item i is stored in pb_mm_db's feat (items: rows) and
- * box_lo / box_hi (items: boxes of that level): blocks of PB_MM_BLOCK items,
- * a block its features one after the other, PB_MM_BLOCK floats each. SoA
- * inside a block (a vector holds one feature of consecutive items), and a
- * block's 27 features in 27 consecutive cache lines: a search that visits a
- * few blocks reads contiguous memory, not 27 planes far apart (measured on
- * AVX2 at 100 k rows, this layout alone: the AABB search 44 -> 27 us a
- * query, the exhaustive one 349 -> 191, one session's bench medians).
- * feat, box_lo and box_hi start on 64-byte boundaries (a block's feature is
- * one aligned vector on every ISA; the kernels load it aligned), so a
- * database is built by pb_mm_db_build / _subset / _replicate, not by hand. */
+/* Where feature f of row i is stored in pb_mm_db's feat: blocks of
+ * PB_MM_BLOCK rows, a block's features one after the other, PB_MM_BLOCK
+ * floats each. SoA inside a block (a vector holds one feature of
+ * consecutive rows), and a block's 27 features in 27 consecutive cache
+ * lines: a search that visits a few blocks reads contiguous memory, not 27
+ * planes far apart (measured on AVX2 at 100 k rows, this layout alone: the
+ * AABB search 44 -> 27 us a query, the exhaustive one 349 -> 191, one
+ * session's bench medians). */
 #define PB_MM_BLOCK 16
 static inline size_t pb_mm_at(size_t i, int f)
 {
     return i / PB_MM_BLOCK * (PB_MM_BLOCK * PB_MM_FEATURES) + (size_t)f * PB_MM_BLOCK + i % PB_MM_BLOCK;
 }
+
+/* Where feature f of box b's low (side 0) or high (side 1) bound is stored
+ * in pb_mm_db's box[k]: blocks of PB_MM_BOX_RUN boxes, per feature the
+ * block's lows then its highs, one 64-byte line. Both bounds a search tests
+ * together share a line: bounding 8 boxes reads 27 lines, against 54 with
+ * lows and highs in separate arrays (4 boxes, as SSE4.1 and NEON bound
+ * them: 27 half lines against 54 quarter lines). */
+#define PB_MM_BOX_RUN 8
+static inline size_t pb_mm_box_at(size_t b, int f, int side)
+{
+    return b / PB_MM_BOX_RUN * (2 * PB_MM_BOX_RUN * PB_MM_FEATURES) + (size_t)f * (2 * PB_MM_BOX_RUN) +
+           (size_t)side * PB_MM_BOX_RUN + b % PB_MM_BOX_RUN;
+}
+/* feat and box[] start on 64-byte boundaries (the kernels load whole
+ * blocks aligned; pb_mm_search checks), so a database is built by
+ * pb_mm_db_build / _subset / _replicate, not by hand. */
 
 typedef enum pb_mm_method { PB_MM_EXHAUSTIVE, PB_MM_AABB, PB_MM_METHODS } pb_mm_method;
 PB_API const char *pb_mm_method_name(pb_mm_method m);   /* "exhaustive", "aabb"; NULL if out of range */
@@ -101,10 +114,10 @@ typedef struct pb_mm_db {
     int flat[PB_MM_GROUPS];       /* 1: the group never varies (scale = its weight) */
     /* The index (PB_MM_AABB): level k's nbox[k] boxes of PB_MM_BOX_SMALL /
      * PB_MM_BOX_LARGE rows, per feature the smallest and largest normalized
-     * value (box_stride[k] box slots at pb_mm_at(box, f); boxes of padding
-     * only: +inf). */
+     * value (box_stride[k] box slots at pb_mm_box_at(box, f, side); boxes of
+     * padding only: +inf). */
     size_t nbox[2], box_stride[2];
-    float *box_lo[2], *box_hi[2];
+    float *box[2];
 } pb_mm_db;
 
 /* Raw features of frame f of clip c (locals, frames x joints; clip->fps > 0)
@@ -155,7 +168,7 @@ PB_API void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES],
  * Errors: PB_ERR_NULL, PB_ERR_EMPTY (n = 0, an empty database),
  * PB_ERR_PARAM (a NaN/Inf query value: names the query, i.e. the character,
  * and the feature; an exclude row out of range; an unknown method),
- * PB_ERR_ALIGN (feat, or for PB_MM_AABB a box array, not 64-byte aligned),
+ * PB_ERR_ALIGN (feat, or for PB_MM_AABB box[0] or box[1], not 64-byte aligned),
  * PB_ERR_VARIANT; nothing is written on error. */
 PB_API pb_status pb_mm_search(const pb_mm_db *db, const float *queries, size_t n, const int32_t *exclude,
                               int exclude_radius, pb_mm_method method, uint32_t *best, float *dist,
