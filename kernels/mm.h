@@ -88,11 +88,12 @@ static void k_mm_search(const pb_mm_kargs *k)
 
 /* Lower bounds of the squared distance from x to boxes, one per lane
  * (reference/mm.h's mm_box_lb; the kernels sum them fused, in one or two
- * chains: mm_limit says why that stays exact). Per feature the reference's max(lo - x, 0) + max(x - hi, 0) as x clamped to
- * [lo, hi], minus x: lo <= hi, so at most one term is positive, and the
- * clamped value minus x is that term exactly, or its negation (x - hi
- * negated: the same square); inside the box 0; padding boxes (lo = hi =
- * +inf) +inf, as the reference's. One operation fewer than the two maxima. */
+ * chains: mm_limit says why that stays exact). Per feature the reference's
+ * max(lo - x, 0) + max(x - hi, 0) as x clamped to [lo, hi], minus x:
+ * lo <= hi, so at most one term is positive, and the clamped value minus x
+ * is that term exactly, or its negation (x - hi negated: the same square);
+ * inside the box 0; padding boxes (lo = hi = +inf) +inf, as the reference's.
+ * One operation fewer than the two maxima. */
 PB_VINLINE pb_vf mm_box_u(pb_vf lo, pb_vf hi, pb_vf x)
 {
     return vsub(vmin(vmax(x, lo), hi), x);
@@ -207,7 +208,8 @@ PB_VINLINE void mm_rows(const pb_mm_kargs *k, size_t b, const float *x, const ui
 #define MM_GROUP (PB_LANES / (PB_MM_BOX_LARGE / PB_MM_BOX_SMALL))
 
 /* The first group of large boxes from L (a multiple of MM_GROUP) with a
- * box not beyond best, other than skip; nl if none. Most boxes are beyond:
+ * box whose bound is not beyond lim (mm_limit of the best), other than
+ * skip; nl if none. Most boxes are beyond:
  * PB_LANES of them are passed over in one comparison. */
 PB_VINLINE size_t mm_next(const float *lb, size_t L, size_t nl, size_t skip, float lim)
 {

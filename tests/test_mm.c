@@ -6,7 +6,9 @@
  * reference's row bit for bit, and the nearest in double or within 1e-6
  * relative of it, for both methods (exhaustive and AABB, which must agree
  * bit for bit), also on a database of perturbed copies; every row lies in
- * its boxes; excluded windows are skipped; features are invariant
+ * its boxes; excluded windows are skipped; a row nearer than the best by a
+ * few ulp, in a box as tight as a box can be, is found (the AABB skip
+ * margin); features are invariant
  * under moving and turning the whole clip on the ground; bad input is
  * refused with the query (character) named, nothing written. */
 #include <math.h>
@@ -193,6 +195,90 @@ static void invariance(const pb_scene *s)
     pb_clip_free(&m);
 }
 
+/* Squared distance of row r from x, features summed in order, as the reference. */
+static float row_dist(const pb_mm_db *db, size_t r, const float *x)
+{
+    float d = 0;
+    for (int f = 0; f < PB_MM_FEATURES; f++) {
+        float t = x[f] - db->feat[pb_mm_at(r, f)];
+        d += t * t;
+    }
+    return d;
+}
+
+/* The AABB skip margin (kernels/mm.h, mm_limit). Row 0 is the first best;
+ * every row of the third large box is one row B, strictly nearer than row 0
+ * by at most 4 units in the last place of its distance, so that box's
+ * bounds are as tight as they can be (lo = hi = B at both levels): a bound
+ * rounded above row 0's distance must not skip it. Every variant and both
+ * methods answer B's first row with the reference's distance, bit for bit;
+ * the other rows lie far away. */
+static void margin_checks(const pb_scene *s)
+{
+    pb_mm_skeleton sk = { s->parents, s->joints, s->leg[0][2], s->leg[1][2] };
+    pb_mm_db db0, db;   /* db: db0 with perturbed copies where it has fewer than 4 large boxes of rows */
+    CHECK(pb_mm_db_build(&db0, &s->clip[0], 1, &sk, NULL) == PB_OK, "%s", pb_last_error());
+    size_t frames = db0.rows;
+    CHECK(pb_mm_db_replicate(&db, &db0, frames > 4 * PB_MM_BOX_LARGE ? frames : 4 * PB_MM_BOX_LARGE, 0.1f, 5) == PB_OK,
+          "%s", pb_last_error());
+    pb_mm_db_free(&db0);
+    const pb_variant *scalar;
+    CHECK(pb_variant_find("scalar", &scalar) == PB_OK, "scalar variant");
+    uint8_t *keep = malloc(db.rows);
+    CHECK(keep != NULL, "alloc");
+    memset(keep, 1, db.rows);
+    const size_t rb = 2 * PB_MM_BOX_LARGE;
+    uint64_t st = 0x9e3779b97f4a7c15u;
+    int trials = 0, wrong = 0;
+    for (int t = 0; t < 64; t++) {
+        float raw[PB_MM_FEATURES], x[PB_MM_FEATURES], b[PB_MM_FEATURES];
+        CHECK(pb_mm_features(&s->clip[0], &sk, db.frame[(size_t)t * 7 % frames], raw) == PB_OK, "%s", pb_last_error());
+        for (int f = 0; f < PB_MM_FEATURES; f++) raw[f] += 40.0f / db.scale[f];   /* far from every frame */
+        pb_mm_normalize(&db, raw, x);
+        for (int f = 0; f < PB_MM_FEATURES; f++) {
+            st = st * 6364136223846793005u + 1442695040888963407u;
+            b[f] = f ? x[f] + ((float)(st >> 40) / 16777216.0f - 0.5f) * 0.1f : x[f];
+        }
+        for (int f = 0; f < PB_MM_FEATURES; f++) {
+            db.feat[pb_mm_at(0, f)] = b[f];
+            for (size_t r = rb; r < rb + PB_MM_BOX_LARGE; r++) db.feat[pb_mm_at(r, f)] = b[f];
+        }
+        /* row 0: B with feature 0 (B's equals x's) moved an ulp at a time until the distance is above B's */
+        float db_b = row_dist(&db, rb, x), da = db_b;
+        for (int k = 0; k < 4096 && !(da > db_b); k++) {
+            float *a = &db.feat[pb_mm_at(0, 0)];
+            *a = nextafterf(*a, INFINITY);
+            da = row_dist(&db, 0, x);
+        }
+        if (!(da > db_b && da - db_b <= 4 * (nextafterf(db_b, INFINITY) - db_b))) continue;
+        pb_mm_db m;
+        CHECK(pb_mm_db_subset(&m, &db, keep) == PB_OK, "subset: %s", pb_last_error());
+        uint32_t ref;
+        float ref_d;
+        CHECK(pb_mm_search(&m, raw, 1, NULL, 0, PB_MM_EXHAUSTIVE, &ref, &ref_d, scalar) == PB_OK, "%s", pb_last_error());
+        CHECK(ref == rb && ref_d == db_b, "%s: the reference answers row %u (%.9g), not B (%.9g)", s->name, ref, ref_d, db_b);
+        trials++;
+        for (int me = 0; me < PB_MM_METHODS; me++)
+            for (size_t i = 0; i < pb_all_variant_count(); i++) {
+                const pb_variant *v = pb_all_variant_at(i);
+                if (pb_variant_check(v) != PB_OK) continue;
+                uint32_t got;
+                float d;
+                CHECK(pb_mm_search(&m, raw, 1, NULL, 0, (pb_mm_method)me, &got, &d, v) == PB_OK, "%s", pb_last_error());
+                if (got != ref || d != ref_d) {
+                    wrong++;
+                    printf("margin: %s %s trial %d: row %u (%.9g), not %u (%.9g)\n", pb_mm_method_name((pb_mm_method)me),
+                           pb_variant_name(v), t, got, d, ref, ref_d);
+                }
+            }
+        pb_mm_db_free(&m);
+    }
+    printf("mm margin %-24s %d trials of a row a few ulp nearer than the best, in a later tight box\n", s->name, trials);
+    CHECK(trials >= 32 && wrong == 0, "%s: %d of %d trials answered otherwise than the reference", s->name, wrong, trials);
+    free(keep);
+    pb_mm_db_free(&db);
+}
+
 static void bad_input(const pb_scene *s)
 {
     pb_mm_skeleton sk = { s->parents, s->joints, s->leg[0][2], s->leg[1][2] };
@@ -262,6 +348,7 @@ int main(void)
     CHECK(pb_scene_synthetic(&syn, 40, 11) == PB_OK, "%s", pb_last_error());
     scene_checks(&syn);
     invariance(&syn);
+    margin_checks(&syn);
     bad_input(&syn);
     char pa[512], pbp[512];
     snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
@@ -270,6 +357,7 @@ int main(void)
         pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
         scene_checks(&cmu);
         invariance(&cmu);
+        margin_checks(&cmu);
         pb_scene_free(&cmu);
     } else {
         printf("note: no CMU clips installed (%s): real motion not checked\n", PB_CMU_DIR);
