@@ -26,8 +26,17 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
     vkf r = vkf_identity();
     if (!cubic) {
         r.pos = vv3_lerp(key[1].pos, key[2].pos, a);
-        r.scl = vv3_make(vscale_blend(key[1].scl.x, key[2].scl.x, a, lin), vscale_blend(key[1].scl.y, key[2].scl.y, a, lin),
-                         vscale_blend(key[1].scl.z, key[2].scl.z, a, lin));
+        /* unchanging scale keys (nearly every real clip): eerp's log and exp skipped, same bits */
+        if (!lin && vv3_same_scale(key[1].scl, key[2].scl)) {
+            r.scl = key[1].scl;
+            r.svl = vv3_make(vzero(), vzero(), vzero());
+        } else {
+            r.scl = vv3_make(vscale_blend(key[1].scl.x, key[2].scl.x, a, lin), vscale_blend(key[1].scl.y, key[2].scl.y, a, lin),
+                             vscale_blend(key[1].scl.z, key[2].scl.z, a, lin));
+            if (vel)
+                r.svl = lin ? vv3_div(vv3_scale(vv3_sub(key[2].scl, key[1].scl), lv), r.scl)
+                            : vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
+        }
         if (!vel) r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
         if (vel) {
             /* the key-to-key turn's log serves both: ang = 2 log(rel) x rate, and the slerp
@@ -36,8 +45,6 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
             r.rot = vq_mul(vq_exp(vv3_scale(h, a)), key[1].rot);
             r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
             r.ang = vv3_scale(h, vmul(vset1(2.0f), lv));
-            r.svl = lin ? vv3_div(vv3_scale(vv3_sub(key[2].scl, key[1].scl), lv), r.scl)
-                        : vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
         }
     } else {
         vv3 p[4], lg[4], rv[4], dp, dl, dr;

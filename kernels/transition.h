@@ -19,10 +19,15 @@ PB_VINLINE vkf vkf_blend_arc(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, in
     vkf r;
     r.pos = vv3_lerp(a->pos, b->pos, t);
     r.rot = shortest ? vq_slerp_shortest(a->rot, b->rot, t) : vq_slerp_arc(a->rot, b->rot, t);
-    r.scl = vv3_make(vscale_blend(a->scl.x, b->scl.x, t, lin), vscale_blend(a->scl.y, b->scl.y, t, lin),
-                     vscale_blend(a->scl.z, b->scl.z, t, lin));
     r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
     r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot, shortest);
+    if (!lin && vv3_same_scale(a->scl, b->scl)) {   /* log(b.s / a.s) = 0: no log or exp, same bits */
+        r.scl = a->scl;
+        r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_make(vzero(), vzero(), vzero()), tdot));
+        return r;
+    }
+    r.scl = vv3_make(vscale_blend(a->scl.x, b->scl.x, t, lin), vscale_blend(a->scl.y, b->scl.y, t, lin),
+                     vscale_blend(a->scl.z, b->scl.z, t, lin));
     if (lin) {   /* svl = s' / s, s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s) */
         vv3 ds = vv3_add(vv3_lerp(vv3_mul(a->scl, a->svl), vv3_mul(b->scl, b->svl), t),
                          vv3_scale(vv3_sub(b->scl, a->scl), tdot));
