@@ -50,8 +50,21 @@ PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *
     vq_store(k->via_out, i, b->rot);
     return vkf_blend_arc(ext, b, t, tdot, 0, 0);
 }
+/* Shortcuts for scales that never change (nearly every real clip: BVH has no
+ * scale channel), taken only where a whole vector qualifies and giving the
+ * same bits: vlog(1) and vexp(+-0) are exactly 0 and 1. */
+PB_VINLINE int vv3_all(vv3 v, float c)
+{
+    pb_vf x = vset1(c);
+    return !many(mnot(mand(mand(veq(v.x, x), veq(v.y, x)), veq(v.z, x))));
+}
 PB_VINLINE pb_vf vpow(pb_vf s, pb_vf w) { return vexp(vmul(w, vlog(s))); }
-PB_VINLINE vv3 vv3_pow(vv3 s, pb_vf w) { return vv3_make(vpow(s.x, w), vpow(s.y, w), vpow(s.z, w)); }
+PB_VINLINE vv3 vv3_log_scl(vv3 s) { return vv3_all(s, 1.0f) ? vv3_make(vzero(), vzero(), vzero()) : vv3_log(s); }
+/* s exp(e) per axis: s itself where every e is 0 */
+PB_VINLINE vv3 vv3_mul_exp(vv3 s, vv3 e)
+{
+    return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+}
 /* q^t for q with w >= 0 (the reference's from_saa(t to_saa(q))) in one step:
  * the half angle h = atan2(|v|, w), then (cos th, sin(th) v / |v|), which
  * saves the exp's square root and one division. */
@@ -69,7 +82,7 @@ PB_VINLINE vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int loca
     vq dq = vq_pow_hemi(vq_abs(b->rot), w);
     r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
     r.rot = local ? vq_mul(a->rot, dq) : vq_mul(dq, a->rot);
-    r.scl = vv3_mul(a->scl, vv3_pow(b->scl, w));
+    r.scl = vv3_mul_exp(a->scl, vv3_scale(vv3_log_scl(b->scl), w));   /* a b^w */
     return r;
 }
 PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
@@ -81,7 +94,7 @@ PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
     vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
     r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
     r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
-    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log(b->scl), wdot));
+    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log_scl(b->scl), wdot));
     return r;
 }
 PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
@@ -99,7 +112,7 @@ PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
 /* fx, fv, dfx, dfv: the per-call decay factors of the cubic (scalars). */
 PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf fv, pb_vf dfx, pb_vf dfv)
 {
-    vv3 rho = vq_to_saa(vq_abs(off->rot)), ls0 = vv3_log(off->scl);
+    vv3 rho = vq_to_saa(vq_abs(off->rot)), ls0 = vv3_log_scl(off->scl);
     vv3 th = vv3_add(vv3_scale(rho, fx), vv3_scale(off->ang, fv));
     vv3 th_dot = vv3_add(vv3_scale(rho, dfx), vv3_scale(off->ang, dfv));
     vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(off->svl, fv));
@@ -110,7 +123,7 @@ PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf f
     r.vel = vv3_add(dst->vel, vv3_add(vv3_scale(off->pos, dfx), vv3_scale(off->vel, dfv)));
     r.rot = vq_mul(E, dst->rot);
     r.ang = vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(E, dst->ang));
-    r.scl = vv3_mul(dst->scl, vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z)));
+    r.scl = vv3_mul_exp(dst->scl, ls);
     r.svl = vv3_add(dst->svl, ls_dot);
     return r;
 }
@@ -123,7 +136,7 @@ PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
     r.rot = vq_mul(vq_from_saa(vv3_scale(a->ang, f)), a->rot);
     r.ang = vv3_scale(a->ang, df);
     vv3 e = vv3_scale(a->svl, f);
-    r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+    r.scl = vv3_mul_exp(a->scl, e);
     r.svl = vv3_scale(a->svl, df);
     return r;
 }
@@ -141,7 +154,7 @@ PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, const vv3 f[3], const vv3 df[3
     r.rot = vq_mul(vq_from_saa(v), a->rot);
     r.ang = vjl_mul(v, vv3_mul(a->ang, df[1]));
     vv3 e = vv3_mul(a->svl, f[2]);
-    r.scl = vv3_mul(a->scl, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+    r.scl = vv3_mul_exp(a->scl, e);
     r.svl = vv3_mul(a->svl, df[2]);
     return r;
 }
