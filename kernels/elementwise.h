@@ -2,18 +2,6 @@
  * smoothstep), blend_static(_nlerp) and the AoS layout conversions, with
  * their vector math: the accurate (_dd) exp/log and the AoS interleave plans. */
 
-/* 1 when every lane's scales x and y are the same positive finite value on
- * all three axes: the exponential forms may then skip eerp's log and exp
- * (nearly every real clip's scales never change: BVH has no scale channel).
- * Their results are the same bits: x / x is 1, vlog(1) is 0 and vexp(0) is 1
- * exactly, so eerp(x, x, t) is x and log(y / x) times a finite rate is 0. */
-PB_VINLINE int vv3_same_scale(vv3 x, vv3 y)
-{
-    pb_vm m = mand(mand(veq(x.x, y.x), veq(x.y, y.y)), veq(x.z, y.z));
-    pb_vf lo = vmin(vmin(x.x, x.y), x.z), hi = vmax(vmax(x.x, x.y), x.z);
-    return !many(mnot(mand(m, mand(vlt(vzero(), lo), vlt(hi, vset1(INFINITY))))));
-}
-
 /* |v| as h + *lo (*lo ~ ulp(h) or less; 0 when h = 0): squares and their sum
  * carried in two parts, then the float square root corrected by its residual
  * (S + Sl - h^2) / 2h, which needs only a rough reciprocal. */

@@ -28,8 +28,7 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         r.pos = vv3_lerp(key[1].pos, key[2].pos, a);
         /* unchanging scale keys (nearly every real clip): eerp's log and exp skipped, same bits */
         if (!lin && vv3_same_scale(key[1].scl, key[2].scl)) {
-            r.scl = key[1].scl;
-            r.svl = vv3_make(vzero(), vzero(), vzero());
+            r.scl = key[1].scl;   /* r.svl keeps the identity's 0 */
         } else {
             r.scl = vv3_make(vscale_blend(key[1].scl.x, key[2].scl.x, a, lin), vscale_blend(key[1].scl.y, key[2].scl.y, a, lin),
                              vscale_blend(key[1].scl.z, key[2].scl.z, a, lin));
@@ -50,7 +49,7 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         vv3 p[4], lg[4], rv[4], dp, dl, dr;
         for (int q = 0; q < 4; q++) {
             p[q] = key[q].pos;
-            lg[q] = vv3_log(key[q].scl);
+            lg[q] = vv3_log_scl(key[q].scl);   /* unit scales: no log, the same 0s */
             /* key 1 relative to itself is the identity: its log is 0, not worth a log */
             rv[q] = q == 1 ? vv3_make(vzero(), vzero(), vzero())
                            : vq_to_saa(vq_abs(vq_mul(key[q].rot, vq_inv(key[1].rot))));
@@ -58,7 +57,7 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         r.pos = vv3_hermite(p, a, &dp);
         vv3 ls = vv3_hermite(lg, a, &dl);
         vv3 th = vv3_hermite(rv, a, &dr);
-        r.scl = vv3_make(vexp(ls.x), vexp(ls.y), vexp(ls.z));
+        r.scl = vv3_mul_exp(vv3_make(vset1(1.0f), vset1(1.0f), vset1(1.0f)), ls);
         r.rot = vq_mul(vq_from_saa(th), key[1].rot);
         if (vel) {
             r.vel = vv3_scale(dp, lv);

@@ -2,6 +2,30 @@
  * additive layers, inertialization, decayed extrapolation and dead blending,
  * with their velocity-exact kineform math (see reference/transition.h). */
 
+/* Shortcuts for scales that never change (nearly every real clip: BVH has no
+ * scale channel), taken only where a whole vector qualifies and giving the
+ * same bits: x / x is 1, vlog(1) is 0 and vexp(+-0) is 1 exactly, so eerp(x,
+ * x, t) is x, log(y / x) times a finite rate is 0, and s exp(0) is s. */
+PB_VINLINE int vall_eq(pb_vf v, float c) { return !many(mnot(veq(v, vset1(c)))); }
+PB_VINLINE int vv3_all(vv3 v, float c)
+{
+    pb_vf x = vset1(c);
+    return !many(mnot(mand(mand(veq(v.x, x), veq(v.y, x)), veq(v.z, x))));
+}
+/* every lane's scales x and y the same positive finite value on all three axes */
+PB_VINLINE int vv3_same_scale(vv3 x, vv3 y)
+{
+    pb_vm m = mand(mand(veq(x.x, y.x), veq(x.y, y.y)), veq(x.z, y.z));
+    pb_vf lo = vmin(vmin(x.x, x.y), x.z), hi = vmax(vmax(x.x, x.y), x.z);
+    return !many(mnot(mand(m, mand(vlt(vzero(), lo), vlt(hi, vset1(INFINITY))))));
+}
+PB_VINLINE vv3 vv3_log_scl(vv3 s) { return vv3_all(s, 1.0f) ? vv3_make(vzero(), vzero(), vzero()) : vv3_log(s); }
+/* s exp(e) per axis: s itself where every e is 0 */
+PB_VINLINE vv3 vv3_mul_exp(vv3 s, vv3 e)
+{
+    return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+}
+
 PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot, int shortest)
 {
     if (shortest) p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
@@ -50,21 +74,7 @@ PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *
     vq_store(k->via_out, i, b->rot);
     return vkf_blend_arc(ext, b, t, tdot, 0, 0);
 }
-/* Shortcuts for scales that never change (nearly every real clip: BVH has no
- * scale channel), taken only where a whole vector qualifies and giving the
- * same bits: vlog(1) and vexp(+-0) are exactly 0 and 1. */
-PB_VINLINE int vv3_all(vv3 v, float c)
-{
-    pb_vf x = vset1(c);
-    return !many(mnot(mand(mand(veq(v.x, x), veq(v.y, x)), veq(v.z, x))));
-}
 PB_VINLINE pb_vf vpow(pb_vf s, pb_vf w) { return vexp(vmul(w, vlog(s))); }
-PB_VINLINE vv3 vv3_log_scl(vv3 s) { return vv3_all(s, 1.0f) ? vv3_make(vzero(), vzero(), vzero()) : vv3_log(s); }
-/* s exp(e) per axis: s itself where every e is 0 */
-PB_VINLINE vv3 vv3_mul_exp(vv3 s, vv3 e)
-{
-    return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
-}
 /* q^t for q with w >= 0 (the reference's from_saa(t to_saa(q))) in one step:
  * the half angle h = atan2(|v|, w), then (cos th, sin(th) v / |v|), which
  * saves the exp's square root and one division. */
@@ -76,25 +86,20 @@ PB_VINLINE vq vq_pow_hemi(vq q, pb_vf t)
     pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
     return vq_make(cs, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
 }
-PB_VINLINE vkf vkf_additive_static(const vkf *a, const vkf *b, pb_vf w, int local)
-{
-    vkf r = *a;
-    vq dq = vq_pow_hemi(vq_abs(b->rot), w);
-    r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
-    r.rot = local ? vq_mul(a->rot, dq) : vq_mul(dq, a->rot);
-    r.scl = vv3_mul_exp(a->scl, vv3_scale(vv3_log_scl(b->scl), w));   /* a b^w */
-    return r;
-}
 PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
 {
-    vkf r = vkf_additive_static(a, b, w, 1);
+    vkf r;
+    vv3 ls = vv3_log_scl(b->scl);
     vv3 rho = vq_to_saa(vq_abs(b->rot));
     vv3 rho_dot = vjl_inv_mul(rho, b->ang);
     vv3 th = vv3_scale(rho, w);
     vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
+    r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
+    r.rot = vq_mul(a->rot, vq_pow_hemi(vq_abs(b->rot), w));
+    r.scl = vv3_mul_exp(a->scl, vv3_scale(ls, w));   /* a b^w */
     r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
     r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
-    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(vv3_log_scl(b->scl), wdot));
+    r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(ls, wdot));
     return r;
 }
 PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
@@ -183,7 +188,6 @@ static void k_blend(const pb_kargs *k)
  * computation's, without its cost, where masks are 0 and deltas do not scale.
  * nlerp: the delta rotation nlerped from identity; lin: scales linearly
  * (both constants where used). */
-PB_VINLINE int vall_zero(pb_vf w) { return !many(mnot(veq(w, vzero()))); }
 PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, int lin)
 {
     const vq id = vq_make(vset1(1.0f), vzero(), vzero(), vzero());
@@ -194,7 +198,7 @@ PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, in
     FOR_VECTORS(k) {
         pb_vf w = VALPHA(k, i);
         vq a = vq_load(k->a, i);
-        if (!vall_zero(w)) {
+        if (!vall_eq(w, 0.0f)) {
             vq b = vq_load(k->b, i);
             vq dq = nlerp ? vq_nlerp_shortest(id, b, w) : vq_pow_hemi(vq_abs(b), w);
             a = local ? vq_mul(a, dq) : vq_mul(dq, a);
@@ -203,10 +207,10 @@ PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, in
     }
     FOR_VECTORS(k) {
         pb_vf w = VALPHA(k, i);
-        int skip = vall_zero(w);
+        int skip = vall_eq(w, 0.0f);
         for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) {
             pb_vf a = vload(k->a[c] + i), b = vload(k->b[c] + i);
-            if (!skip && many(mnot(veq(b, vset1(1.0f))))) a = vmul(a, lin ? vlerp(vset1(1.0f), b, w) : vpow(b, w));
+            if (!skip && !vall_eq(b, 1.0f)) a = vmul(a, lin ? vlerp(vset1(1.0f), b, w) : vpow(b, w));
             vstore(k->out[c] + i, a);
         }
     }

@@ -2,9 +2,8 @@
  * samplers return that key; before the clip and past its end they hold the
  * first / last key with zero velocity (never a negative weight); a crowd of
  * characters at their own offsets matches sampling them one by one; the
- * exponential form's shortcut for unchanging scales writes the bits the
- * full path writes; bad
- * offsets and mismatched sizes are refused. */
+ * exponential forms' shortcuts for unchanging scales write the bits the
+ * full path writes; bad offsets and mismatched sizes are refused. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,34 +49,41 @@ static void crowd_vs_one(const pb_variant *v, pb_op op, const pb_clip *clip, con
     pb_pose_free(&one);
 }
 
-/* Scales that do not change between the two keys skip eerp's log and exp
- * where a whole vector has them (kernels/elementwise.h, vv3_same_scale; the
- * other ops' shortcuts: test_scale_shortcut). Joint 0's scale is then made
- * to change, so the vectors holding it take the full path: every other
- * joint, shortcut or full path, must keep its bits. JS joints fill whole
- * vectors in every variant (lanes = joints when sampling). */
+/* Scales that do not change skip the log and exp where a whole vector has
+ * them (kernels/transition.h: vv3_same_scale in sample_linear, any scale the
+ * same in both keys; vv3_log_scl and vv3_mul_exp in sample_cubic, unit
+ * scales; the other ops' shortcuts: test_scale_shortcut). Joint 0's scale is
+ * then made to change, so the vectors holding it take the full path: every
+ * other joint, shortcut or full path, must keep its bits. JS joints fill
+ * whole vectors in every variant (lanes = joints when sampling). */
 #define JS 40
-static void same_scale_bits(const pb_variant *v)
+static void same_scale_bits(const pb_variant *v, pb_op op)
 {
-    const char *vn = pb_variant_name(v);
+    const char *vn = pb_variant_name(v), *on = pb_op_get(op)->name;
     pb_clip c;
     pb_pose dummy, o1, o2;
     CHECK(pb_clip_alloc(&c, F, JS, 30.0f) == PB_OK, "clip");
     if (!poses_alloc(F * JS, 1, &dummy) || !poses_alloc(JS * NCH, 2, &o1, &o2)) return;
-    pb_gen_case(&c.pose, &dummy, PB_CLASS_RANDOM, 5, pb_op_get(PB_OP_sample_linear));
+    pb_gen_case(&c.pose, &dummy, PB_CLASS_RANDOM, 5, pb_op_get(op));
     for (size_t e = 0; e < F * JS; e++)   /* joint j's scale the same in every frame */
-        for (int p = PB_SCL_X; p <= PB_SCL_Z; p++) c.pose.plane[p][e] = 0.5f + (float)(e % JS + p) / JS;
+        for (int p = PB_SCL_X; p <= PB_SCL_Z; p++)
+            c.pose.plane[p][e] = op == PB_OP_sample_cubic ? 1.0f : 0.5f + (float)(e % JS + p) / JS;
     float off[NCH];
     for (size_t ch = 0; ch < NCH; ch++) off[ch] = (float)((ch * 7919) % 101) / 100.0f * 0.4f - 0.05f;
     pb_call call = { .out = &o1, .clip = &c, .offsets = off, .params = { .time = 0.1f } };
-    CHECK(pb_run(PB_OP_sample_linear, v, &call) == PB_OK, "%s: %s", vn, pb_last_error());
+    CHECK(pb_run(op, v, &call) == PB_OK, "%s %s: %s", vn, on, pb_last_error());
     for (size_t f = 0; f < F; f += 2) c.pose.plane[PB_SCL_Y][f * JS] *= 1.25f;   /* joint 0 changes scale */
     call.out = &o2;
-    CHECK(pb_run(PB_OP_sample_linear, v, &call) == PB_OK, "%s: %s", vn, pb_last_error());
-    size_t d = 0;   /* joint 0: elements 0 .. NCH - 1 (crowd layout), left out */
-    for (size_t e = NCH; e < JS * NCH; e++)
-        for (int p = 0; p < PB_PLANES; p++) d += memcmp(&o1.plane[p][e], &o2.plane[p][e], sizeof(float)) != 0;
-    CHECK(d == 0, "%s sample_linear: %zu values of joints with unchanged scales moved when joint 0's scale changed", vn, d);
+    CHECK(pb_run(op, v, &call) == PB_OK, "%s %s: %s", vn, on, pb_last_error());
+    size_t d = 0, moved = 0;   /* joint 0: elements 0 .. NCH - 1 (crowd layout), apart */
+    for (size_t e = 0; e < JS * NCH; e++)
+        for (int p = 0; p < PB_PLANES; p++) {
+            int ne = memcmp(&o1.plane[p][e], &o2.plane[p][e], sizeof(float)) != 0;
+            if (e < NCH) moved += ne;
+            else d += ne;
+        }
+    CHECK(d == 0 && moved > 0, "%s %s: %zu values of joints with unchanged scales moved when joint 0's scale changed "
+          "(%zu of joint 0's)", vn, on, d, moved);
     pb_pose_free(&o1), pb_pose_free(&o2), pb_pose_free(&dummy);
     pb_clip_free(&c);
 }
@@ -93,7 +99,8 @@ int main(void)
     for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
         const pb_variant *v = pb_all_variant_at(vi);
         if (pb_variant_check(v) != PB_OK) continue;
-        same_scale_bits(v);
+        same_scale_bits(v, PB_OP_sample_linear);
+        same_scale_bits(v, PB_OP_sample_cubic);
         for (int cubic = 0; cubic < 2; cubic++) {
             pb_op op = cubic ? PB_OP_sample_cubic : PB_OP_sample_linear;
             const char *vn = pb_variant_name(v);

@@ -1,12 +1,12 @@
 /* test_scale_shortcut.c — the transition and layer ops skip scale logs and
  * exps where a whole vector's scales never change (kernels/transition.h:
- * vv3_log_scl, vv3_mul_exp; blend's vv3_same_scale, kernels/elementwise.h),
+ * vv3_log_scl, vv3_mul_exp; blend's vv3_same_scale),
  * and must write the bits the full path writes. In every variant: inputs
  * with every scale 1 and every scale velocity 0 (each shortcut taken), then
  * the same inputs with every seventh element's scales and scale velocities
  * changed, so that every vector holding one takes the full path: all other
- * elements keep their bits, and the changed ones do change. (sample_linear's
- * shortcut is checked in test_sample.) */
+ * elements keep their bits, and the changed ones do change. (The samplers'
+ * shortcuts are checked in test_sample.) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
