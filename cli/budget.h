@@ -12,7 +12,8 @@
 extern const pb_frame_method budget_methods[BUDGET_NM];
 
 /* Layers (budget_layers.c). The layer operations, timed alone at the crowd as per-frame add-ons: */
-enum { BL_OVERRIDE_SLERP, BL_OVERRIDE_NLERP, BL_ADDITIVE, BL_NWAY_FAST, BL_NWAY_ACCURATE, BL_NOPS };
+enum { BL_OVERRIDE_SLERP, BL_OVERRIDE_NLERP, BL_ADDITIVE, BL_ADDITIVE_STATIC, BL_ADDITIVE_NLERP, BL_NWAY_FAST,
+       BL_NWAY_ACCURATE, BL_NOPS };
 /* and the transitions made of them, timed like the methods at the crowd and played on the quality clips: */
 enum { BL_SPLIT, BL_NWAY2_FAST, BL_NWAY2_ACCURATE, BL_NFORMS };
 

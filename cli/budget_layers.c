@@ -30,6 +30,10 @@ static const bl_info ops_info[BL_NOPS] = {
     [BL_OVERRIDE_NLERP] = { "override_nlerp_masked", "masked override (nlerp)",
                             "blend_static_nlerp, per-character alpha x upper-body mask" },
     [BL_ADDITIVE] = { "additive_masked", "masked additive", "additive (with velocities), upper-body mask" },
+    [BL_ADDITIVE_STATIC] = { "additive_static_masked", "masked additive (static)",
+                             "additive_local_static, upper-body mask" },
+    [BL_ADDITIVE_NLERP] = { "additive_nlerp_masked", "masked additive (static, nlerp)",
+                            "additive_local_static_nlerp, upper-body mask" },
     [BL_NWAY_FAST] = { "blend_n4_fast", "N-way blend K=4 (fast)", "pb_blend_n fast, per-character weights" },
     [BL_NWAY_ACCURATE] = { "blend_n4_accurate", "N-way blend K=4 (accurate)",
                            "pb_blend_n accurate, per-character weights" },
@@ -143,12 +147,15 @@ static pb_status layer_run(const lctx *x, int i, int plain)
         return s;
     }
     if (i == BL_ADDITIVE && plain) return pb_frame_additive(c, x->v);   /* the frame's own additive layer */
-    pb_op op = i == BL_OVERRIDE_SLERP   ? PB_OP_blend_static
-               : i == BL_OVERRIDE_NLERP ? PB_OP_blend_static_nlerp
-                                        : PB_OP_additive;
+    pb_op op = i == BL_OVERRIDE_SLERP    ? PB_OP_blend_static
+               : i == BL_OVERRIDE_NLERP  ? PB_OP_blend_static_nlerp
+               : i == BL_ADDITIVE_STATIC ? PB_OP_additive_local_static
+               : i == BL_ADDITIVE_NLERP  ? PB_OP_additive_local_static_nlerp
+                                         : PB_OP_additive;
+    int additive = i == BL_ADDITIVE || i == BL_ADDITIVE_STATIC || i == BL_ADDITIVE_NLERP;
     pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->mix };
     call.params.alpha = 0.5f;
-    if (i == BL_ADDITIVE) {   /* as pb_frame_additive, with the mask */
+    if (additive) {   /* as pb_frame_additive (the static forms without velocities), with the mask */
         call.a = c->mixed;
         call.b = &c->delta;
         call.out = &c->local;
@@ -157,7 +164,7 @@ static pb_status layer_run(const lctx *x, int i, int plain)
     if (!plain) {
         call.per.characters = c->characters;
         call.per.mask = x->mask;
-        if (i != BL_ADDITIVE) call.per.alpha = x->alpha;
+        if (!additive) call.per.alpha = x->alpha;
     }
     pb_status s = pb_run(op, x->v, &call);
     if (s != PB_OK) c->failed = pb_op_get(op)->name;
@@ -182,6 +189,8 @@ static double layer_bytes(int i, double J, double C)
     case BL_OVERRIDE_SLERP: return op_bytes(PB_OP_blend_static) + 4 / C + 4 / J;
     case BL_OVERRIDE_NLERP: return op_bytes(PB_OP_blend_static_nlerp) + 4 / C + 4 / J;
     case BL_ADDITIVE: return op_bytes(PB_OP_additive) + 4 / C;
+    case BL_ADDITIVE_STATIC: return op_bytes(PB_OP_additive_local_static) + 4 / C;
+    case BL_ADDITIVE_NLERP: return op_bytes(PB_OP_additive_local_static_nlerp) + 4 / C;
     default: return (BL_K + 1) * 10 * sizeof(float) + 4.0 * BL_K / J;   /* K static poses in, one out: bench's */
     }
 }

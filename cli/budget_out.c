@@ -104,19 +104,20 @@ static void print_layers(const budget_res *R)
     printf("\nLAYERS: per-frame add-ons for the crowd (%zu characters x %ld joints; lower body: the legs, %zu joints), "
            "one call per frame,\nmedian of %ld x %ld calls (CPU time)\n", R->characters, R->joints, R->lower, R->reps,
            R->frames);
-    printf("%-27s | %9s %6s | %10s | %8s %7s | %7s\n", "layer", "us/frame", "spread", "uniform us", "B/joint", "GB/s",
+    printf("%-31s | %9s %6s | %10s | %8s %7s | %7s\n", "layer", "us/frame", "spread", "uniform us", "B/joint", "GB/s",
            "budget");
     for (int i = 0; i < BL_NOPS; i++) {
         const bl_op_row *r = &R->layer[i];
         if (isfinite(r->plain_us.median)) snprintf(c1, sizeof c1, "%.1f", r->plain_us.median);
         else snprintf(c1, sizeof c1, "-");
-        printf("%-27s | %9.1f %5.1f%% | %10s | %8.1f %7.2f | %6.1f%%\n", bl_op_info(i)->name, r->us.median,
+        printf("%-31s | %9.1f %5.1f%% | %10s | %8.1f %7.2f | %6.1f%%\n", bl_op_info(i)->name, r->us.median,
                100 * (r->us.max - r->us.min) / r->us.median, c1, r->bytes_per_joint, layer_gbs(R, r),
                100 * r->us.median / R->budget);
     }
     printf("  masked override: blend_static (slerp) or blend_static_nlerp of two sampled poses, a seeded weight per\n"
            "  character (per.alpha) times the bone mask (per.mask: 1 upper body, 0 legs); masked additive: the frame's\n"
-           "  additive layer (velocities included, weight %.1f) with that mask; N-way: pb_blend_n of %d poses (both clips,\n"
+           "  additive layer (velocities included, weight %.1f) with that mask, static: additive_local_static (slerp) or\n"
+           "  additive_local_static_nlerp, no velocities; N-way: pb_blend_n of %d poses (both clips,\n"
            "  each at two times), seeded weights per character, static poses. uniform: the same op with no per-element\n"
            "  arrays (weight 0.5), what the mask and weights add. B/joint: the poses read and written (40 B static,\n"
            "  76 B with velocities) plus the arrays spread over the elements sharing them; budget: share of %.0f us.\n",

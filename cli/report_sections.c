@@ -382,7 +382,8 @@ static void budget_layers(out2 *o, const cJSON *b, double budget)
                       "one call over every character (CPU time, median). Masked override: blend_static (slerp) or "
                       "blend_static_nlerp with a weight per character times a bone mask (1 on the upper body, 0 on "
                       "the legs' %.0f joints); masked additive: the frame's additive layer (with velocities) under "
-                      "that mask; N-way: pb_blend_n of 4 poses with weights per character. <i>uniform</i>: the same "
+                      "that mask, or its static forms (additive_local_static, slerp; _nlerp); N-way: "
+                      "pb_blend_n of 4 poses with weights per character. <i>uniform</i>: the same "
                       "op without per-element arrays. B/joint: poses read and written plus the shared arrays; "
                       "share of the %.0f us budget.</p>\n",
                 json_num(cfg, "characters"), json_num(cfg, "joints"), json_num(b, "lower_body_joints"), budget);

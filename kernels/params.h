@@ -10,8 +10,8 @@ PB_VINLINE pb_vf vparam(const pb_kargs *k, const float *arr, float uniform, int 
     const float *mask = masked ? k->per.mask : NULL;
     if (!arr && !mask) return vset1(uniform);
     size_t C = k->per.characters, j = i / C, c = i - j * C;
-    if (arr && c + PB_LANES <= C && i + PB_LANES <= k->n) {   /* one joint's contiguous characters */
-        pb_vf v = vloadu(arr + c);
+    if (c + PB_LANES <= C && i + PB_LANES <= k->n) {   /* one joint's contiguous characters */
+        pb_vf v = arr ? vloadu(arr + c) : vset1(uniform);
         return mask ? vmul(v, vset1(mask[j])) : v;
     }
     float tmp[PB_LANES];

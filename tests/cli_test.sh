@@ -147,11 +147,12 @@ grep -Eq '"frame_max_crowd":' "$j" && grep -Eq '"frame_threads_us":' "$j" && gre
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget JSON: bisection and verdict"; }
 # the layers (cli/budget_layers.c; their values: test_budget_layers): every row in the table and the JSON,
 # timed (a number, never null), with its bytes
-n=0; for k in override_slerp_masked override_nlerp_masked additive_masked blend_n4_fast blend_n4_accurate \
+n=0; for k in override_slerp_masked override_nlerp_masked additive_masked additive_static_masked additive_nlerp_masked \
+              blend_n4_fast blend_n4_accurate \
               crossfade_split crossfade_blend_n_fast crossfade_blend_n_accurate; do grep -q "\"key\":[[:space:]]*\"$k\"" "$j" && n=$((n+1)); done
-[ "$n" = 8 ] && grep -Eq '^N-way blend K=4 \(accurate\) +\| +[0-9.]+ ' <<<"$out" && grep -Eq '^split cross-fade \(slerp\) +\| +[0-9.]+ ' <<<"$out" \
+[ "$n" = 10 ] && grep -Eq '^N-way blend K=4 \(accurate\) +\| +[0-9.]+ ' <<<"$out" && grep -Eq '^split cross-fade \(slerp\) +\| +[0-9.]+ ' <<<"$out" \
   && ! grep -Eq '"(us|cost_us|frame_us|bytes_per_joint|gbps|dev_cm)":[[:space:]]*null' "$j" \
-  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget layers: $n of 8 rows in the JSON"; echo "$out" | grep -A7 "^LAYERS"; }
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget layers: $n of 10 rows in the JSON"; echo "$out" | grep -A7 "^LAYERS"; }
 rm -f "$j"
 # a budget nothing fits: exit 1, said on stderr and in the JSON, the JSON still written whole
 j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 0.001 --no-cmu --variant scalar --json "$j" 2>&1); st=$?

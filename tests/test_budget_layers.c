@@ -112,6 +112,7 @@ static void cost(const pb_scene *s)
     /* 40 B per static pose (pos, rot, scl), 76 B with velocities; a mask float per joint shared by the C
      * characters, a weight per character shared by the J joints */
     const double want[BL_NOPS] = { 120 + 4.0 / C + 4.0 / J, 120 + 4.0 / C + 4.0 / J, 3 * 76 + 4.0 / C,
+                                   120 + 4.0 / C, 120 + 4.0 / C,
                                    (BL_K + 1) * 40 + 4.0 * BL_K / J, (BL_K + 1) * 40 + 4.0 * BL_K / J };
     for (int i = 0; i < BL_NOPS; i++) {
         const bl_op_row *r = &R.layer[i];

@@ -216,6 +216,28 @@ static void test_per_element(void)
               pb_variant_name(v));
         mask[3] = 1.0f;
         for (int c = 0; c < C; c++) w[c] = 0.3f;
+        /* a mask alone scales the uniform weight and rate: the bits of per-character arrays of those
+         * values under the same mask (C = 100: vectors within a joint and across two) */
+        float ramp[J];
+        for (int j = 0; j < J; j++) ramp[j] = (float)j / (J - 1);
+        static const pb_op mops[] = { PB_OP_blend_static, PB_OP_additive, PB_OP_additive_local_static_nlerp };
+        for (size_t k = 0; k < sizeof mops / sizeof mops[0]; k++) {
+            const pb_op_info *info = pb_op_get(mops[k]);
+            pb_call ca = { .a = &a, .b = &b, .out = &o1, .params = { .alpha = 0.3f, .alpha_vel = -2.0f },
+                           .per = { .characters = C, .mask = ramp } };
+            pb_call cw = ca;
+            cw.out = &o2;
+            cw.per.alpha = w;
+            if (info->flags & PB_OPF_ALPHA_VEL) cw.per.alpha_vel = wv;
+            CHECK(pb_run(mops[k], v, &ca) == PB_OK && pb_run(mops[k], v, &cw) == PB_OK, "%s %s masked: %s", info->name,
+                  pb_variant_name(v), pb_last_error());
+            int np = info->out & (1u << PB_G_VEL) ? PB_PLANES : PB_STATIC_PLANES;
+            size_t diff = 0;
+            for (int i = 0; i < np; i++)
+                for (int e = 0; e < J * C; e++) diff += memcmp(&o1.plane[i][e], &o2.plane[i][e], sizeof(float)) != 0;
+            CHECK(diff == 0, "%s %s: a mask alone differs from weights of the uniform value in %zu values", info->name,
+                  pb_variant_name(v), diff);
+        }
     }
     /* bad arrays */
     const pb_variant *v;
