@@ -222,11 +222,18 @@ static void k_additive_local_static_nlerp(const pb_kargs *k)
     if (k->p.scale == PB_SCALE_LINEAR) additive_static_body(k, 1, 1, 1);
     else additive_static_body(k, 1, 1, 0);
 }
+/* A vector whose weight and rate are all 0 (a bone mask's zeros) is the
+ * base: the full form's values there (b^0, q^0 and every term times 0 or
+ * rho(0) = 0), without reading b. */
 static void k_additive(const pb_kargs *k)
 {
     FOR_VECTORS(k) {
         pb_vf w = VALPHA(k, i), wdot = VALPHA_VEL(k, i);
-        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_additive(&a, &b, w, wdot);
+        vkf r = vkf_load(k->a, i);
+        if (!vall_eq(w, 0.0f) || !vall_eq(wdot, 0.0f)) {
+            vkf a = r, b = vkf_load(k->b, i);
+            r = vkf_additive(&a, &b, w, wdot);
+        }
         vkf_store(k->out, i, &r);
     }
 }

@@ -3,8 +3,8 @@
  * and is the destination from the end of its duration on; dead blending starts
  * at the source and ends at the destination; a zero half-life holds still;
  * blend and additive have the right endpoints; roots are left to the caller;
- * masked static additive layers keep the base exactly where their weight is 0
- * and its scale where the delta's is exactly 1. */
+ * masked additive layers keep the base exactly where their weight is 0 (and,
+ * with velocities, its rate) and its scale where the delta's is exactly 1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +43,11 @@ static int near(const char *vn, const char *what, const pb_pose *x, const pb_pos
     return ok;
 }
 
-/* Static additive layers, a weight per character x a bone mask: the weight 0
- * leaves the base and a delta scale of exactly 1 the base's scale, as values
- * (the kernels skip that work for whole vectors, joints 0-3 are 20 elements
- * of weight 0; the values must stay the full computation's). */
+/* Additive layers, a weight per character x a bone mask: the weight 0 (and
+ * its rate 0) leaves the base, pose and velocities, and a delta scale of
+ * exactly 1 the base's scale, as values (the kernels skip that work for whole
+ * vectors, joints 0-3 are 20 elements of weight 0; the values must stay the
+ * full computation's). */
 static void check_additive_exact(const pb_variant *v, pb_op op)
 {
     static const float alpha[C] = { 0, 0.5f, 1, 0, 0.3f }, mask[J] = { 0, 0, 0, 0, 1, 0.5f, 1 };
@@ -59,9 +60,10 @@ static void check_additive_exact(const pb_variant *v, pb_op op)
     CHECK(s == PB_OK, "%s %s: %s", vn, on, pb_last_error());
     if (s != PB_OK) return;
     size_t bad_zero = N, bad_scale = N, moved = 0;
+    int np = pb_op_get(op)->out & (1u << PB_G_VEL) ? PB_PLANES : PB_STATIC_PLANES;
     for (size_t e = 0; e < N; e++) {
         int zero = alpha[e % C] * mask[e / C] == 0.0f;
-        for (int q = 0; q < 10; q++) {
+        for (int q = 0; q < np; q++) {
             int same = out.plane[q][e] == src.plane[q][e];
             if (zero && !same && bad_zero == N) bad_zero = e;
             if (!zero && q >= PB_SCL_X && q <= PB_SCL_Z && tmp.plane[q][e] == 1.0f && !same && bad_scale == N) bad_scale = e;
@@ -139,6 +141,7 @@ static void check_variant(const pb_variant *v)
     check_additive_exact(v, PB_OP_additive_local_static);
     check_additive_exact(v, PB_OP_additive_world_static);
     check_additive_exact(v, PB_OP_additive_local_static_nlerp);
+    check_additive_exact(v, PB_OP_additive);
 
     /* missing skeleton for the ops that need roots */
     pb_call c = { .a = &src, .out = &out, .params = { .time = 0.1f, .halflife = 0.1f } };
