@@ -50,6 +50,10 @@ int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int 
 /* The copy roofline of an item: memcpy of bytes / 2 (bytes read + written = bytes) each
  * iteration. 0, or -1 after gb_skip_with_error. */
 int bench_copy_loop(gb_state *st, size_t bytes);
+/* A destination of bytes for a memcpy from src, half a page from src's
+ * alignment (4 KiB aliasing slows a copy whose destination trails its source
+ * by a few bytes modulo 4096); free *block, NULL when out of memory. */
+char *bench_copy_dst(const void *src, size_t bytes, void **block);
 /* One table line: name, ns per joint, bytes per joint, GB/s, the copy's GB/s, x the copy, scalar's speed-up
  * (copy_s, scalar_s 0: not measured). */
 void bench_ratio_line(const char *name, double cpu_s, double copy_s, double scalar_s, size_t n, double bytes);

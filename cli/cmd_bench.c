@@ -35,8 +35,9 @@ static const opt_spec opts[O_COUNT] = {
     [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
                  "Google Benchmark JSON (same as -- --benchmark_out=FILE --benchmark_out_format=json)" },
     [O_CSV] = { "csv", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
-                "summary: op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,\n"
-                "speedup_vs_scalar,cache,threads (threaded rows: --threads)" },
+                "summary of the pose ops: op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,\n"
+                "speedup_vs_scalar,cache,threads (threaded rows: --threads); not for skin_*, mm_*, bspace,\n"
+                "blend_n, masked (their own tables)" },
     [O_SEED] = { "seed", OPT_U64, "N", 0, 0, NULL, 0, "from the clock and pid, printed", "input seed" },
     [O_PB_RUN] = { "pb-run", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
                    "time calls through pb_run (argument validation included), not the kernel table" },
@@ -162,6 +163,12 @@ static int run(const opt_val *o, int nrest, char **rest)
         cJSON_Delete(ctx);
         fprintf(stderr, "posebench bench: skin_lbs / skin_dqs, mm_search / mm_aabb, bspace, blend_n and masked run on "
                         "their own (not with pose ops or each other)\n");
+        return EXIT_USAGE;
+    }
+    if ((nskin || nmm || nbs || nbn || nml) && o[O_CSV].count) {
+        cJSON_Delete(ctx);
+        fprintf(stderr, "posebench bench: --csv: the summary has a row per pose op, variant and size; %s prints its "
+                        "own table (--json keeps every repetition)\n", o[O_OP].all[0]);
         return EXIT_USAGE;
     }
     int st = nskin ? bench_skin_run(&b, skin_on[0], skin_on[1])

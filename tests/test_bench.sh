@@ -67,6 +67,12 @@ check "blend_n run"   0 "blend_n_accurate_k16/scalar/1024 +[0-9.]+ +680 " \
 check "masked mixed"  2 "run on their own"              -- bench --op masked --op quat_mul
 check "masked run"    0 "masked_additive_local_static/scalar/1024 +[0-9.]+ +120 " \
   -- bench --quick --op masked --variant scalar --sizes 1024 -- --benchmark_min_time=0.001
+# their --json is written as the pose ops' is (every repetition); --csv, a pose-op summary, is refused
+check "masked csv"    2 "--csv: .*masked prints its own table" -- bench --op masked --csv "$tmp/m.csv"
+check "masked json path" 2 "cannot write /nonexistent/d/m.json" -- bench --op masked --json /nonexistent/d/m.json
+if run bench --quick --op masked --variant scalar --sizes 1024 --json "$tmp/m.json" -- --benchmark_min_time=0.001 \
+     >/dev/null 2>&1 && grep -q '"name": "copy/masked/1024"' "$tmp/m.json" &&
+   grep -q '"name": "masked_blend_static/scalar/1024_median"' "$tmp/m.json"; then ok; else bad "masked --json"; fi
 
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
