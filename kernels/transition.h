@@ -90,12 +90,13 @@ PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
 {
     vkf r;
     vv3 ls = vv3_log_scl(b->scl);
-    vv3 rho = vq_to_saa(vq_abs(b->rot));
+    vq bq = vq_abs(b->rot);
+    vv3 rho = vq_to_saa(bq);
     vv3 rho_dot = vjl_inv_mul(rho, b->ang);
     vv3 th = vv3_scale(rho, w);
     vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
     r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
-    r.rot = vq_mul(a->rot, vq_pow_hemi(vq_abs(b->rot), w));
+    r.rot = vq_mul(a->rot, vq_pow_hemi(bq, w));
     r.scl = vv3_mul_exp(a->scl, vv3_scale(ls, w));   /* a b^w */
     r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
     r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
@@ -185,7 +186,8 @@ static void k_blend(const pb_kargs *k)
  * base (q^0, nlerp(1, q, 0), s^0 and lerp(1, s, 0) are exactly the identity
  * in the full form too), and a scale delta of exactly 1 is skipped (vlog(1)
  * = 0, vexp(0) = 1, lerp(1, 1, w) = 1): the values are the full
- * computation's, without its cost, where masks are 0 and deltas do not scale.
+ * computation's (equal: a zero of the base may differ in sign, a 0 + -0
+ * there), without its cost, where masks are 0 and deltas do not scale.
  * nlerp: the delta rotation nlerped from identity; lin: scales linearly
  * (both constants where used). */
 PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, int lin)
@@ -224,7 +226,8 @@ static void k_additive_local_static_nlerp(const pb_kargs *k)
 }
 /* A vector whose weight and rate are all 0 (a bone mask's zeros) is the
  * base: the full form's values there (b^0, q^0 and every term times 0 or
- * rho(0) = 0), without reading b. */
+ * rho(0) = 0; equal, though a zero of the base may differ in sign), without
+ * reading b. */
 static void k_additive(const pb_kargs *k)
 {
     FOR_VECTORS(k) {
