@@ -149,11 +149,7 @@ int bench_run(const bench_opts *opt)
 
     /* Fail on unwritable outputs now, not after an hour of benchmarks. */
     FILE *csvf = NULL;
-    if (json) {
-        FILE *f = fopen(json, "w");
-        if (!f) BAD("cannot write %s: %s", json, strerror(errno));
-        fclose(f);
-    }
+    if (json && bench_out_writable(json) != 0) return 2;
     if (csv && !(csvf = fopen(csv, "w"))) BAD("cannot write %s: %s", csv, strerror(errno));
     if (opt->mocap) {
         if (pb_mocap_load(&bench_mocap, opt->nbvh ? opt->bvh : NULL, (size_t)opt->nbvh, 0, stderr) != PB_OK) {

@@ -50,10 +50,14 @@ int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int 
 /* The copy roofline of an item: memcpy of bytes / 2 (bytes read + written = bytes) each
  * iteration. 0, or -1 after gb_skip_with_error. */
 int bench_copy_loop(gb_state *st, size_t bytes);
-/* A destination of bytes for a memcpy from src, half a page from src's
- * alignment (4 KiB aliasing slows a copy whose destination trails its source
- * by a few bytes modulo 4096); free *block, NULL when out of memory. */
-char *bench_copy_dst(const void *src, size_t bytes, void **block);
+/* A destination of bytes for a memcpy from the address src, half a page from
+ * src's alignment (4 KiB aliasing slows a copy whose destination trails its
+ * source by a few bytes modulo 4096); free *block, NULL when out of memory.
+ * Only the address is taken: src may not be written yet. */
+char *bench_copy_dst(uintptr_t src, size_t bytes, void **block);
+/* Create (empty) the output file at path now, so an unwritable path fails
+ * before any timing: 0, or -1 with the reason on stderr. */
+int bench_out_writable(const char *path);
 /* One table line: name, ns per joint, bytes per joint, GB/s, the copy's GB/s, x the copy, scalar's speed-up
  * (copy_s, scalar_s 0: not measured). */
 void bench_ratio_line(const char *name, double cpu_s, double copy_s, double scalar_s, size_t n, double bytes);

@@ -67,7 +67,7 @@ static void mm_copy(gb_state *st, void *user)
     mm_row *r = user;
     size_t bytes = (size_t)(MM_BYTES_PER_ROW * (double)r->db->rows);
     void *block = NULL;
-    char *dst = bench_copy_dst(r->db->feat, bytes, &block);
+    char *dst = bench_copy_dst((uintptr_t)r->db->feat, bytes, &block);
     if (!dst) {
         gb_skip_with_error(st, "out of memory");
         return;

@@ -42,7 +42,7 @@ static void skin_copy(gb_state *st, void *user)
     skin_row *r = user;
     size_t wr = (size_t)(SKIN_WRITE_BYTES * (double)r->n), rd = (size_t)(SKIN_BYTES_PER_VERTEX * (double)r->n) - 2 * wr;
     void *block = NULL;
-    char *src = aligned_alloc(64, (wr + rd + 63) / 64 * 64 + 64), *dst = src ? bench_copy_dst(src, wr, &block) : NULL;
+    char *src = malloc(wr + rd), *dst = src ? bench_copy_dst((uintptr_t)src, wr, &block) : NULL;
     if (!src || !dst) {
         free(src); free(block);
         gb_skip_with_error(st, "out of memory");
