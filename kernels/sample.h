@@ -108,6 +108,41 @@ PB_VINLINE void sample_gathered(const pb_kargs *k, int cubic, int vel, int lin)
     }
 }
 
+/* Characters c .. C - 1, a block too small for the transposes below (one
+ * character of many joints, a crowd's last few): lanes = joints, each
+ * character's results written by element, or as whole vectors when it is
+ * alone (contiguous then). Not inlined (FEW_NOINLINE): inlined, it made the
+ * AVX2 crowd loop 5-8 % slower; gcc clones it per constant flag set. */
+FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, int lin)
+{
+    size_t J = k->joints, C = k->n / J, end = k->frames * J;
+    int np = vel ? PB_PLANES : 10;
+    _Alignas(64) float row[PB_PLANES][PB_LANES];
+    float *row_pl[PB_PLANES];
+    for (int p = 0; p < PB_PLANES; p++) row_pl[p] = row[p];
+    for (size_t l = 0; c + l < C; l++) {
+        size_t fr[4];
+        float al, live;
+        sample_frames(k, c + l, fr, &al, &live);
+        for (size_t jb = 0; jb < J; jb += PB_LANES) {
+            size_t cj = J - jb < PB_LANES ? J - jb : PB_LANES;
+            vkf key[4];
+            for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {
+                size_t e = fr[q] + jb;
+                key[q] = vkf_load_n(k->a, e, e + PB_LANES <= end ? PB_LANES : cj, 10);
+            }
+            vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin);
+            if (C == 1) {
+                vkf_store_n(k->out, jb, cj, np, &r);
+                continue;
+            }
+            vkf_store_n(row_pl, 0, PB_LANES, np, &r);
+            for (int p = 0; p < np; p++)
+                for (size_t i = 0; i < cj; i++) k->out[p][(jb + i) * C + c + l] = row[p][i];
+        }
+    }
+}
+
 /* Lanes = joints: a block of PB_LANES characters x PB_LANES joints. Each
  * character's keys for the block's joints are contiguous in the clip (one
  * unaligned load per plane and key); its results go to a small buffer, row
@@ -121,7 +156,18 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
     _Alignas(64) float rows[PB_PLANES][PB_LANES][PB_LANES];
     float *row_pl[PB_PLANES];
     for (int p = 0; p < PB_PLANES; p++) row_pl[p] = rows[p][0];
+    /* The last block by element when it fills at most a quarter of the
+     * lanes, and a lone character always. Measured, sample_linear, crowds of
+     * 64-joint characters, ns per joint by element / by transposes: AVX-512
+     * 18 characters (2 of 16 lanes) 12.7 / 18.3, 20 (4 of 16) 13.7 / 17.4;
+     * AVX2 18 (2 of 8) 17.9 / 17.6; one character of 4092 joints, AVX-512
+     * 9.9 / 60.6, AVX2 15.0 / 41.9. */
+    size_t tail = C % PB_LANES, stop = C == 1 || tail * 4 <= PB_LANES ? C - tail : C;
     for (size_t c = 0; c < C; c += PB_LANES) {
+        if (c == stop) {
+            sample_few(k, c, cubic, vel, lin);
+            break;
+        }
         size_t cnt = C - c < PB_LANES ? C - c : PB_LANES;
         size_t fr[PB_LANES][4];
         float al[PB_LANES], live[PB_LANES];

@@ -420,13 +420,7 @@ static inline void bk_few(const pb_kargs *k)
 
 /* The path is a function of the shape (characters, element count): crowd,
  * few characters (records), or the level schedule for large skeletons. */
-/* Each few-characters path in a function of its own: inlined, its register
- * pressure changed the crowd loop's code (fk_static crowds 12-18% slower). */
-#if defined(__GNUC__)
-#define FEW_NOINLINE static __attribute__((noinline))
-#else
-#define FEW_NOINLINE static
-#endif
+/* Each few-characters path in a function of its own (FEW_NOINLINE). */
 FEW_NOINLINE void fk_few3(const pb_kargs *k) { fk_few(k, 3); }
 FEW_NOINLINE void fk_few6(const pb_kargs *k) { fk_few(k, 6); }
 static void k_fk(const pb_kargs *k)

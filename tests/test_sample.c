@@ -1,7 +1,8 @@
 /* test_sample.c — clip sampling in every variant: at a key's time both
  * samplers return that key; before the clip and past its end they hold the
  * first / last key with zero velocity (never a negative weight); a crowd of
- * characters at their own offsets matches sampling them one by one; the
+ * characters at their own offsets matches sampling them one by one (few
+ * joints, gathered; many, by blocks with every kind of last block); the
  * exponential forms' shortcuts for unchanging scales write the bits the
  * full path writes; bad offsets and mismatched sizes are refused. */
 #include <math.h>
@@ -30,23 +31,48 @@ static void key_gap(pose_gap *g, const pb_pose *out, size_t C, size_t c, const p
     for (size_t j = 0; j < J; j++) pose_gap_add(g, out, j * C + c, &clip->pose, frame * J + j, 0);
 }
 
-/* A crowd at its own offsets equals sampling each character alone at its
- * offset: the same arithmetic per lane, so bit for bit, every plane. */
-static void crowd_vs_one(const pb_variant *v, pb_op op, const pb_clip *clip, const pb_pose *crowd, const float *off)
+/* A crowd of nch characters at its own offsets equals sampling each
+ * character alone at its offset: the same arithmetic per lane, so bit for
+ * bit, every plane. */
+static void crowd_vs_one(const pb_variant *v, pb_op op, const pb_clip *clip, const pb_pose *crowd, const float *off,
+                         size_t nch)
 {
+    size_t nj = clip->joints;
     pb_pose one;
-    if (!poses_alloc(J, 1, &one)) return;
+    if (!poses_alloc(nj, 1, &one)) return;
     size_t mismatched = 0;
-    for (size_t c = 0; c < NCH; c++) {
+    for (size_t c = 0; c < nch; c++) {
         pb_call call = { .out = &one, .clip = clip, .offsets = &off[c], .params = { .time = 0.5f } };
         CHECK(pb_run(op, v, &call) == PB_OK, "%s one character: %s", pb_variant_name(v), pb_last_error());
-        for (size_t j = 0; j < J; j++)
+        for (size_t j = 0; j < nj; j++)
             for (int p = 0; p < PB_PLANES; p++)
-                mismatched += memcmp(&one.plane[p][j], &crowd->plane[p][j * NCH + c], sizeof(float)) != 0;
+                mismatched += memcmp(&one.plane[p][j], &crowd->plane[p][j * nch + c], sizeof(float)) != 0;
     }
-    CHECK(mismatched == 0, "%s %s: %zu values of the crowd differ from sampling one by one", pb_variant_name(v),
-          pb_op_get(op)->name, mismatched);
+    CHECK(mismatched == 0, "%s %s: %zu values of a crowd of %zu x %zu joints differ from sampling one by one",
+          pb_variant_name(v), pb_op_get(op)->name, mismatched, nch, nj);
     pb_pose_free(&one);
+}
+
+/* Characters of at least a vector of joints are sampled by blocks of
+ * characters x joints (kernels/sample.h): full blocks transpose in
+ * registers, a last block of few characters writes by element, and one
+ * character alone writes its vectors directly. Crowds of 18 and 21 (tails
+ * of 2 and 5 on AVX-512 and AVX2, 2 and 1 on SSE4.1) of a 40-joint clip
+ * against each character alone: every path, bit for bit. */
+static void blocked_crowds(const pb_variant *v, pb_op op, const pb_clip *clip)
+{
+    static const size_t sizes[] = { 18, 21 };
+    float off[21];
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t nch = sizes[si];
+        pb_pose crowd;
+        if (!poses_alloc(clip->joints * nch, 1, &crowd)) return;
+        for (size_t c = 0; c < nch; c++) off[c] = (float)((c * 7919) % 101) / 100.0f * 0.6f - 0.55f;
+        pb_call call = { .out = &crowd, .clip = clip, .offsets = off, .params = { .time = 0.5f } };
+        CHECK(pb_run(op, v, &call) == PB_OK, "%s blocked crowd: %s", pb_variant_name(v), pb_last_error());
+        crowd_vs_one(v, op, clip, &crowd, off, nch);
+        pb_pose_free(&crowd);
+    }
 }
 
 /* Scales that do not change skip the log and exp where a whole vector has
@@ -93,8 +119,13 @@ int main(void)
     pb_clip clip;
     CHECK(pb_clip_alloc(&clip, F, J, 30.0f) == PB_OK, "clip");
     pb_pose dummy, out;
-    if (!poses_alloc(F * J, 1, &dummy) || !poses_alloc(J * NCH, 1, &out)) return check_done();
+    pb_clip wide;   /* JS joints: sampled by blocks in every variant */
+    CHECK(pb_clip_alloc(&wide, F, JS, 30.0f) == PB_OK, "wide clip");
+    pb_pose dummy_w;
+    if (!poses_alloc(F * J, 1, &dummy) || !poses_alloc(J * NCH, 1, &out) || !poses_alloc(F * JS, 1, &dummy_w))
+        return check_done();
     pb_gen_case(&clip.pose, &dummy, PB_CLASS_RANDOM, 3, pb_op_get(PB_OP_sample_cubic));
+    pb_gen_case(&wide.pose, &dummy_w, PB_CLASS_RANDOM, 4, pb_op_get(PB_OP_sample_cubic));
     float off[NCH];
     for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
         const pb_variant *v = pb_all_variant_at(vi);
@@ -116,7 +147,8 @@ int main(void)
             /* random offsets inside and around the clip: crowd = one by one */
             for (size_t c = 0; c < NCH; c++) off[c] = (float)((c * 7919) % 101) / 100.0f * 0.6f - 0.55f;
             CHECK(pb_run(op, v, &call) == PB_OK, "%s crowd: %s", vn, pb_last_error());
-            crowd_vs_one(v, op, &clip, &out, off);
+            crowd_vs_one(v, op, &clip, &out, off, NCH);
+            blocked_crowds(v, op, &wide);
             /* before and after the clip: end keys, zero velocity */
             for (size_t c = 0; c < NCH; c++) off[c] = c % 2 ? -3.0f - (float)c : 5.0f + (float)c;
             CHECK(pb_run(op, v, &call) == PB_OK, "outside");
@@ -157,6 +189,8 @@ int main(void)
     pb_pose_free(&odd);
     pb_pose_free(&out);
     pb_pose_free(&dummy);
+    pb_pose_free(&dummy_w);
     pb_clip_free(&clip);
+    pb_clip_free(&wide);
     return check_done();
 }
