@@ -159,16 +159,13 @@ int bench_bspace_run(const bench_opts *o)
     if (status == 2 || !timed) goto out;   /* (--benchmark_list_tests: nothing ran) */
     printf("\nblend-space weights: parameters seeded over the samples' box grown by 30 %% (some outside the hull); "
            "bytes per character: parameters read + one weight per sample written\n");
-    printf("%-40s %9s %8s %8s %9s %9s %10s\n", "weights (median CPU time)", "ns/char", "B/char", "GB/s", "copy GB/s",
+    printf("%-44s %9s %8s %8s %9s %9s %10s\n", "weights (median CPU time)", "ns/char", "B/char", "GB/s", "copy GB/s",
            "vs copy", "vs scalar");
     for (int i = 0; i < nrows; i++) {
         const bs_row *r = &rows[i];
         if (r->kind != ROW_WEIGHTS || r->it.error || !(r->it.cpu_s > 0)) continue;
-        double ns = r->it.cpu_s * 1e9 / (double)r->n, bpc = bytes_per_char(r->bs);
-        double copy_ns = r->copy->it.cpu_s * 1e9 / (double)r->n;
-        double sc_ns = r->scalar && r->scalar->it.cpu_s > 0 ? r->scalar->it.cpu_s * 1e9 / (double)r->n : 0;
-        printf("%-40s %9.2f %8.0f %8.2f %9.2f %8.1fx %9.2fx\n", r->it.name, ns, bpc, bpc / ns,
-               copy_ns > 0 ? bpc / copy_ns : 0.0, copy_ns > 0 ? ns / copy_ns : 0.0, sc_ns > 0 ? sc_ns / ns : 0.0);
+        bench_ratio_line(r->it.name, r->it.cpu_s, r->copy->it.cpu_s, r->scalar ? r->scalar->it.cpu_s : 0, r->n,
+                         bytes_per_char(r->bs));
     }
 out:
     for (size_t c = 0; c < NCASES; c++) pb_bspace_free(&spaces[c]);
