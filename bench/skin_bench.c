@@ -2,8 +2,10 @@
  * skin_lbs / skin_dqs` (posebench/skin.h): per method and vertex count, a
  * memcpy of the vertex bytes the kernel streams (the roofline, in the same
  * run), then each variant through a job. Inputs: the validation's random
- * case (4 influences over 64 joints, palette in cache, indices random so
- * no two neighbours share an entry). Rows state bytes per vertex and GB/s;
+ * case (4 influences, palette in cache, indices random so no two neighbours
+ * share an entry) over 64 joints (the synthetic skeleton) and over 31 (the
+ * CMU skeleton's count; rows named .../j31): AVX-512 reads palettes of up to
+ * 32 joints with one permute per component, up to 64 with two. Rows state bytes per vertex and GB/s;
  * a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
@@ -15,14 +17,13 @@
 
 /* Per vertex: read pos, nrm (24 B), 4 indices and 4 weights (32 B); write pos, nrm (24 B): 80 B. */
 #define SKIN_BYTES_PER_VERTEX (24.0 + 32.0 + 24.0)
-#define SKIN_JOINTS 64
 #define SKIN_MAX_ROWS 256
 
 typedef struct skin_row {
     bench_item it;              /* name, timing and median seconds per iteration */
     int method;                 /* PB_SKIN_LBS / PB_SKIN_DQS */
     const pb_variant *v;        /* NULL: the copy */
-    size_t n;
+    size_t n, joints;
     struct skin_row *copy;
 } skin_row;
 
@@ -71,7 +72,7 @@ static void skin_kernel(gb_state *st, void *user)
     skin_row *r = user;
     pb_skin_case c;
     pb_skinned out;
-    if (pb_skin_case_random(&c, r->n, SKIN_JOINTS, 0x5eed + r->n) != PB_OK) {
+    if (pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n) != PB_OK) {
         gb_skip_with_error(st, pb_last_error());
         return;
     }
@@ -109,27 +110,30 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes && nrows + 1 + o->nvars <= SKIN_MAX_ROWS; si++) {
+        for (int si = 0; si < nsizes && nrows + 1 + 2 * o->nvars <= SKIN_MAX_ROWS; si++) {
             skin_row *copy = &rows[nrows++];
             *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
             snprintf(copy->it.name, sizeof copy->it.name, "copy/%s/%zu", op, sizes[si]);
-            for (int vi = 0; vi < o->nvars; vi++) {
-                skin_row *r = &rows[nrows++];
-                *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = sizes[si], .copy = copy };
-                snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu", op, pb_variant_name(o->vars[vi]), sizes[si]);
-            }
+            for (int jc = 0; jc < 2; jc++)
+                for (int vi = 0; vi < o->nvars; vi++) {
+                    skin_row *r = &rows[nrows++];
+                    *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = sizes[si],
+                                     .joints = jc ? 31 : 64, .copy = copy };
+                    snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu%s", op, pb_variant_name(o->vars[vi]), sizes[si],
+                             jc ? "/j31" : "");
+                }
         }
     }
     int status = bench_rows_run(o, rows, sizeof rows[0], nrows, NULL);
     if (status == 2) return 2;
-    printf("\n%-28s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
+    printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
            "vs copy");
     for (int i = 0; i < nrows; i++) {
         const skin_row *r = &rows[i];
         if (!r->v || r->it.error || !(r->it.cpu_s > 0)) continue;
         double ns = r->it.cpu_s * 1e9 / (double)r->n, gbs = SKIN_BYTES_PER_VERTEX / ns;
         double cns = r->copy->it.cpu_s * 1e9 / (double)r->n;
-        printf("%-28s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, SKIN_BYTES_PER_VERTEX, gbs,
+        printf("%-32s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, SKIN_BYTES_PER_VERTEX, gbs,
                SKIN_BYTES_PER_VERTEX / cns, ns / cns);
     }
     return status;

@@ -72,6 +72,29 @@ PB_BINLINE pb_vf vpermute(pb_vf v, pb_vidx idx) { return simde_mm512_permutexvar
 
 PB_BINLINE pb_vi vi_load(const int32_t *p) { return simde_mm512_loadu_si512((const void *)p); }
 PB_BINLINE pb_vm vi_eq(pb_vi a, pb_vi b) { return simde_mm512_cmpeq_epi32_mask(a, b); }
+/* Table look-ups in registers (the skinning palettes of up to 64 joints):
+ * lane l of vlut32 / vlut64 = t[i[l]], t a 64-byte-aligned table of
+ * PB_LUT_MAX floats and 0 <= i[l] < 32 / 64. One two-table permute reads 32
+ * entries; vlut64 does two and picks by bit 5 of the index, held in the
+ * pb_vlut once per index vector. The narrower backends have no such table
+ * (PB_LUT_MAX undefined): their kernels gather. */
+#define PB_LUT_MAX 64
+typedef struct { pb_vi i; pb_vm hi; } pb_vlut;
+PB_BINLINE pb_vlut vlut_index(const uint32_t *idx)
+{
+    pb_vlut x;
+    x.i = simde_mm512_loadu_si512((const void *)idx);
+    x.hi = simde_mm512_test_epi32_mask(x.i, simde_mm512_set1_epi32(32));
+    return x;
+}
+PB_BINLINE pb_vf vlut32(const float *t, pb_vlut x)
+{
+    return simde_mm512_permutex2var_ps(simde_mm512_load_ps(t), x.i, simde_mm512_load_ps(t + 16));
+}
+PB_BINLINE pb_vf vlut64(const float *t, pb_vlut x)
+{
+    return simde_mm512_mask_blend_ps(x.hi, vlut32(t, x), vlut32(t + 32, x));
+}
 /* SIMDe 0.7.4 has no _mm512_i32gather_ps: two 8-lane gathers, joined. */
 PB_BINLINE pb_vf vgather(const float *base, const int32_t *idx)
 {

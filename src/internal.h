@@ -140,7 +140,8 @@ extern const pb_kernel_f64_fn pb_ref_f64_table[PB_OP_COUNT];
 /* Skinning kernels' argument block (posebench/skin.h), float and double:
  * n vertices of the mesh planes (influences of them read), pal the palette's
  * floats of the call's character, an influence of joint j at pal + j x
- * stride (stride = width x characters, < 2^31), outputs n values. */
+ * stride (stride = width x characters, < 2^31) for j < joints (the
+ * palette's joints per character), outputs n values. */
 #define PB_DEFINE_SKARGS(T, NAME)                       \
     typedef struct NAME {                               \
         size_t n;                                       \
@@ -149,7 +150,7 @@ extern const pb_kernel_f64_fn pb_ref_f64_table[PB_OP_COUNT];
         const uint32_t *idx[PB_SKIN_MAX_INFLUENCES];    \
         const T *w[PB_SKIN_MAX_INFLUENCES];             \
         const T *pal;                                   \
-        int32_t stride;                                 \
+        int32_t stride, joints;                         \
         T *out_pos[3], *out_nrm[3];                     \
     } NAME;
 PB_DEFINE_SKARGS(float, pb_skin_kargs)

@@ -207,6 +207,7 @@ static pb_status job_init(pb_skin_job *j, pb_skin_method method, const pb_varian
     for (int i = 0; i < m->influences; i++) { k->idx[i] = m->idx[i]; k->w[i] = m->w[i]; }
     k->pal = pal->data + c->character * width;
     k->stride = (int32_t)(width * C);
+    k->joints = (int32_t)(pal->n / C);
     return PB_OK;
 }
 

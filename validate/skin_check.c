@@ -10,7 +10,8 @@
 const pb_skin_tol pb_skin_tolerance[2] = {
     [PB_SKIN_LBS] = { "skin_lbs", 4, 4e-6, 2e-6,
                       "4 weighted sums of 12 palette floats, then 3 dot products on |p| <= 3.5 m: a few ulp of "
-                      "the blended matrix times |p| (ulp(2) = 2.4e-7); normals: a division by the length" },
+                      "the blended matrix times |p| (ulp(2) = 2.4e-7); normals: divided by the length (the"
+                      " kernels: times its reciprocal, and their matrix sums fused on FMA ISAs)" },
     [PB_SKIN_DQS] = { "skin_dqs", 4, 4e-6, 2e-6,
                       "4 weighted sums of 8 floats, a normalization, a rotation and a translation from the dual "
                       "part: a few ulp of |p| and |t| <= 3.5 m" },
@@ -156,6 +157,7 @@ pb_status pb_skin_error(const pb_variant *v, pb_skin_method method, const pb_ski
     }
     k.pal = buf[nb++] = to_double(pal->data, pal->n * width);
     k.stride = (int32_t)width;
+    k.joints = (int32_t)pal->n;
     for (int b = 0; b < nb; b++) ok &= buf[b] != NULL;
     if (ok) {
         (method == PB_SKIN_LBS ? pb_ref_aux_f64_table.lbs : pb_ref_aux_f64_table.dqs)(&k);
