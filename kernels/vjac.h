@@ -1,0 +1,96 @@
+/* vjac.h — rotation-vector calculus over the pb_vf vocabulary (see
+ * reference/common.h): scaled angle-axis conversions and the left Jacobian
+ * of SO(3) and its inverse applied to a vector. Included by vmath.h; the
+ * _sc forms take sin and cos of the half angle from a caller that has them
+ * already (an exp or a pow of the same angle), saving a sincos. */
+
+PB_VINLINE vv3 vq_to_saa(vq q) { return vv3_scale(vq_log(q), vset1(2.0f)); }
+PB_VINLINE vq vq_from_saa(vv3 v) { return vq_exp(vv3_scale(v, vset1(0.5f))); }
+PB_VINLINE pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
+
+/* A, B, C of the left Jacobian of angle x: series below 0.25 rad, closed
+ * forms above from sh, ch = sin, cos of x/2 (so 1 - cos x needs no
+ * subtraction; any values where x < 0.25). */
+PB_VINLINE void vjac_coefs_sc(pb_vf x, pb_vf sh, pb_vf ch, pb_vf *A, pb_vf *B, pb_vf *C)
+{
+    pb_vf x2 = vmul(x, x);
+    pb_vf sA = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
+    pb_vf sB = vsub(vset1(1.0f / 6), vmul(x2, vsub(vset1(1.0f / 120), vmul(x2, vsub(vset1(1.0f / 5040), vmul(x2, vset1(1.0f / 362880)))))));
+    pb_vf sC = vadd(vset1(1.0f / 12), vmul(x2, vadd(vset1(1.0f / 720), vmul(x2, vadd(vset1(1.0f / 30240), vmul(x2, vset1(1.0f / 1209600)))))));
+    pb_vm small = vlt(x, vset1(0.25f));
+    pb_vf xs = vsel(small, vset1(1.0f), x);           /* keep the unused closed forms finite: */
+    sh = vsel(small, vset1(0.479425538604203f), sh);  /* sin 0.5 */
+    ch = vsel(small, vset1(0.877582561890373f), ch);  /* cos 0.5 */
+    pb_vf x2s = vmul(xs, xs);
+    pb_vf h = vmul(xs, vset1(0.5f));
+    pb_vf dA = vdiv(vmul(vset1(2.0f), vmul(sh, sh)), x2s);
+    pb_vf dB = vdiv(vsub(xs, vmul(vset1(2.0f), vmul(sh, ch))), vmul(x2s, xs));
+    pb_vf dC = vdiv(vsub(vset1(1.0f), vdiv(vmul(h, ch), sh)), x2s);
+    *A = vsel(small, sA, dA);
+    *B = vsel(small, sB, dB);
+    *C = vsel(small, sC, dC);
+}
+PB_VINLINE void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
+{
+    pb_vf sh, ch;
+    vsincos(vmul(vsel(vlt(x, vset1(0.25f)), vset1(1.0f), x), vset1(0.5f)), &sh, &ch);
+    vjac_coefs_sc(x, sh, ch, A, B, C);
+}
+PB_VINLINE vv3 vjl_apply(vv3 th, vv3 u, pb_vf A, pb_vf B)
+{
+    vv3 tu = vv3_cross(th, u);
+    return vv3_add(vv3_add(u, vv3_scale(tu, A)), vv3_scale(vv3_cross(th, tu), B));
+}
+PB_VINLINE vv3 vjl_inv_apply(vv3 th, vv3 w, pb_vf C)
+{
+    vv3 tw = vv3_cross(th, w);
+    return vv3_add(vv3_sub(w, vv3_scale(tw, vset1(0.5f))), vv3_scale(vv3_cross(th, tw), C));
+}
+PB_VINLINE vv3 vjl_mul(vv3 th, vv3 u)
+{
+    pb_vf A, B, C;
+    vjac_coefs(vv3_length(th), &A, &B, &C);
+    return vjl_apply(th, u, A, B);
+}
+PB_VINLINE vv3 vjl_inv_mul(vv3 th, vv3 w)
+{
+    pb_vf A, B, C;
+    vjac_coefs(vv3_length(th), &A, &B, &C);
+    return vjl_inv_apply(th, w, C);
+}
+/* The same with x = |th| and sin, cos of x/2 given. For vjl_inv_mul_sc
+ * only their ratio matters (C reads ch / sh): a quaternion's |v| and w do. */
+PB_VINLINE vv3 vjl_mul_sc(vv3 th, vv3 u, pb_vf x, pb_vf sh, pb_vf ch)
+{
+    pb_vf A, B, C;
+    vjac_coefs_sc(x, sh, ch, &A, &B, &C);
+    return vjl_apply(th, u, A, B);
+}
+PB_VINLINE vv3 vjl_inv_mul_sc(vv3 th, vv3 w, pb_vf x, pb_vf sh, pb_vf ch)
+{
+    pb_vf A, B, C;
+    vjac_coefs_sc(x, sh, ch, &A, &B, &C);
+    return vjl_inv_apply(th, w, C);
+}
+/* to_saa(d) = 2h v / |v|, h = atan2(|v|, w) (v = 0: 0, as vq_log), also
+ * giving s = |v| and h for vq_pow_jl and vjl_inv_mul_sc (x = 2h; s and w
+ * in the ratio of sin h and cos h). */
+PB_VINLINE vv3 vq_to_saa_sh(vq d, pb_vf *s, pb_vf *h)
+{
+    vv3 v = vq_vec(d);
+    *s = vsqrt(vv3_dot(v, v));
+    pb_vm zero = veq(*s, vzero());
+    *h = vsel(zero, vzero(), vatan2(*s, d.w));
+    return vv3_scale(vv3_scale(v, vsel(zero, vset1(1.0f), vdiv(*h, *s))), vset1(2.0f));
+}
+/* d^t = from_saa(th) for th = t to_saa(d) = (cos th, sin(th) v / |v|), and
+ * the left Jacobian of th applied to u: |th| / 2 = |t| h, whose sin and cos
+ * are +-sin th and cos th, so one sincos serves both. */
+PB_VINLINE vq vq_pow_jl(vq d, pb_vf s, pb_vf h, pb_vf t, vv3 th, vv3 u, vv3 *jl)
+{
+    pb_vf sn, cs;
+    vsincos(vmul(t, h), &sn, &cs);
+    pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
+    *jl = vjl_mul_sc(th, u, vmul(vmul(vabs(t), h), vset1(2.0f)), vsel(vlt(t, vzero()), vneg(sn), sn), cs);
+    return vq_make(cs, vmul(f, d.x), vmul(f, d.y), vmul(f, d.z));
+}
