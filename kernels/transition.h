@@ -26,17 +26,21 @@ PB_VINLINE vv3 vv3_mul_exp(vv3 s, vv3 e)
     return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
 }
 
-PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot, int shortest)
+/* The slerp of q to p at t as d^t q, d = p q^-1 (on the shorter arc, or
+ * along the arc to p as given), and its exact angular velocity from wq, wp
+ * and tdot: one atan2 and one sincos (vq_to_saa_sh, vq_pow_jl) serve both. */
+PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot, int shortest, vq *rot)
 {
     if (shortest) p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     vq d = vq_mul(p, vq_inv(q));   /* on the longer arc (slerp via) |rho| is between pi and 2 pi */
     if (shortest) d = vq_abs(d);
-    pb_vf s, h;   /* one atan2 and one sincos (vq_to_saa_sh, vq_pow_jl) */
+    pb_vf s, h;
     vv3 rho = vq_to_saa_sh(d, &s, &h), jl;
     vv3 rho_dot = vjl_inv_mul_sc(rho, vv3_sub(wp, vq_mul_vec3(d, wq)), vmul(h, vset1(2.0f)), s, d.w);
     vv3 th = vv3_scale(rho, t);
     vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
     vq e = vq_pow_jl(d, s, h, t, th, th_dot, &jl);
+    *rot = vq_mul(e, q);
     return vv3_add(jl, vq_mul_vec3(e, wq));
 }
 /* shortest and lin are constants where used: 0 slerps via (the arc to b as given) */
@@ -44,9 +48,8 @@ PB_VINLINE vkf vkf_blend_arc(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, in
 {
     vkf r;
     r.pos = vv3_lerp(a->pos, b->pos, t);
-    r.rot = shortest ? vq_slerp_shortest(a->rot, b->rot, t) : vq_slerp_arc(a->rot, b->rot, t);
     r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
-    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot, shortest);
+    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot, shortest, &r.rot);
     if (!lin && vv3_same_scale(a->scl, b->scl)) {   /* log(b.s / a.s) = 0: no log or exp, same bits */
         r.scl = a->scl;
         r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_make(vzero(), vzero(), vzero()), tdot));
