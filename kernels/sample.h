@@ -40,10 +40,12 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         if (vel) {
             /* the key-to-key turn's log serves both: ang = 2 log(rel) x rate, and the slerp
              * (shorter arc: rel.w >= 0) is exp(a log(rel)) key1, with no atan2 or sines of its own */
-            vv3 h = vq_log(vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot))));
-            r.rot = vq_mul(vq_exp(vv3_scale(h, a)), key[1].rot);
+            vq rel = vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)));
+            pb_vf s, h;   /* rel^a from the log's own angle: no exp's square root or division */
+            vv3 rho = vq_to_saa_sh(rel, &s, &h);
+            r.rot = vq_mul(vq_pow_sh(rel, s, h, a), key[1].rot);
             r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
-            r.ang = vv3_scale(h, vmul(vset1(2.0f), lv));
+            r.ang = vv3_scale(rho, lv);
         }
     } else {
         vv3 p[4], lg[4], rv[4], dp, dl, dr;

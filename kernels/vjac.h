@@ -86,11 +86,21 @@ PB_VINLINE vv3 vq_to_saa_sh(vq d, pb_vf *s, pb_vf *h)
 /* d^t = from_saa(th) for th = t to_saa(d) = (cos th, sin(th) v / |v|), and
  * the left Jacobian of th applied to u: |th| / 2 = |t| h, whose sin and cos
  * are +-sin th and cos th, so one sincos serves both. */
+PB_VINLINE vq vq_pow_sc(vq d, pb_vf s, pb_vf t, pb_vf sn, pb_vf cs)   /* sn, cs of t h */
+{
+    pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
+    return vq_make(cs, vmul(f, d.x), vmul(f, d.y), vmul(f, d.z));
+}
+PB_VINLINE vq vq_pow_sh(vq d, pb_vf s, pb_vf h, pb_vf t)   /* d^t alone */
+{
+    pb_vf sn, cs;
+    vsincos(vmul(t, h), &sn, &cs);
+    return vq_pow_sc(d, s, t, sn, cs);
+}
 PB_VINLINE vq vq_pow_jl(vq d, pb_vf s, pb_vf h, pb_vf t, vv3 th, vv3 u, vv3 *jl)
 {
     pb_vf sn, cs;
     vsincos(vmul(t, h), &sn, &cs);
-    pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
     *jl = vjl_mul_sc(th, u, vmul(vmul(vabs(t), h), vset1(2.0f)), vsel(vlt(t, vzero()), vneg(sn), sn), cs);
-    return vq_make(cs, vmul(f, d.x), vmul(f, d.y), vmul(f, d.z));
+    return vq_pow_sc(d, s, t, sn, cs);
 }
