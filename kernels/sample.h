@@ -60,12 +60,12 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         vv3 ls = vv3_hermite(lg, a, &dl);
         vv3 th = vv3_hermite(rv, a, &dr);
         r.scl = vv3_mul_exp(vv3_make(vset1(1.0f), vset1(1.0f), vset1(1.0f)), ls);
-        pb_vf hh, sh, ch;   /* from_saa(th); its half angle's sincos serves the Jacobian too */
-        r.rot = vq_mul(vq_exp_sc(vv3_scale(th, vset1(0.5f)), &hh, &sh, &ch), key[1].rot);
+        vv3 jl;   /* from_saa(th); its half angle's sincos serves the Jacobian too */
+        r.rot = vq_mul(vq_from_saa_jl(th, dr, &jl), key[1].rot);
         if (vel) {
             r.vel = vv3_scale(dp, lv);
             r.svl = vv3_scale(dl, lv);
-            r.ang = vv3_scale(vjl_mul_sc(th, dr, vmul(hh, vset1(2.0f)), sh, ch), lv);
+            r.ang = vv3_scale(jl, lv);
         }
     }
     return r;

@@ -133,13 +133,13 @@ PB_VINLINE vkf vkf_inertialize(const vkf *dst, const vkf *off, pb_vf fx, pb_vf f
     vv3 th_dot = vv3_add(vv3_scale(rho, dfx), vv3_scale(off->ang, dfv));
     vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(off->svl, fv));
     vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(off->svl, dfv));
-    pb_vf h, sh, ch;   /* E = vq_from_saa(th); the Jacobian of th reuses its half angle's sincos */
-    vq E = vq_exp_sc(vv3_scale(th, vset1(0.5f)), &h, &sh, &ch);
+    vv3 jl;
+    vq E = vq_from_saa_jl(th, th_dot, &jl);
     vkf r;
     r.pos = vv3_add(dst->pos, vv3_add(vv3_scale(off->pos, fx), vv3_scale(off->vel, fv)));
     r.vel = vv3_add(dst->vel, vv3_add(vv3_scale(off->pos, dfx), vv3_scale(off->vel, dfv)));
     r.rot = vq_mul(E, dst->rot);
-    r.ang = vv3_add(vjl_mul_sc(th, th_dot, vmul(h, vset1(2.0f)), sh, ch), vq_mul_vec3(E, dst->ang));
+    r.ang = vv3_add(jl, vq_mul_vec3(E, dst->ang));
     r.scl = vv3_mul_exp(dst->scl, ls);
     r.svl = vv3_add(dst->svl, ls_dot);
     return r;
@@ -168,8 +168,7 @@ PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, const vv3 f[3], const vv3 df[3
     r.pos = vv3_add(a->pos, vv3_mul(a->vel, f[0]));
     r.vel = vv3_mul(a->vel, df[0]);
     vv3 v = vv3_mul(a->ang, f[1]);
-    r.rot = vq_mul(vq_from_saa(v), a->rot);
-    r.ang = vjl_mul(v, vv3_mul(a->ang, df[1]));
+    r.rot = vq_mul(vq_from_saa_jl(v, vv3_mul(a->ang, df[1]), &r.ang), a->rot);
     vv3 e = vv3_mul(a->svl, f[2]);
     r.scl = vv3_mul_exp(a->scl, e);
     r.svl = vv3_mul(a->svl, df[2]);
@@ -361,8 +360,9 @@ PB_VINLINE vkf vkf_limited(const pb_kargs *k, size_t i, vq src, vkf r)
     if (!many(limited)) return r;
     vv3 ld = vjl_inv_mul(l, vq_mul_vec3(irest, r.ang)), ly = vv3_make(y[0], y[1], y[2]);
     vkf o = r;
-    o.rot = vq_mul(rest, vq_from_saa(ly));
-    o.ang = vq_mul_vec3(rest, vjl_mul(ly, vv3_mul(ld, vv3_make(s[0], s[1], s[2]))));
+    vv3 jl;
+    o.rot = vq_mul(rest, vq_from_saa_jl(ly, vv3_mul(ld, vv3_make(s[0], s[1], s[2])), &jl));
+    o.ang = vq_mul_vec3(rest, jl);
     return vkf_sel(limited, &o, &r);
 }
 /* a extrapolated by t with the call's half-lives, no limits. */

@@ -104,3 +104,12 @@ PB_VINLINE vq vq_pow_jl(vq d, pb_vf s, pb_vf h, pb_vf t, vv3 th, vv3 u, vv3 *jl)
     *jl = vjl_mul_sc(th, u, vmul(vmul(vabs(t), h), vset1(2.0f)), vsel(vlt(t, vzero()), vneg(sn), sn), cs);
     return vq_pow_sc(d, s, t, sn, cs);
 }
+/* from_saa(th) and the left Jacobian of th applied to u, sharing the half
+ * angle's sincos (the same bits as vq_from_saa and vjl_mul apart). */
+PB_VINLINE vq vq_from_saa_jl(vv3 th, vv3 u, vv3 *jl)
+{
+    pb_vf h, sh, ch;
+    vq e = vq_exp_sc(vv3_scale(th, vset1(0.5f)), &h, &sh, &ch);
+    *jl = vjl_mul_sc(th, u, vmul(h, vset1(2.0f)), sh, ch);
+    return e;
+}
