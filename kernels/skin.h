@@ -91,7 +91,8 @@ PB_VINLINE void skin_lbs_step(const skin_src *src, const skin_step *s)
     skin_at at;
     skin_locate(src, s, &at);
     pb_vf m[PB_PALETTE_MAT_FLOATS], w[PB_SKIN_MAX_INFLUENCES];
-    for (int j = 0; j < src->nin; j++) w[j] = vloadu(s->w[j]);
+    for (int j = 0; j < PB_SKIN_MAX_INFLUENCES; j++)   /* all set: gcc -O3 for aarch64 warns otherwise */
+        w[j] = j < src->nin ? vloadu(s->w[j]) : vzero();
     for (int r = 0; r < 3; r++) {
         pb_vf *mr = m + 4 * r;
         skin_row(src, &at, 0, r, mr);   /* influences >= 1 */
