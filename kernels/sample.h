@@ -38,10 +38,11 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
         }
         if (!vel) r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
         if (vel) {
-            /* the key-to-key turn's log serves both: ang = 2 log(rel) x rate, and the slerp
-             * (shorter arc: rel.w >= 0) is exp(a log(rel)) key1, with no atan2 or sines of its own */
+            /* the key-to-key turn's rotation vector serves both: ang = to_saa(rel) x rate, and
+             * the slerp (shorter arc: rel.w >= 0) is rel^a key1 from the same angle (one atan2,
+             * one sincos) */
             vq rel = vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)));
-            pb_vf s, h;   /* rel^a from the log's own angle: no exp's square root or division */
+            pb_vf s, h;
             vv3 rho = vq_to_saa_sh(rel, &s, &h);
             r.rot = vq_mul(vq_pow_sh(rel, s, h, a), key[1].rot);
             r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);

@@ -83,20 +83,21 @@ PB_VINLINE vv3 vq_to_saa_sh(vq d, pb_vf *s, pb_vf *h)
     *h = vsel(zero, vzero(), vatan2(*s, d.w));
     return vv3_scale(vv3_scale(v, vsel(zero, vset1(1.0f), vdiv(*h, *s))), vset1(2.0f));
 }
-/* d^t = from_saa(th) for th = t to_saa(d) = (cos th, sin(th) v / |v|), and
- * the left Jacobian of th applied to u: |th| / 2 = |t| h, whose sin and cos
- * are +-sin th and cos th, so one sincos serves both. */
-PB_VINLINE vq vq_pow_sc(vq d, pb_vf s, pb_vf t, pb_vf sn, pb_vf cs)   /* sn, cs of t h */
+/* d^t = from_saa(t to_saa(d)) = (cos th, sin(th) v / |v|), from s = |v|
+ * and sn, cs = sin, cos of t h (vq_pow_sc), or from s and h (vq_pow_sh). */
+PB_VINLINE vq vq_pow_sc(vq d, pb_vf s, pb_vf t, pb_vf sn, pb_vf cs)
 {
     pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
     return vq_make(cs, vmul(f, d.x), vmul(f, d.y), vmul(f, d.z));
 }
-PB_VINLINE vq vq_pow_sh(vq d, pb_vf s, pb_vf h, pb_vf t)   /* d^t alone */
+PB_VINLINE vq vq_pow_sh(vq d, pb_vf s, pb_vf h, pb_vf t)
 {
     pb_vf sn, cs;
     vsincos(vmul(t, h), &sn, &cs);
     return vq_pow_sc(d, s, t, sn, cs);
 }
+/* d^t and the left Jacobian of th = t to_saa(d) applied to u: |th| / 2 =
+ * |t| h, whose sin and cos are +-sin th and cos th, so one sincos serves both. */
 PB_VINLINE vq vq_pow_jl(vq d, pb_vf s, pb_vf h, pb_vf t, vv3 th, vv3 u, vv3 *jl)
 {
     pb_vf sn, cs;
