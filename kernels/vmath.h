@@ -319,20 +319,25 @@ PB_VINLINE vv3 vq_log(vq q)
     pb_vf f = vsel(veq(s, vzero()), vset1(1.0f), vdiv(vatan2(s, q.w), s));
     return vv3_scale(v, f);
 }
-/* Slerp on the shorter arc; angle between the 4-vectors from atan2 of
- * |p - q| and |p + q| (see reference q_slerp_shortest). Weights
- * sin((1-t)th)/sin th and sin(t th)/sin th, with their limits 1-t and t at th = 0. */
+/* Slerp on the shorter arc; the angle between the 4-vectors from atan2 of
+ * |p - q| and |p + q| (see reference q_slerp_shortest), half of it phi. The
+ * weights sin((1-t)th)/sin th and sin(t th)/sin th from one sincos of t th:
+ * sin th = |p - q||p + q|/2 and cos th = (|p + q|^2 - |p - q|^2)/4 on the
+ * unit sphere, and sin((1-t)th) = sin th cos(t th) - cos th sin(t th) (or
+ * the same with t and 1 - t swapped, for t > 1/2). At th = 0 the sine ratio
+ * takes its limit t (1 - t), the other weight follows through the same sum. */
 PB_VINLINE vq vq_slerp_arc(vq q, vq p, pb_vf t)   /* along the arc to p as given */
 {
     vq d = vq_make(vsub(p.w, q.w), vsub(p.x, q.x), vsub(p.y, q.y), vsub(p.z, q.z));
     vq s = vq_make(vadd(p.w, q.w), vadd(p.x, q.x), vadd(p.y, q.y), vadd(p.z, q.z));
-    pb_vf th = vmul(vset1(2.0f), vatan2(vsqrt(vq_dot(d, d)), vsqrt(vq_dot(s, s))));
-    pb_vf u = vsub(vset1(1.0f), t);
-    pb_vf s_th = vsin(th), s_u = vsin(vmul(u, th)), s_t = vsin(vmul(t, th));
-    pb_vm zero = veq(th, vzero());
-    pb_vf inv = vdiv(vset1(1.0f), vsel(zero, vset1(1.0f), s_th));
-    pb_vf wq = vsel(zero, u, vmul(s_u, inv));
-    pb_vf wp = vsel(zero, t, vmul(s_t, inv));
+    pb_vf dd = vq_dot(d, d), ss = vq_dot(s, s), ld = vsqrt(dd), ls = vsqrt(ss);
+    pb_vf th = vmul(vset1(2.0f), vatan2(ld, ls));
+    pb_vm far = vgt(t, vset1(0.5f));   /* the weight nearer 0 first: no cancellation in the other */
+    pb_vf u = vsel(far, vsub(vset1(1.0f), t), t), sn, cs;
+    vsincos(vmul(u, th), &sn, &cs);
+    pb_vf s_th = vmul(vmul(ld, ls), vset1(0.5f)), c_th = vmul(vsub(ss, dd), vset1(0.25f));
+    pb_vf wu = vsel(veq(th, vzero()), u, vdiv(sn, s_th)), wv = vsub(cs, vmul(c_th, wu));
+    pb_vf wp = vsel(far, wv, wu), wq = vsel(far, wu, wv);
     return vq_make(vadd(vmul(wq, q.w), vmul(wp, p.w)), vadd(vmul(wq, q.x), vmul(wp, p.x)),
                    vadd(vmul(wq, q.y), vmul(wp, p.y)), vadd(vmul(wq, q.z), vmul(wp, p.z)));
 }
