@@ -5,8 +5,8 @@
 /* Shortcuts for scales that never change (nearly every real clip: BVH has no
  * scale channel), taken only where a whole vector qualifies and giving the
  * same bits: x / x is 1, vlog(1) is 0 and vexp(+-0) is 1 exactly, so eerp(x,
- * x, t) is x, log(y / x) times a finite rate is 0, and s exp(0) is s. */
-PB_VINLINE int vall_eq(pb_vf v, float c) { return !many(mnot(veq(v, vset1(c)))); }
+ * x, t) is x, log(y / x) times a finite rate is 0, and s exp(0) is s
+ * (vall_eq is in vmath.h). */
 PB_VINLINE int vv3_all(vv3 v, float c)
 {
     pb_vf x = vset1(c);

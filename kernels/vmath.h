@@ -34,6 +34,7 @@
 PB_VINLINE pb_vf vzero(void) { return vset1(0.0f); }
 PB_VINLINE pb_vf vneg(pb_vf a) { return vsub(vzero(), a); }
 PB_VINLINE pb_vm vgt(pb_vf a, pb_vf b) { return vlt(b, a); }
+PB_VINLINE int vall_eq(pb_vf v, float c) { return !many(mnot(veq(v, vset1(c)))); }   /* every lane == c */
 /* (1 - t) x + t y: exact at both ends, like the reference. */
 PB_VINLINE pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
 {
@@ -110,6 +111,10 @@ PB_VINLINE void vsincos_quadrant(pb_vf n, pb_vf ps, pb_vf pc, pb_vf *s, pb_vf *c
 PB_VINLINE void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
 {
     pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
+    if (vall_eq(n, 0.0f)) {   /* |x| <= pi/4 everywhere: r = x and quadrant 0, the same bits */
+        vsincos_poly(x, s, c);
+        return;
+    }
     pb_vf r = vsub(x, vmul(n, vset1(PB_PIO2_C1)));
     r = vsub(r, vmul(n, vset1(PB_PIO2_C2)));
     r = vsub(r, vmul(n, vset1(PB_PIO2_C3)));
