@@ -174,32 +174,3 @@ int json_path_check(const char *cmd, const char *path)
     return 0;
 }
 
-double host_cache_bytes(int level)
-{
-    double best = 0;
-    for (int i = 0; i < 16; i++) {
-        char p[96], type[32] = "", size[32] = "";
-        int lv = 0;
-        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        FILE *f = fopen(p, "r");
-        if (!f) break;
-        int ok = fscanf(f, "%31s", type) == 1;
-        fclose(f);
-        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        if (ok && level && (f = fopen(p, "r"))) {
-            ok = fscanf(f, "%d", &lv) == 1;
-            fclose(f);
-        }
-        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (!ok || !strcmp(type, "Instruction") || (level && lv != level) || !(f = fopen(p, "r"))) continue;
-        ok = fscanf(f, "%31s", size) == 1;
-        fclose(f);
-        char *end;
-        double v = ok ? strtod(size, &end) : 0;
-        if (ok && (*end == 'K' || *end == 'k')) v *= 1024;
-        else if (ok && *end == 'M') v *= 1048576;
-        else if (ok && *end == 'G') v *= 1073741824.0;
-        if (v > best) best = v;
-    }
-    return best;
-}

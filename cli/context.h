@@ -26,10 +26,6 @@ int json_path_check(const char *cmd, const char *path);
  * offset of a syntax error). */
 cJSON *json_read_file(const char *path, char *err, size_t errlen);
 
-/* The size in bytes of cpu0's data (or unified) cache of this level (sysfs), or with level 0 of
- * its largest (the last level); 0 if unknown. */
-double host_cache_bytes(int level);
-
 /* Readers that tolerate missing or mistyped members: NULL / NaN / dflt. */
 const char *json_str(const cJSON *obj, const char *key);
 const char *json_strz(const cJSON *obj, const char *key);    /* "?" instead of NULL, for printing */

@@ -23,7 +23,7 @@
 
 size_t fused_block(const pb_scene *sc, size_t want)
 {
-    return want ? want : pb_frame_block_default(sc, (size_t)host_cache_bytes(2));
+    return want ? want : pb_frame_block_default(sc, pb_cache_bytes(2));
 }
 
 /* ---- one thread: staged vs fused, per stage ---- */

@@ -95,7 +95,7 @@ double host_llc_bytes(void)
         double v = strtod(env, &end);
         if (!errno && *end == '\0' && v > 0) return v;
     }
-    return host_cache_bytes(0);
+    return (double)pb_cache_bytes(0);
 }
 
 

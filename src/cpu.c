@@ -2,7 +2,10 @@
  * x86: CPUID feature bits, and XGETBV to confirm the OS saves the wide
  * register state (a CPU with AVX-512 under an OS that does not enable ZMM
  * state faults on the first AVX-512 instruction). AArch64: NEON is baseline. */
+#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +121,61 @@ const char *pb_cpu_model(char *buf, size_t len)
     }
     fclose(f);
     return buf;
+}
+
+size_t pb_cache_bytes(int level)
+{
+    size_t best = 0;
+    for (int i = 0; i < 16; i++) {
+        char p[96], type[32] = "", size[32] = "";
+        int lv = 0;
+        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        FILE *f = fopen(p, "r");
+        if (!f) break;
+        int ok = fscanf(f, "%31s", type) == 1;
+        fclose(f);
+        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (ok && level && (f = fopen(p, "r"))) {
+            ok = fscanf(f, "%d", &lv) == 1;
+            fclose(f);
+        }
+        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!ok || !strcmp(type, "Instruction") || (level && lv != level) || !(f = fopen(p, "r"))) continue;
+        ok = fscanf(f, "%31s", size) == 1;
+        fclose(f);
+        char *end;
+        unsigned long long v = ok ? strtoull(size, &end, 10) : 0;
+        int shift = !ok ? 0 : (*end == 'K' || *end == 'k') ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (v > (SIZE_MAX >> shift)) continue;
+        if ((size_t)v << shift > best) best = (size_t)v << shift;
+    }
+    return best;
+}
+
+/* The streaming threshold: the last-level cache (32 MiB where sysfs does not
+ * say), or POSEBENCH_STREAM_BYTES when it is a whole number (malformed: ignored). */
+static _Atomic size_t stream_bytes;
+static pthread_once_t stream_once = PTHREAD_ONCE_INIT;
+static void stream_init(void)
+{
+    size_t b = pb_cache_bytes(0);
+    if (!b) b = (size_t)32 << 20;
+    const char *env = getenv("POSEBENCH_STREAM_BYTES");
+    if (env && *env >= '0' && *env <= '9') {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!errno && !*end) b = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+    }
+    atomic_store(&stream_bytes, b);
+}
+size_t pb_stream_bytes(void)
+{
+    pthread_once(&stream_once, stream_init);
+    return atomic_load(&stream_bytes);
+}
+void pb_stream_bytes_set(size_t bytes)
+{
+    pthread_once(&stream_once, stream_init);
+    atomic_store(&stream_bytes, bytes);
 }

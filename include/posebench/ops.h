@@ -261,6 +261,23 @@ PB_API const char *pb_cpu_model(char *buf, size_t len);
 /* Hide features from dispatch, as if the CPU lacked them (for tests and for
  * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
 PB_API void pb_cpu_disable(uint32_t mask);
+/* The size in bytes of cpu0's data (or unified) cache of this level, or with
+ * level 0 of its largest (the last level), from Linux's sysfs; 0 if unknown. */
+PB_API size_t pb_cache_bytes(int level);
+
+/* Cache-bypassing output. The static override and additive layers
+ * (blend_static, blend_static_nlerp, additive_*_static*) write their output
+ * with non-temporal stores when the bytes a call reads and writes exceed
+ * pb_stream_bytes(): such an output would leave the last-level cache before
+ * anything reads it, and streaming it saves the read of each output line
+ * before its write (a quarter of a blend's memory traffic). The default is
+ * the last-level cache's size (pb_cache_bytes(0), else 32 MiB), or
+ * POSEBENCH_STREAM_BYTES when that is a whole number; 0 streams always,
+ * SIZE_MAX never (set it when the next op reads the output at once and it
+ * fits). Read when a call is prepared: a plan keeps the choice it was made
+ * with. The results are the same bits either way. */
+PB_API size_t pb_stream_bytes(void);
+PB_API void pb_stream_bytes_set(size_t bytes);
 
 /* ---- Joint limits on extrapolation (per.limits) --------------------------------------------
  * Holden's dead blending with joint limits: the decayed extrapolation of a joint's rotation r is
