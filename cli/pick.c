@@ -1,5 +1,6 @@
 /* pick.c — choosing variants, the same way for every command (pick.h), and
- * the checks of POSEBENCH_VARIANT and POSEBENCH_DISABLE. */
+ * the checks of POSEBENCH_VARIANT, POSEBENCH_DISABLE, POSEBENCH_THREADS and
+ * POSEBENCH_STREAM_BYTES. */
 #include "pick.h"
 
 #include <errno.h>
@@ -65,11 +66,28 @@ static int check_threads(void)
     return 0;
 }
 
+/* POSEBENCH_STREAM_BYTES: the library's streaming threshold (pb_stream_bytes), which
+ * ignores a malformed value; here it is an error. */
+static int check_stream(void)
+{
+    const char *env = getenv("POSEBENCH_STREAM_BYTES");
+    if (!env) return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (errno || end == env || *end || *env < '0' || *env > '9' || v > SIZE_MAX) {
+        fprintf(stderr, "posebench: POSEBENCH_STREAM_BYTES expects a whole number of bytes (0: always stream), "
+                        "got '%s'\n", env);
+        return 2;
+    }
+    return 0;
+}
+
 int pick_threads(void) { return threads_default > 0 ? threads_default : pb_cpu_threads(); }
 
 int pick_init(const char *global_variant)
 {
-    if (check_disable() != 0 || check_threads() != 0) return 2;
+    if (check_disable() != 0 || check_threads() != 0 || check_stream() != 0) return 2;
     /* an -emu name is the harness's to force; the others the runtime resolves */
     if (pb_all_variant_env() != PB_OK) {
         fprintf(stderr, "posebench: %s\n", pb_last_error());

@@ -26,6 +26,15 @@ PB_BINLINE pb_vf vload_runs8(const float *p, size_t next)
 }
 PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm512_store_ps(p, v); }
 PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm512_storeu_ps(p, v); }
+/* A store that bypasses the caches (aligned p: a whole 64-byte line), for
+ * outputs too large to stay in them (kernel_body.h, FOR_VECTORS_STORE);
+ * vstore_nt_fence orders them before the kernel returns. SIMDe 0.7.4 has no
+ * 512-bit stream, so only the native build has them. */
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+#define PB_STREAM_STORES 1
+PB_BINLINE void vstore_nt(float *p, pb_vf v) { _mm512_stream_ps(p, v); }
+PB_BINLINE void vstore_nt_fence(void) { simde_mm_sfence(); }
+#endif
 PB_BINLINE pb_vf vset1(float x) { return simde_mm512_set1_ps(x); }
 PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm512_add_ps(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm512_sub_ps(a, b); }

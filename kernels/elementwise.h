@@ -139,13 +139,13 @@ static void k_smoothstep(const pb_kargs *k)
  * hardware prefetcher follows). */
 PB_VINLINE void blend_static_slerp(const pb_kargs *k, int lin, int uni)
 {
-    FOR_VECTORS(k) {
+    FOR_VECTORS_STORE(k, PB_POS_X, PB_SCL_Z + 1, {
         pb_vf t = uni ? vset1(k->p.alpha) : VALPHA(k, i);
-        vq_store(k->out, i, vq_slerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t));
-        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
-            vstore(k->out[c] + i, vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin));
-    }
+        vq r = vq_slerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t);
+        o[PB_ROT_W] = r.w, o[PB_ROT_X] = r.x, o[PB_ROT_Y] = r.y, o[PB_ROT_Z] = r.z;
+        for (int c = PB_POS_X; c <= PB_POS_Z; c++) o[c] = vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t);
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) o[c] = vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin);
+    });
 }
 PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin)
 {
@@ -153,20 +153,18 @@ PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin)
         blend_static_slerp(k, lin, 0);
         return;
     }
-    FOR_VECTORS(k) {
+    FOR_VECTORS_STORE(k, PB_POS_X, 3, {
         pb_vf t = VALPHA(k, i);
-        for (int c = PB_POS_X; c <= PB_POS_Z; c++) vstore(k->out[c] + i, vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t));
-    }
-    FOR_VECTORS(k) {
+        for (int c = 0; c < 3; c++) o[c] = vlerp(vload(k->a[PB_POS_X + c] + i), vload(k->b[PB_POS_X + c] + i), t);
+    });
+    FOR_VECTORS_STORE(k, PB_ROT_W, 4, {
+        vq r = vq_nlerp_shortest(vq_load(k->a, i), vq_load(k->b, i), VALPHA(k, i));
+        o[0] = r.w, o[1] = r.x, o[2] = r.y, o[3] = r.z;
+    });
+    FOR_VECTORS_STORE(k, PB_SCL_X, 3, {
         pb_vf t = VALPHA(k, i);
-        vq qa = vq_load(k->a, i), qb = vq_load(k->b, i);
-        vq_store(k->out, i, vq_nlerp_shortest(qa, qb, t));
-    }
-    FOR_VECTORS(k) {
-        pb_vf t = VALPHA(k, i);
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++)
-            vstore(k->out[c] + i, vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin));
-    }
+        for (int c = 0; c < 3; c++) o[c] = vscale_blend(vload(k->a[PB_SCL_X + c] + i), vload(k->b[PB_SCL_X + c] + i), t, lin);
+    });
 }
 /* With one weight for all, the nlerp form: plane by plane (three streams per
  * pass for pos and scl, twelve for the rotation). The one-loop body keeps 30 plane pointers

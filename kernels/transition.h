@@ -201,11 +201,11 @@ static void k_blend(const pb_kargs *k)
 PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, int lin)
 {
     const vq id = vq_make(vset1(1.0f), vzero(), vzero(), vzero());
-    FOR_VECTORS(k) {
+    FOR_VECTORS_STORE(k, PB_POS_X, 3, {
         pb_vf w = VALPHA(k, i);
-        vv3_store(k->out, PB_POS_X, i, vv3_add(vv3_load(k->a, PB_POS_X, i), vv3_scale(vv3_load(k->b, PB_POS_X, i), w)));
-    }
-    FOR_VECTORS(k) {
+        for (int c = 0; c < 3; c++) o[c] = vadd(vload(k->a[PB_POS_X + c] + i), vmul(vload(k->b[PB_POS_X + c] + i), w));
+    });
+    FOR_VECTORS_STORE(k, PB_ROT_W, 4, {
         pb_vf w = VALPHA(k, i);
         vq a = vq_load(k->a, i);
         if (!vall_eq(w, 0.0f)) {
@@ -213,17 +213,17 @@ PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, in
             vq dq = nlerp ? vq_nlerp_shortest(id, b, w) : vq_pow_hemi(vq_abs(b), w);
             a = local ? vq_mul(a, dq) : vq_mul(dq, a);
         }
-        vq_store(k->out, i, a);
-    }
-    FOR_VECTORS(k) {
+        o[0] = a.w, o[1] = a.x, o[2] = a.y, o[3] = a.z;
+    });
+    FOR_VECTORS_STORE(k, PB_SCL_X, 3, {
         pb_vf w = VALPHA(k, i);
         int skip = vall_eq(w, 0.0f);
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) {
-            pb_vf a = vload(k->a[c] + i), b = vload(k->b[c] + i);
+        for (int c = 0; c < 3; c++) {
+            pb_vf a = vload(k->a[PB_SCL_X + c] + i), b = vload(k->b[PB_SCL_X + c] + i);
             if (!skip && !vall_eq(b, 1.0f)) a = vmul(a, lin ? vlerp(vset1(1.0f), b, w) : vpow(b, w));
-            vstore(k->out[c] + i, a);
+            o[c] = a;
         }
-    }
+    });
 }
 static void k_additive_world_static(const pb_kargs *k) { additive_static_body(k, 0, 0, 0); }
 static void k_additive_local_static(const pb_kargs *k) { additive_static_body(k, 1, 0, 0); }

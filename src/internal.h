@@ -66,11 +66,14 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
  * pal is the palette output of PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops: exactly
  * n x width values (no padding). via / via_out: dead blending's direction state
  * (call.via; only the rotation planes set, NULL without it): read, then written (the same
- * memory for pb_run; the harness's oracle writes elsewhere or nowhere: via_out NULL). */
+ * memory for pb_run; the harness's oracle writes elsewhere or nowhere: via_out NULL).
+ * stream: the call's pose planes (a, b, out) hold more than pb_stream_bytes():
+ * kernels that can write their output with cache-bypassing stores do. */
 #define PB_AOS_ARRAYS 6
 #define PB_DEFINE_KARGS(T, NAME)               \
     typedef struct NAME {                      \
         size_t n, n_padded;                    \
+        int stream; /* pb_stream_bytes */      \
         const T *a[PB_PLANES];                 \
         const T *b[PB_PLANES];                 \
         T *out[PB_PLANES];                     \

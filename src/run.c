@@ -495,11 +495,14 @@ pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call 
     k->p = c->params;
     pb_status s = pb_params_resolve_scale(info, &k->p);
     if (s != PB_OK) return s;
+    size_t planes = 0;
     for (int i = 0; i < PB_PLANES; i++) {
         if (c->a) k->a[i] = c->a->plane[i];
         if (c->b) k->b[i] = c->b->plane[i];
         if (c->out) k->out[i] = c->out->plane[i];
+        planes += (k->a[i] != NULL) + (k->b[i] != NULL) + (k->out[i] != NULL);
     }
+    k->stream = (double)planes * (double)k->n_padded * sizeof(float) > (double)pb_stream_bytes();
     float *arr[PB_AOS_ARRAYS];
     if (c->aos_in) {
         aos_arrays(c->aos_in, arr);

@@ -112,6 +112,8 @@ env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
 env_check "env variant bogus"  2 "POSEBENCH_VARIANT=bogus: unknown variant 'bogus' \(known: .*scalar" POSEBENCH_VARIANT=bogus -- ops
 env_check "env disable bogus"  2 "POSEBENCH_DISABLE: unknown CPU feature 'bogus' \(known: " POSEBENCH_DISABLE=bogus -- ops
 env_check "env disable list"   2 "unknown CPU feature 'avx3'"  POSEBENCH_DISABLE=avx2,avx3 -- variants
+env_check "env stream bytes"   2 "POSEBENCH_STREAM_BYTES expects a whole number of bytes .*got '-1'" POSEBENCH_STREAM_BYTES=-1 -- ops
+env_check "env stream always" 0 "all passed" POSEBENCH_STREAM_BYTES=0 -- validate --quick --op blend_static --op additive_local_static
 if [ "$foreign" = neon ]; then own=sse41; else own=neon; fi
 if run variants 2>/dev/null | grep -Eq "^$own .* native"; then   # a variant this CPU runs: disabling it says so
   env_check "env disabled variant" 0 "^$own .*disabled by POSEBENCH_DISABLE" POSEBENCH_DISABLE=$own -- variants

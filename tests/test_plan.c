@@ -1,7 +1,8 @@
 /* test_plan.c — static poses and plans: what a static pose may be passed to,
  * the errors where it may not, plans that run what pb_run runs (bit for bit),
  * parameters changed between runs, stale-plan detection, and many threads
- * running plans at once (CI runs this under ThreadSanitizer too). */
+ * running plans at once (CI runs this under ThreadSanitizer too), cache-bypassing
+ * output giving the same bits as plain stores. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -408,12 +409,48 @@ static void test_threads(void)
     }
 }
 
+/* Cache-bypassing output (pb_stream_bytes 0: every call streams, SIZE_MAX: none does) gives
+ * the same bits as plain stores, in place too, for every op that has it; the threshold reads
+ * back as set. */
+static void test_stream(void)
+{
+    static const pb_op ops[] = { PB_OP_blend_static, PB_OP_blend_static_nlerp, PB_OP_additive_local_static,
+                                 PB_OP_additive_local_static_nlerp, PB_OP_additive_world_static };
+    const pb_variant *v;
+    CHECK(pb_variant_active(&v) == PB_OK, "active variant");
+    size_t dflt = pb_stream_bytes();
+    pb_pose a, b, plain, streamed, inplace;
+    CHECK(pb_pose_alloc_static(&a, N) == PB_OK && pb_pose_alloc_static(&b, N) == PB_OK &&
+              pb_pose_alloc_static(&plain, N) == PB_OK && pb_pose_alloc_static(&streamed, N) == PB_OK &&
+              pb_pose_alloc_static(&inplace, N) == PB_OK, "alloc: %s", pb_last_error());
+    random_pose(&a, PB_CLASS_RANDOM, 11);
+    random_pose(&b, PB_CLASS_RANDOM, 12);
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        const char *name = pb_op_get(ops[o])->name;
+        pb_pose *out[2] = { &plain, &streamed };
+        for (int m = 0; m < 2; m++) {
+            pb_stream_bytes_set(m ? 0 : SIZE_MAX);
+            CHECK(pb_stream_bytes() == (m ? 0 : SIZE_MAX), "threshold reads back");
+            pb_call c = { .a = &a, .b = &b, .out = out[m], .params = { .alpha = 0.3f } };
+            CHECK(pb_run(ops[o], v, &c) == PB_OK, "%s: %s", name, pb_last_error());
+        }
+        CHECK(same_planes(&plain, &streamed, PB_STATIC_PLANES), "%s: streamed = plain", name);
+        CHECK(pb_pose_copy(&inplace, &a) == PB_OK, "copy");
+        pb_call c = { .a = &inplace, .b = &b, .out = &inplace, .params = { .alpha = 0.3f } };
+        CHECK(pb_run(ops[o], v, &c) == PB_OK, "%s in place: %s", name, pb_last_error());
+        CHECK(same_planes(&inplace, &plain, PB_STATIC_PLANES), "%s: streamed in place = plain", name);
+    }
+    pb_stream_bytes_set(dflt);
+    pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&plain), pb_pose_free(&streamed), pb_pose_free(&inplace);
+}
+
 int main(void)
 {
     test_static_poses();
     test_plans();
     test_per_element();
     test_halflife_axes();
+    test_stream();
     const char *no_threads = getenv("PB_TEST_NO_THREADS");
     if (no_threads) printf("threads: skipped (%s); the tsan stage runs them natively\n", no_threads);
     else test_threads();
