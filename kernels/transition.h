@@ -87,7 +87,7 @@ PB_VINLINE vq vq_pow_hemi(vq q, pb_vf t)
 {
     vv3 v = vq_vec(q);
     pb_vf s = vsqrt(vv3_dot(v, v));
-    return vq_pow_sh(q, s, vatan2(s, q.w), t);
+    return vq_pow_sh(q, s, vatan2_pos(s, vabs(q.w)), t);
 }
 /* One atan2 and one sincos serve the whole rotation (vq_to_saa_sh,
  * vq_pow_jl): 16-20% faster in cache than separate to_saa, pow and two

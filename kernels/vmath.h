@@ -168,13 +168,17 @@ PB_VINLINE pb_vf vatan_folded(pb_vf ax, pb_vf ay, pb_vm *big)
                    vset1(-3.33329491539e-1f));
     return vadd(t, vmul(vmul(p, z), t));
 }
+/* atan2 of y, x >= 0 (or -0): the first quadrant, where vatan2's sign fix-ups do nothing. */
+PB_VINLINE pb_vf vatan2_pos(pb_vf y, pb_vf x)
+{
+    pb_vm big;
+    pb_vf a = vatan_folded(x, y, &big);
+    pb_vf r = vadd(vsel(big, vset1(0.785398163397448f), vzero()), a);
+    return vsel(vgt(y, x), vadd(vsub(vset1(PB_PIO2_HI), r), vset1(PB_PIO2_LO)), r);
+}
 PB_VINLINE pb_vf vatan2(pb_vf y, pb_vf x)
 {
-    pb_vf ax = vabs(x), ay = vabs(y);
-    pb_vm big;
-    pb_vf a = vatan_folded(ax, ay, &big);
-    pb_vf r = vadd(vsel(big, vset1(0.785398163397448f), vzero()), a);
-    r = vsel(vgt(ay, ax), vadd(vsub(vset1(PB_PIO2_HI), r), vset1(PB_PIO2_LO)), r);
+    pb_vf r = vatan2_pos(vabs(y), vabs(x));
     r = vsel(vlt(x, vzero()), vadd(vsub(vset1(PB_PI_HI), r), vset1(PB_PI_LO)), r);
     return vsel(vlt(y, vzero()), vneg(r), r);
 }
@@ -336,7 +340,7 @@ PB_VINLINE vq vq_slerp_arc(vq q, vq p, pb_vf t)   /* along the arc to p as given
     vq d = vq_make(vsub(p.w, q.w), vsub(p.x, q.x), vsub(p.y, q.y), vsub(p.z, q.z));
     vq s = vq_make(vadd(p.w, q.w), vadd(p.x, q.x), vadd(p.y, q.y), vadd(p.z, q.z));
     pb_vf dd = vq_dot(d, d), ss = vq_dot(s, s), ld = vsqrt(dd), ls = vsqrt(ss);
-    pb_vf th = vmul(vset1(2.0f), vatan2(ld, ls));
+    pb_vf th = vmul(vset1(2.0f), vatan2_pos(ld, ls));
     pb_vm far = vgt(t, vset1(0.5f));   /* the weight nearer 0 first: no cancellation in the other */
     pb_vf u = vsel(far, vsub(vset1(1.0f), t), t), sn, cs;
     vsincos(vmul(u, th), &sn, &cs);
