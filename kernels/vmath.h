@@ -217,28 +217,27 @@ PB_VINLINE pb_vf vpow2i(pb_vf n)
     return vasfloat(vi_slli(k, 23));
 }
 /* exp(x) for x in [-87.3, 88]; below, 0; above, clamped to exp(88). */
+/* e^r for |r| <= ln 2 / 2. */
+PB_VINLINE pb_vf vexp_poly(pb_vf r)
+{
+    pb_vf p = vfma(vfma(vfma(vfma(vfma(vset1(1.9875691500e-4f), r, vset1(1.3981999507e-3f)), r, vset1(8.3334519073e-3f)), r,
+                             vset1(4.1665795894e-2f)), r, vset1(1.6666665459e-1f)), r, vset1(5.0000001201e-1f));
+    return vadd(vadd(vmul(p, vmul(r, r)), r), vset1(1.0f));
+}
 PB_VINLINE pb_vf vexp(pb_vf x)
 {
     pb_vf xc = vclamp(x, -87.3f, 88.0f);
     pb_vf n = vround(vmul(xc, vset1(1.44269504088896341f)));
+    if (vall_eq(n, 0.0f)) return vexp_poly(x);   /* |x| <= ln 2 / 2 everywhere: r = x, 2^0 = 1, the same bits */
     pb_vf r = vsub(xc, vmul(n, vset1(0.693359375f)));
     r = vsub(r, vmul(n, vset1(-2.12194440e-4f)));
-    pb_vf p = vfma(vfma(vfma(vfma(vfma(vset1(1.9875691500e-4f), r, vset1(1.3981999507e-3f)), r, vset1(8.3334519073e-3f)), r,
-                             vset1(4.1665795894e-2f)), r, vset1(1.6666665459e-1f)), r, vset1(5.0000001201e-1f));
-    p = vadd(vadd(vmul(p, vmul(r, r)), r), vset1(1.0f));
-    return vsel(vlt(x, vset1(-87.3f)), vzero(), vmul(p, vpow2i(n)));
+    return vsel(vlt(x, vset1(-87.3f)), vzero(), vmul(vexp_poly(r), vpow2i(n)));
 }
 /* Natural log of positive normal x: x = m 2^e with m in [sqrt(1/2), sqrt(2)).
  * The exponent field becomes a float through the 2^23 mantissa trick. */
-PB_VINLINE pb_vf vlog(pb_vf x)
+/* log(1 + m) - m + m^2/2 over m^3, for m in [sqrt(1/2) - 1, sqrt(2) - 1). */
+PB_VINLINE pb_vf vlog_poly(pb_vf m)
 {
-    pb_vi bits = vasint(x);
-    pb_vf e = vsub(vasfloat(vi_or(vi_srli(bits, 23), vi_set1(0x4B000000))), vset1(8388608.0f + 126.0f));
-    pb_vf m = vasfloat(vi_or(vi_and(bits, vi_set1(0x007FFFFF)), vi_set1(0x3F000000)));   /* [0.5, 1) */
-    pb_vm lo = vlt(m, vset1(0.707106781186547524f));
-    e = vsel(lo, vsub(e, vset1(1.0f)), e);
-    m = vsub(vsel(lo, vadd(m, m), m), vset1(1.0f));
-    pb_vf z = vmul(m, m);
     pb_vf p = vset1(7.0376836292e-2f);
     p = vfma(p, m, vset1(-1.1514610310e-1f));
     p = vfma(p, m, vset1(1.1676998740e-1f));
@@ -247,8 +246,26 @@ PB_VINLINE pb_vf vlog(pb_vf x)
     p = vfma(p, m, vset1(-1.6668057665e-1f));
     p = vfma(p, m, vset1(2.0000714765e-1f));
     p = vfma(p, m, vset1(-2.4999993993e-1f));
-    p = vfma(p, m, vset1(3.3333331174e-1f));
-    pb_vf y = vmul(vmul(p, m), z);
+    return vfma(p, m, vset1(3.3333331174e-1f));
+}
+/* Where every lane is in [sqrt(1/2), sqrt(2)) the exponent is 0 and m = x - 1
+ * exactly (x / 2 doubled back), and e's terms add only +-0 to a sum that is
+ * never -0: the shortcut gives the same bits (scales near 1, the common case). */
+PB_VINLINE pb_vf vlog(pb_vf x)
+{
+    const pb_vf c = vset1(0.707106781186547524f);
+    if (!many(mnot(mand(vle(c, x), vlt(x, vadd(c, c)))))) {   /* NaN lanes fail it */
+        pb_vf m = vsub(x, vset1(1.0f)), z = vmul(m, m);
+        return vadd(m, vsub(vmul(vmul(vlog_poly(m), m), z), vmul(vset1(0.5f), z)));
+    }
+    pb_vi bits = vasint(x);
+    pb_vf e = vsub(vasfloat(vi_or(vi_srli(bits, 23), vi_set1(0x4B000000))), vset1(8388608.0f + 126.0f));
+    pb_vf m = vasfloat(vi_or(vi_and(bits, vi_set1(0x007FFFFF)), vi_set1(0x3F000000)));   /* [0.5, 1) */
+    pb_vm lo = vlt(m, c);
+    e = vsel(lo, vsub(e, vset1(1.0f)), e);
+    m = vsub(vsel(lo, vadd(m, m), m), vset1(1.0f));
+    pb_vf z = vmul(m, m);
+    pb_vf y = vmul(vmul(vlog_poly(m), m), z);
     y = vadd(y, vmul(e, vset1(-2.12194440e-4f)));
     y = vsub(y, vmul(vset1(0.5f), z));
     return vadd(vadd(m, y), vmul(e, vset1(0.693359375f)));
