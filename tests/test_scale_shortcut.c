@@ -1,15 +1,16 @@
-/* test_scale_shortcut.c — the transition and layer ops skip scale logs and
- * exps where a whole vector's scales never change (kernels/transition.h:
- * vv3_log_scl, vv3_mul_exp; blend's vv3_same_scale),
- * and must write the bits the full path writes. In every variant: inputs
- * with every scale 1 and every scale velocity 0 (each shortcut taken), then
- * the same inputs with every seventh element's scales and scale velocities
- * changed, so that every vector holding one takes the full path: all other
- * elements keep their bits, and the changed ones do change. (The samplers'
- * shortcuts are checked in test_sample.) The same with scales near 1 and small
- * scale velocities (vlog's and vexp's shortcuts in kernels/vmath.h, taken
- * where a whole vector needs no range reduction) against every seventh
- * element's scales at 4 and more, whose vectors reduce. */
+/* test_scale_shortcut.c — the transition and layer ops skip work where a
+ * whole vector does not need it, and must write the bits the full path
+ * writes: scale logs and exps where a whole vector's scales never change
+ * (kernels/transition.h: vv3_log_scl, vv3_mul_exp; blend's vv3_same_scale);
+ * vlog's and vexp's range reduction where a whole vector needs none; vsincos's
+ * reduction where every lane is within pi/4 (kernels/vmath.h). In every
+ * variant: inputs where every vector takes a shortcut, then the same inputs
+ * with every seventh element changed so that every vector holding one takes
+ * the full path: all other elements keep their bits, and the changed ones do
+ * change. Cases: every scale 1 and scale velocity 0 against changed scales;
+ * scales near 1 and small scale velocities against scales of 4 and more;
+ * short rotations and slow angular velocities against a rotation of 2.5 rad
+ * and 30 rad/s. (The samplers' shortcuts are checked in test_sample.) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,15 @@ static float near_one(size_t e, int c)
     return v[(e + (size_t)c) % 7];
 }
 
-/* One case per op and variant: scales from scl (a and b) and scale velocities svl, then every
- * seventh element's b scales set to moved_scl and its velocities to moved_svl. */
-static void run_case(const char *what, float (*scl)(size_t, int), float svl, float moved_scl, float moved_svl)
+/* What a case sets: every element's values through set (a and b), then
+ * every seventh element's through move (run between the two calls). */
+typedef struct {
+    const char *what;
+    void (*set)(pb_pose *a, pb_pose *b, size_t e);
+    void (*move)(pb_pose *a, pb_pose *b, size_t e);
+} shortcut_case;
+
+static void run_case(const shortcut_case *sc)
 {
     pb_pose a, b, o1, o2;
     pb_skeleton sk;   /* 7 joints x 40 characters (the decaying ops take half-lives per character) */
@@ -57,35 +64,78 @@ static void run_case(const char *what, float (*scl)(size_t, int), float svl, flo
         for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
             const pb_op_info *info = pb_op_get(ops[k]);
             pb_gen_case(&a, &b, PB_CLASS_RANDOM, 11 + k, info);
-            for (size_t e = 0; e < N; e++)
-                for (int c = 0; c < 3; c++) {
-                    a.plane[PB_SCL_X + c][e] = b.plane[PB_SCL_X + c][e] = scl(e, c);
-                    a.plane[PB_SVL_X + c][e] = b.plane[PB_SVL_X + c][e] = svl;
-                }
+            for (size_t e = 0; e < N; e++) sc->set(&a, &b, e);
             pb_call call = { .a = &a, .b = info->in_b ? &b : NULL, .out = &o1, .skel = &sk, .params = prm };
             CHECK(pb_run(ops[k], v, &call) == PB_OK, "%s %s: %s", pb_variant_name(v), info->name, pb_last_error());
-            for (size_t e = 0; e < N; e += 7)
-                for (int c = 0; c < 3; c++) {
-                    b.plane[PB_SCL_X + c][e] = moved_scl + 0.25f * (float)c;
-                    a.plane[PB_SVL_X + c][e] = b.plane[PB_SVL_X + c][e] = moved_svl;
-                }
+            for (size_t e = 0; e < N; e += 7) sc->move(&a, &b, e);
             call.out = &o2;
             CHECK(pb_run(ops[k], v, &call) == PB_OK, "%s %s: %s", pb_variant_name(v), info->name, pb_last_error());
             size_t same, moved;
             diff(&o1, &o2, &same, &moved);
-            CHECK(same == 0 && moved > 0, "%s %s %s: %zu values moved where the scales did not change (%zu where they did)",
-                  what, pb_variant_name(v), info->name, same, moved);
+            CHECK(same == 0 && moved > 0, "%s %s %s: %zu values moved where the inputs did not change (%zu where they did)",
+                  sc->what, pb_variant_name(v), info->name, same, moved);
         }
     }
     pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&o1), pb_pose_free(&o2);
     pb_skeleton_free(&sk);
 }
 
+/* Every scale s(e, c) and every scale velocity svl, in a and b. */
+static void set_scales(pb_pose *a, pb_pose *b, size_t e, float (*s)(size_t, int), float svl)
+{
+    for (int c = 0; c < 3; c++) {
+        a->plane[PB_SCL_X + c][e] = b->plane[PB_SCL_X + c][e] = s(e, c);
+        a->plane[PB_SVL_X + c][e] = b->plane[PB_SVL_X + c][e] = svl;
+    }
+}
+/* b's scales from scl up, a's and b's scale velocities svl. */
+static void move_scales(pb_pose *a, pb_pose *b, size_t e, float scl, float svl)
+{
+    for (int c = 0; c < 3; c++) {
+        b->plane[PB_SCL_X + c][e] = scl + 0.25f * (float)c;
+        a->plane[PB_SVL_X + c][e] = b->plane[PB_SVL_X + c][e] = svl;
+    }
+}
 static float one(size_t e, int c) { (void)e, (void)c; return 1.0f; }
+static void set_unit(pb_pose *a, pb_pose *b, size_t e) { set_scales(a, b, e, one, 0.0f); }
+static void move_unit(pb_pose *a, pb_pose *b, size_t e) { move_scales(a, b, e, 1.25f, 0.3f); }
+static void set_near(pb_pose *a, pb_pose *b, size_t e) { set_scales(a, b, e, near_one, 0.1f); }
+static void move_near(pb_pose *a, pb_pose *b, size_t e) { move_scales(a, b, e, 4.0f, 2.5f); }
+
+/* Rotation of angle th about a unit axis (x, y, z), into element e of p. */
+static void put_rot(pb_pose *p, size_t e, float th, float x, float y, float z)
+{
+    float s = sinf(0.5f * th);
+    p->plane[PB_ROT_W][e] = cosf(0.5f * th);
+    p->plane[PB_ROT_X][e] = s * x, p->plane[PB_ROT_Y][e] = s * y, p->plane[PB_ROT_Z][e] = s * z;
+}
+/* Rotations within 0.35 rad of the identity and angular velocities of at
+ * most 0.6 rad/s, so every angle reaching vsincos stays within pi/4. */
+static void set_short(pb_pose *a, pb_pose *b, size_t e)
+{
+    float t = 0.05f * (float)(e % 7);
+    put_rot(a, e, t, 0.6f, 0.0f, 0.8f);
+    put_rot(b, e, 0.35f - t, 0.0f, 0.8f, -0.6f);
+    for (int c = 0; c < 3; c++) {
+        a->plane[PB_ANG_X + c][e] = 0.2f * (float)(c + 1) - 0.05f * (float)(e % 5);
+        b->plane[PB_ANG_X + c][e] = -0.15f * (float)c;
+    }
+    set_unit(a, b, e);
+}
+/* b rotated by 2.5 rad, and angular velocities of 30 rad/s. */
+static void move_long(pb_pose *a, pb_pose *b, size_t e)
+{
+    put_rot(b, e, 2.5f, 0.0f, 0.6f, 0.8f);
+    for (int c = 0; c < 3; c++) a->plane[PB_ANG_X + c][e] = b->plane[PB_ANG_X + c][e] = c == 1 ? 30.0f : 0.0f;
+}
 
 int main(void)
 {
-    run_case("unit scales", one, 0.0f, 1.25f, 0.3f);
-    run_case("scales near 1", near_one, 0.1f, 4.0f, 2.5f);
+    static const shortcut_case cases[] = {
+        { "unit scales", set_unit, move_unit },
+        { "scales near 1", set_near, move_near },
+        { "short rotations", set_short, move_long },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
     return check_done();
 }
