@@ -21,6 +21,14 @@ PB_BINLINE pb_vf vloadu(const float *p) { return simde_mm256_loadu_ps(p); }
 PB_BINLINE pb_vf vload_runs8(const float *p, size_t next) { (void)next; return vload(p); }
 PB_BINLINE void vstore(float *p, pb_vf v) { simde_mm256_store_ps(p, v); }
 PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm256_storeu_ps(p, v); }
+/* Cache-bypassing stores (aligned p), two to a 64-byte line: kernel_body.h
+ * writes a line's two together (FOR_VECTORS_STORE). Native build only, as
+ * AVX-512's. */
+#if defined(SIMDE_X86_AVX_NATIVE)
+#define PB_STREAM_STORES 1
+PB_BINLINE void vstore_nt(float *p, pb_vf v) { _mm256_stream_ps(p, v); }
+PB_BINLINE void vstore_nt_fence(void) { simde_mm_sfence(); }
+#endif
 PB_BINLINE pb_vf vset1(float x) { return simde_mm256_set1_ps(x); }
 PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm256_add_ps(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm256_sub_ps(a, b); }

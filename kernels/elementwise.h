@@ -137,14 +137,24 @@ static void k_smoothstep(const pb_kargs *k)
  * 65536 joints, 6.8-6.9 / 8.6-9.0 against 6.1-6.5 / 7.2-7.8 at 1 M; nlerp at
  * 1 M 4.4-4.6 / 4.5-4.8 against 5.5 / 7.7 (30 streams at once, more than the
  * hardware prefetcher follows). */
+PB_VINLINE void blend_static_rot(const pb_kargs *k, size_t i, int uni, pb_vf *t, vq *r)
+{
+    vq q[PB_ILP], p[PB_ILP];
+    for (int j = 0; j < PB_ILP; j++) {
+        size_t e = i + (size_t)j * PB_LANES;
+        t[j] = uni ? vset1(k->p.alpha) : VALPHA(k, e);
+        q[j] = vq_load(k->a, e), p[j] = vq_hemi(q[j], vq_load(k->b, e));
+    }
+    vq_slerp_arc_m(q, p, t, r, PB_ILP);
+}
 PB_VINLINE void blend_static_slerp(const pb_kargs *k, int lin, int uni)
 {
-    FOR_VECTORS_STORE(k, PB_POS_X, PB_SCL_Z + 1, {
-        pb_vf t = uni ? vset1(k->p.alpha) : VALPHA(k, i);
-        vq r = vq_slerp_shortest(vq_load(k->a, i), vq_load(k->b, i), t);
-        o[PB_ROT_W] = r.w, o[PB_ROT_X] = r.x, o[PB_ROT_Y] = r.y, o[PB_ROT_Z] = r.z;
-        for (int c = PB_POS_X; c <= PB_POS_Z; c++) o[c] = vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t);
-        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) o[c] = vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t, lin);
+    pb_vf t[PB_ILP];
+    vq r[PB_ILP];
+    FOR_GROUPS_STORE(k, PB_ILP, PB_POS_X, PB_SCL_Z + 1, blend_static_rot(k, i, uni, t, r), {
+        o[PB_ROT_W] = r[j].w, o[PB_ROT_X] = r[j].x, o[PB_ROT_Y] = r[j].y, o[PB_ROT_Z] = r[j].z;
+        for (int c = PB_POS_X; c <= PB_POS_Z; c++) o[c] = vlerp(vload(k->a[c] + i), vload(k->b[c] + i), t[j]);
+        for (int c = PB_SCL_X; c <= PB_SCL_Z; c++) o[c] = vscale_blend(vload(k->a[c] + i), vload(k->b[c] + i), t[j], lin);
     });
 }
 PB_VINLINE void blend_static_body(const pb_kargs *k, int nlerp, int lin)

@@ -19,34 +19,66 @@
 /* FOR_VECTORS whose body (the variadic argument) sets o[0 .. np) for the
  * vector at i, stored to the output planes c0 .. c0 + np - 1: plain stores,
  * or with k->stream (pb_stream_bytes) where the backend has them
- * (PB_STREAM_STORES: AVX-512, a vector per 64-byte line) cache-bypassing
- * ones. Narrower vectors write a line in parts, flushed in parts with ten
- * planes streaming at once; measured on AMD Zen 4 (bench --op masked,
- * blend_static, 1 M joints, ns per joint): AVX2 13-14 streaming a vector at
- * a time, 6.0-6.4 (SSE4.1 11.6-11.9) storing a line's vectors together,
- * against 6.4-6.7 (9.6) with plain stores; AVX-512 4.4-4.6 against 5.5-5.7. */
+ * (PB_STREAM_STORES) cache-bypassing ones, a whole 64-byte line of each plane
+ * at a time: the body runs for the PB_LINE_VECS vectors of a line (j: which),
+ * then each plane's line is written. Measured on AMD Zen 4 (bench --op
+ * masked, blend_static, 1 M joints, ns per joint): AVX-512 4.4-4.6 against
+ * 5.5-5.7 with plain stores; AVX2 13-14 streaming a vector at a time (ten
+ * planes' lines open at once), 6.0-6.4 a line at a time, 6.4-6.7 plain;
+ * SSE4.1 a line at a time 11.6-11.9 against 9.6 plain, so its backend has none. */
+#define PB_LINE_VECS (16 / PB_LANES)
 #if defined(PB_STREAM_STORES)
-#define PB_STREAM_BRANCH(k, c0, np, ...)                                                      \
-    if ((k)->stream) {                                                                     \
-        FOR_VECTORS(k) {                                                                   \
-            pb_vf o[np];                                                                   \
-            __VA_ARGS__                                                                    \
-            for (int c_ = 0; c_ < (np); c_++) vstore_nt((k)->out[(c0) + c_] + i, o[c_]);    \
-        }                                                                                  \
-        vstore_nt_fence();                                                                 \
+#define PB_STREAM_BRANCH(k, G, c0, np, PRE, ...)                                                \
+    if ((G) * PB_LANES == 16 && (k)->stream) {                                                  \
+        for (size_t i_g = 0; i_g < (k)->n_padded; i_g += (size_t)(G) * PB_LANES) {               \
+            pb_vf og_[G][np];                                                                   \
+            { const size_t i = i_g; (void)i; PRE; }                                             \
+            for (int j = 0; j < (G); j++) {                                                     \
+                const size_t i = i_g + (size_t)j * PB_LANES;                                    \
+                pb_vf *const o = og_[j];                                                        \
+                __VA_ARGS__                                                                     \
+            }                                                                                   \
+            for (int c_ = 0; c_ < (np); c_++)                                                   \
+                for (int j_ = 0; j_ < (G); j_++)                                                \
+                    vstore_nt((k)->out[(c0) + c_] + i_g + (size_t)j_ * PB_LANES, og_[j_][c_]);  \
+        }                                                                                       \
+        vstore_nt_fence();                                                                      \
     } else
 #else
-#define PB_STREAM_BRANCH(k, c0, np, ...)
+#define PB_STREAM_BRANCH(k, G, c0, np, PRE, ...)
 #endif
-#define FOR_VECTORS_STORE(k, c0, np, ...)                                                  \
-    do {                                                                                   \
-        PB_STREAM_BRANCH(k, c0, np, __VA_ARGS__)                                           \
-        FOR_VECTORS(k) {                                                                   \
-            pb_vf o[np];                                                                   \
-            __VA_ARGS__                                                                    \
-            for (int c_ = 0; c_ < (np); c_++) vstore((k)->out[(c0) + c_] + i, o[c_]);       \
-        }                                                                                  \
+#define PB_PLAIN_LOOP(k, G, c0, np, PRE, ...)                                                   \
+    for (size_t i_g = 0; i_g < (k)->n_padded; i_g += (size_t)(G) * PB_LANES) {                  \
+        { const size_t i = i_g; (void)i; PRE; }                                                 \
+        for (int j = 0; j < (G); j++) {                                                         \
+            const size_t i = i_g + (size_t)j * PB_LANES;                                        \
+            pb_vf o[np];                                                                        \
+            __VA_ARGS__                                                                         \
+            for (int c_ = 0; c_ < (np); c_++) vstore((k)->out[(c0) + c_] + i, o[c_]);            \
+        }                                                                                       \
+    }
+#define FOR_VECTORS_STORE(k, c0, np, ...)                                                       \
+    do {                                                                                        \
+        PB_STREAM_BRANCH(k, PB_LINE_VECS, c0, np, (void)0, __VA_ARGS__)                         \
+        PB_PLAIN_LOOP(k, 1, c0, np, (void)0, __VA_ARGS__)                                       \
     } while (0)
+/* The same over groups of G vectors for bodies that interleave independent
+ * vectors (a long dependency chain per vector, e.g. a slerp's sqrt -> atan2
+ * -> sincos -> division, that the core alone does not overlap): PRE, an
+ * expression, runs once per group with i its first element (e.g. the
+ * rotations of all G vectors, step by step), then the body per vector as
+ * above. n_padded must be a multiple of G vectors: G * PB_LANES <= PB_PAD.
+ * Streams only where a group is a line. */
+#define FOR_GROUPS_STORE(k, G, c0, np, PRE, ...)                                                \
+    do {                                                                                        \
+        PB_STREAM_BRANCH(k, G, c0, np, PRE, __VA_ARGS__)                                        \
+        PB_PLAIN_LOOP(k, G, c0, np, PRE, __VA_ARGS__)                                           \
+    } while (0)
+/* Vectors per group for those bodies: two on the 4- and 8-lane backends,
+ * one on AVX-512, whose 32 registers and 16 lanes keep enough in flight
+ * (blend_static in cache, Zen 4, ns per joint: AVX2 3.8 -> 3.5, SSE4.1 8.1
+ * -> 7.2, AVX-512 2.8 -> 2.9 with two). */
+#define PB_ILP (PB_LANES <= 8 ? 2 : 1)
 
 /* A rare path (few characters) kept out of its op's main loop: inlined, its
  * register pressure changes the main loop's code (fk_static crowds 12-18 %

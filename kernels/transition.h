@@ -83,11 +83,22 @@ PB_VINLINE pb_vf vpow(pb_vf s, pb_vf w) { return vexp(vmul(w, vlog(s))); }
 /* q^t for q with w >= 0 (the reference's from_saa(t to_saa(q))) in one step:
  * the half angle h = atan2(|v|, w), then (cos th, sin(th) v / |v|), which
  * saves the exp's square root and one division. */
+PB_VINLINE void vq_pow_hemi_m(const vq *q, const pb_vf *t, vq *r, int m)   /* m of them, as vsincos_m */
+{
+    pb_vf s[2], x[2], sn[2], cs[2];
+    for (int j = 0; j < m; j++) {
+        vv3 v = vq_vec(q[j]);
+        s[j] = vsqrt(vv3_dot(v, v));
+    }
+    for (int j = 0; j < m; j++) x[j] = vmul(t[j], vatan2_pos(s[j], vabs(q[j].w)));
+    vsincos_m(x, sn, cs, m);
+    for (int j = 0; j < m; j++) r[j] = vq_pow_sc(q[j], s[j], t[j], sn[j], cs[j]);
+}
 PB_VINLINE vq vq_pow_hemi(vq q, pb_vf t)
 {
-    vv3 v = vq_vec(q);
-    pb_vf s = vsqrt(vv3_dot(v, v));
-    return vq_pow_sh(q, s, vatan2_pos(s, vabs(q.w)), t);
+    vq r;
+    vq_pow_hemi_m(&q, &t, &r, 1);
+    return r;
 }
 /* One atan2 and one sincos serve the whole rotation (vq_to_saa_sh,
  * vq_pow_jl): 16-20% faster in cache than separate to_saa, pow and two
@@ -198,21 +209,38 @@ static void k_blend(const pb_kargs *k)
  * there), without its cost, where masks are 0 and deltas do not scale.
  * nlerp: the delta rotation nlerped from identity; lin: scales linearly
  * (both constants where used). */
-PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, int lin)
+/* The weights w and the weighted delta rotations dq of a group of PB_ILP
+ * vectors at i (identity where the whole group's weights are 0). */
+PB_VINLINE void additive_delta_rot(const pb_kargs *k, size_t i, int nlerp, pb_vf *w, vq *dq)
 {
     const vq id = vq_make(vset1(1.0f), vzero(), vzero(), vzero());
+    vq b[PB_ILP];
+    int any = 0;
+    for (int j = 0; j < PB_ILP; j++) {
+        w[j] = VALPHA(k, i + (size_t)j * PB_LANES);
+        any |= !vall_eq(w[j], 0.0f);
+        dq[j] = id;
+    }
+    if (!any) return;
+    for (int j = 0; j < PB_ILP; j++) b[j] = vq_load(k->b, i + (size_t)j * PB_LANES);
+    if (nlerp)
+        for (int j = 0; j < PB_ILP; j++) dq[j] = vq_nlerp_shortest(id, b[j], w[j]);
+    else {
+        for (int j = 0; j < PB_ILP; j++) b[j] = vq_abs(b[j]);
+        vq_pow_hemi_m(b, w, dq, PB_ILP);
+    }
+}
+PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, int lin)
+{
     FOR_VECTORS_STORE(k, PB_POS_X, 3, {
         pb_vf w = VALPHA(k, i);
         for (int c = 0; c < 3; c++) o[c] = vadd(vload(k->a[PB_POS_X + c] + i), vmul(vload(k->b[PB_POS_X + c] + i), w));
     });
-    FOR_VECTORS_STORE(k, PB_ROT_W, 4, {
-        pb_vf w = VALPHA(k, i);
+    pb_vf w[PB_ILP];
+    vq dq[PB_ILP];
+    FOR_GROUPS_STORE(k, PB_ILP, PB_ROT_W, 4, additive_delta_rot(k, i, nlerp, w, dq), {
         vq a = vq_load(k->a, i);
-        if (!vall_eq(w, 0.0f)) {
-            vq b = vq_load(k->b, i);
-            vq dq = nlerp ? vq_nlerp_shortest(id, b, w) : vq_pow_hemi(vq_abs(b), w);
-            a = local ? vq_mul(a, dq) : vq_mul(dq, a);
-        }
+        if (!vall_eq(w[j], 0.0f)) a = local ? vq_mul(a, dq[j]) : vq_mul(dq[j], a);
         o[0] = a.w, o[1] = a.x, o[2] = a.y, o[3] = a.z;
     });
     FOR_VECTORS_STORE(k, PB_SCL_X, 3, {

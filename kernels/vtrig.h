@@ -32,20 +32,31 @@ PB_VINLINE void vsincos_quadrant(pb_vf n, pb_vf ps, pb_vf pc, pb_vf *s, pb_vf *c
     *s = vsel(vle(vset1(2.0f), q), vneg(sv), sv);
     *c = vsel(mor(veq(q, vset1(1.0f)), veq(q, vset1(2.0f))), vneg(cv), cv);
 }
-PB_VINLINE void vsincos(pb_vf x, pb_vf *s, pb_vf *c)
+/* sin and cos of m vectors (m <= 2, a constant where called: the loops
+ * unroll), each step for all of them before the next, so that their
+ * dependency chains overlap; the same bits as m calls of vsincos. */
+PB_VINLINE void vsincos_m(const pb_vf *x, pb_vf *s, pb_vf *c, int m)
 {
-    pb_vf n = vround(vmul(x, vset1(0.63661977236758134f)));
-    if (vall_eq(n, 0.0f)) {   /* |x| <= pi/4 everywhere: r = x and quadrant 0, the same bits */
-        vsincos_poly(x, s, c);
+    pb_vf n[2];
+    int all0 = 1;
+    for (int j = 0; j < m; j++) {
+        n[j] = vround(vmul(x[j], vset1(0.63661977236758134f)));
+        all0 &= vall_eq(n[j], 0.0f);
+    }
+    if (all0) {   /* |x| <= pi/4 everywhere: r = x and quadrant 0, the same bits */
+        for (int j = 0; j < m; j++) vsincos_poly(x[j], &s[j], &c[j]);
         return;
     }
-    pb_vf r = vsub(x, vmul(n, vset1(PB_PIO2_C1)));
-    r = vsub(r, vmul(n, vset1(PB_PIO2_C2)));
-    r = vsub(r, vmul(n, vset1(PB_PIO2_C3)));
-    pb_vf ps, pc;
-    vsincos_poly(r, &ps, &pc);
-    vsincos_quadrant(n, ps, pc, s, c);
+    for (int j = 0; j < m; j++) {
+        pb_vf r = vsub(x[j], vmul(n[j], vset1(PB_PIO2_C1)));
+        r = vsub(r, vmul(n[j], vset1(PB_PIO2_C2)));
+        r = vsub(r, vmul(n[j], vset1(PB_PIO2_C3)));
+        pb_vf ps, pc;
+        vsincos_poly(r, &ps, &pc);
+        vsincos_quadrant(n[j], ps, pc, &s[j], &c[j]);
+    }
 }
+PB_VINLINE void vsincos(pb_vf x, pb_vf *s, pb_vf *c) { vsincos_m(&x, s, c, 1); }
 /* sin and cos of x + xl, xl a correction below ~ulp(x), |x| < ~1e4. The same
  * reduction, but x - n C1 is exact (Sterbenz) and the rounding of - n C2 is
  * recovered, so the reduced argument is r + rl with rl exact to ~1e-15; the

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "check.h"
 #include "validate.h"
+#include "all_variants.h"
 
 #define N 1000
 
@@ -410,14 +411,38 @@ static void test_threads(void)
 }
 
 /* Cache-bypassing output (pb_stream_bytes 0: every call streams, SIZE_MAX: none does) gives
- * the same bits as plain stores, in place too, for every op that has it; the threshold reads
- * back as set. */
+ * the same bits as plain stores, in place too, for every op that has it, in every variant,
+ * with one weight for all and with a weight per character times a bone mask (8 characters:
+ * a joint is 8 elements, so whole vectors of weight 0 sit beside others in a group of two);
+ * the threshold reads back as set. */
+static void stream_case(const pb_variant *v, pb_op op, const pb_pose *a, const pb_pose *b, const pb_param_arrays *per,
+                        pb_pose *plain, pb_pose *streamed, pb_pose *inplace)
+{
+    const char *name = pb_op_get(op)->name, *vn = pb_variant_name(v), *wn = per ? "per character" : "uniform";
+    pb_pose *out[2] = { plain, streamed };
+    for (int m = 0; m < 2; m++) {
+        pb_stream_bytes_set(m ? 0 : SIZE_MAX);
+        CHECK(pb_stream_bytes() == (m ? 0 : SIZE_MAX), "threshold reads back");
+        pb_call c = { .a = a, .b = b, .out = out[m], .params = { .alpha = 0.3f } };
+        if (per) c.per = *per;
+        CHECK(pb_run(op, v, &c) == PB_OK, "%s %s %s: %s", vn, name, wn, pb_last_error());
+    }
+    CHECK(same_planes(plain, streamed, PB_STATIC_PLANES), "%s %s %s: streamed = plain", vn, name, wn);
+    CHECK(pb_pose_copy(inplace, a) == PB_OK, "copy");
+    pb_call c = { .a = inplace, .b = b, .out = inplace, .params = { .alpha = 0.3f } };
+    if (per) c.per = *per;
+    CHECK(pb_run(op, v, &c) == PB_OK, "%s %s %s in place: %s", vn, name, wn, pb_last_error());
+    CHECK(same_planes(inplace, plain, PB_STATIC_PLANES), "%s %s %s: streamed in place = plain", vn, name, wn);
+}
 static void test_stream(void)
 {
     static const pb_op ops[] = { PB_OP_blend_static, PB_OP_blend_static_nlerp, PB_OP_additive_local_static,
                                  PB_OP_additive_local_static_nlerp, PB_OP_additive_world_static };
-    const pb_variant *v;
-    CHECK(pb_variant_active(&v) == PB_OK, "active variant");
+    enum { C = 8, J = N / C };
+    float alpha[C], mask[J];
+    for (int k = 0; k < C; k++) alpha[k] = 0.1f + 0.1f * (float)k;
+    for (int j = 0; j < J; j++) mask[j] = j % 3 == 0 ? 0.0f : j % 3 == 1 ? 1.0f : 0.5f;
+    const pb_param_arrays per = { .characters = C, .alpha = alpha, .mask = mask };
     size_t dflt = pb_stream_bytes();
     pb_pose a, b, plain, streamed, inplace;
     CHECK(pb_pose_alloc_static(&a, N) == PB_OK && pb_pose_alloc_static(&b, N) == PB_OK &&
@@ -425,20 +450,13 @@ static void test_stream(void)
               pb_pose_alloc_static(&inplace, N) == PB_OK, "alloc: %s", pb_last_error());
     random_pose(&a, PB_CLASS_RANDOM, 11);
     random_pose(&b, PB_CLASS_RANDOM, 12);
-    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
-        const char *name = pb_op_get(ops[o])->name;
-        pb_pose *out[2] = { &plain, &streamed };
-        for (int m = 0; m < 2; m++) {
-            pb_stream_bytes_set(m ? 0 : SIZE_MAX);
-            CHECK(pb_stream_bytes() == (m ? 0 : SIZE_MAX), "threshold reads back");
-            pb_call c = { .a = &a, .b = &b, .out = out[m], .params = { .alpha = 0.3f } };
-            CHECK(pb_run(ops[o], v, &c) == PB_OK, "%s: %s", name, pb_last_error());
+    for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+        const pb_variant *v = pb_all_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+            stream_case(v, ops[o], &a, &b, NULL, &plain, &streamed, &inplace);
+            stream_case(v, ops[o], &a, &b, &per, &plain, &streamed, &inplace);
         }
-        CHECK(same_planes(&plain, &streamed, PB_STATIC_PLANES), "%s: streamed = plain", name);
-        CHECK(pb_pose_copy(&inplace, &a) == PB_OK, "copy");
-        pb_call c = { .a = &inplace, .b = &b, .out = &inplace, .params = { .alpha = 0.3f } };
-        CHECK(pb_run(ops[o], v, &c) == PB_OK, "%s in place: %s", name, pb_last_error());
-        CHECK(same_planes(&inplace, &plain, PB_STATIC_PLANES), "%s: streamed in place = plain", name);
     }
     pb_stream_bytes_set(dflt);
     pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&plain), pb_pose_free(&streamed), pb_pose_free(&inplace);
