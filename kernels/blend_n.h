@@ -20,8 +20,9 @@
 #define BN_AHEAD 32
 #define BN_PF_K 8
 #define BN_PF_BYTES ((size_t)16 << 20)
-/* The blend of one step: cnt lanes from element e (weights from character c). */
-static void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, int accurate)
+/* The blend of one step: cnt lanes from element e (weights from character
+ * c), written to out's planes from element eo. */
+static void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, int accurate, float *const *out, size_t eo)
 {
     size_t K = k->k;
     if (K <= BN_PF_K && e % 16 == 0 && e + BN_AHEAD < k->n &&   /* once per 64-byte line */
@@ -52,7 +53,7 @@ static void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, int ac
             pb_vf x = vload_n(k->in[i][pl] + e, cnt, 1.0f);
             s = vadd(s, vmul(w[i], lg ? vlog(x) : x));
         }
-        vstore_n(k->out[pl] + e, cnt, lg ? vexp(s) : s);
+        vstore_n(out[pl] + eo, cnt, lg ? vexp(s) : s);
     }
     vq a = vq_make(vzero(), vzero(), vzero(), vzero());
     for (size_t i = 0; i < K; i++) {
@@ -86,15 +87,40 @@ static void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, int ac
             for (int j = 0; j < 10; j++) M[j] = vmul(S[j], inv);
         }
     }
-    vstore_n(k->out[PB_ROT_W] + e, cnt, a.w), vstore_n(k->out[PB_ROT_X] + e, cnt, a.x);
-    vstore_n(k->out[PB_ROT_Y] + e, cnt, a.y), vstore_n(k->out[PB_ROT_Z] + e, cnt, a.z);
+    vstore_n(out[PB_ROT_W] + eo, cnt, a.w), vstore_n(out[PB_ROT_X] + eo, cnt, a.x);
+    vstore_n(out[PB_ROT_Y] + eo, cnt, a.y), vstore_n(out[PB_ROT_Z] + eo, cnt, a.z);
 }
 
+/* With k->stream (characters a multiple of 16: every step whole and every
+ * plane's 64-byte line written by PB_LINE_VECS consecutive steps) and K <=
+ * BN_PF_K each line is blended into a small buffer, then written past the
+ * caches (as FOR_VECTORS_STORE). Inputs of a line are read before it is
+ * written, so out may be an input. Measured on AMD Zen 4 (bench --op
+ * blend_n, 1 M joints, ns per joint, AVX-512 / AVX2, three runs alternating
+ * with the build before): K = 4 fast 10.4-10.6 / 14.6-15.2 -> 8.8-8.9 /
+ * 10.2-11.0, accurate 17.5-17.9 / 27.5-28.3 -> 15.5-15.9 / 23.4-24.0; K = 2
+ * fast 5.8-7.2 / 6.7-7.2 -> 5.8-5.9 / 6.0-6.1. K = 16 streamed: AVX-512
+ * 61-63 -> 57-58 but AVX2 51-54 -> 60-74, so it is left to the hardware. */
 static void bn_run(const pb_bn_kargs *k, int accurate)
 {
     size_t C = k->characters;
+#if defined(PB_STREAM_STORES)
+    if (k->stream && k->k <= BN_PF_K) {
+        _Alignas(64) float line[PB_SCL_Z + 1][16];
+        float *lp[PB_SCL_Z + 1];
+        for (int p = 0; p <= PB_SCL_Z; p++) lp[p] = line[p];
+        for (size_t e = 0; e < k->n; e += 16) {
+            for (size_t v = 0; v < 16; v += PB_LANES) bn_step(k, e + v, (e + v) % C, PB_LANES, accurate, lp, v);
+            for (int p = 0; p <= PB_SCL_Z; p++)
+                for (size_t v = 0; v < 16; v += PB_LANES) vstore_nt(k->out[p] + e + v, vload(line[p] + v));
+        }
+        vstore_nt_fence();
+        return;
+    }
+#endif
     for (size_t j = 0; j < k->n / C; j++)
-        for (size_t c = 0; c < C; c += PB_LANES) bn_step(k, j * C + c, c, C - c < PB_LANES ? C - c : PB_LANES, accurate);
+        for (size_t c = 0; c < C; c += PB_LANES)
+            bn_step(k, j * C + c, c, C - c < PB_LANES ? C - c : PB_LANES, accurate, k->out, j * C + c);
 }
 static void k_blend_n_fast(const pb_bn_kargs *k) { bn_run(k, 0); }
 static void k_blend_n_accurate(const pb_bn_kargs *k) { bn_run(k, 1); }

@@ -48,6 +48,7 @@ pb_status pb_blend_n(const pb_pose *const *in, size_t k, const float *w, size_t 
     pb_bn_kargs a;
     memset(&a, 0, sizeof a);
     a.k = k, a.n = out->n, a.characters = characters, a.w = w, a.exp = scale == PB_SCALE_EXP;
+    a.stream = characters % PB_PAD == 0 && (double)(k + 1) * (PB_SCL_Z + 1) * (double)out->n * sizeof(float) > (double)pb_stream_bytes();
     for (int p = 0; p <= PB_SCL_Z; p++) {
         a.out[p] = out->plane[p];
         for (size_t i = 0; i < k; i++) a.in[i][p] = in[i]->plane[p];

@@ -240,6 +240,8 @@ PB_INTERNAL int pb_bspace_tables_f64(const pb_bspace *bs, double **t);
         const T *w;                                          \
         T *out[PB_SCL_Z + 1];                                \
         int exp;                                             \
+        int stream; /* cache-bypassing output (pb_stream_bytes); \
+                       characters a multiple of PB_PAD */    \
     } NAME;
 PB_DEFINE_BNARGS(float, pb_bn_kargs)
 PB_DEFINE_BNARGS(double, pb_bn_kargs_f64)

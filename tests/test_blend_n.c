@@ -3,15 +3,71 @@
  * (validate/blend_n_check.c: the double oracle, unit norm, sign invariance,
  * the accurate form against a Jacobi eigen-solve), plus what the table does
  * not look at: K = 2 fast is nlerp, one non-zero weight reproduces that
- * input, output may be an input, and bad input is refused with the culprit
- * named and nothing written. */
+ * input, output may be an input, output written past the caches
+ * (pb_stream_bytes) gives the plain stores' bits, and bad input is refused
+ * with the culprit named and nothing written. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "all_variants.h"
 #include "blend_n_check.h"
 #include "check.h"
 #include "refuse.h"
+#include "validate.h"
+
+/* Streamed output (pb_stream_bytes 0; characters a multiple of 16) against
+ * plain stores (SIZE_MAX), in place too, every variant, method, scale mode,
+ * with K = 3 and 16 random inputs and random weights (some 0). */
+static void test_stream(void)
+{
+    enum { C = 32, J = 5, N = C * J, K = 16 };
+    pb_pose p[K], plain, streamed, inplace;
+    const pb_pose *in[K];
+    float w[K * C];
+    int ok = 1;
+    for (int i = 0; i < K; i++) ok &= pb_pose_alloc(&p[i], N) == PB_OK;   /* pb_gen_case fills velocities too */
+    ok &= pb_pose_alloc_static(&plain, N) == PB_OK && pb_pose_alloc_static(&streamed, N) == PB_OK &&
+          pb_pose_alloc_static(&inplace, N) == PB_OK;
+    CHECK(ok, "alloc: %s", pb_last_error());
+    if (!ok) return;
+    for (int i = 0; i < K; i += 2) pb_gen_case(&p[i], &p[i + 1], PB_CLASS_RANDOM, 70 + (uint64_t)i, pb_op_get(PB_OP_blend_static));
+    for (int i = 0; i < K; i++) in[i] = &p[i];
+    for (int i = 0; i < K * C; i++) w[i] = (float)((i * 37) % 11) * 0.1f;
+    for (int c = 0; c < C; c++) w[c] += 0.05f;   /* input 0 weighs something: no character all 0 */
+    size_t dflt = pb_stream_bytes();
+    static const size_t ks[] = { 3, K };
+    for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+        const pb_variant *v = pb_all_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        for (int m = 0; m < PB_BLEND_N_METHODS; m++)
+            for (int sc = PB_SCALE_LINEAR; sc <= PB_SCALE_EXP; sc++)
+                for (size_t ki = 0; ki < 2; ki++) {
+                    const char *vn = pb_variant_name(v), *mn = pb_blend_n_method_name((pb_blend_n_method)m);
+                    pb_stream_bytes_set(SIZE_MAX);
+                    CHECK(pb_blend_n(in, ks[ki], w, C, (pb_blend_n_method)m, (pb_scale_mode)sc, &plain, v) == PB_OK, "%s",
+                          pb_last_error());
+                    pb_stream_bytes_set(0);
+                    CHECK(pb_blend_n(in, ks[ki], w, C, (pb_blend_n_method)m, (pb_scale_mode)sc, &streamed, v) == PB_OK, "%s",
+                          pb_last_error());
+                    CHECK(pb_pose_copy(&inplace, &p[0]) == PB_OK, "copy");
+                    const pb_pose *in0[K];
+                    memcpy(in0, in, sizeof in0);
+                    in0[0] = &inplace;
+                    CHECK(pb_blend_n(in0, ks[ki], w, C, (pb_blend_n_method)m, (pb_scale_mode)sc, &inplace, v) == PB_OK, "%s",
+                          pb_last_error());
+                    for (int pl = 0; pl <= PB_SCL_Z; pl++) {
+                        CHECK(!memcmp(plain.plane[pl], streamed.plane[pl], N * sizeof(float)), "%s %s scale %d K = %zu plane %d: streamed = plain",
+                              vn, mn, sc, ks[ki], pl);
+                        CHECK(!memcmp(plain.plane[pl], inplace.plane[pl], N * sizeof(float)),
+                              "%s %s scale %d K = %zu plane %d: streamed in place = plain", vn, mn, sc, ks[ki], pl);
+                    }
+                }
+    }
+    pb_stream_bytes_set(dflt);
+    for (int i = 0; i < K; i++) pb_pose_free(&p[i]);
+    pb_pose_free(&plain), pb_pose_free(&streamed), pb_pose_free(&inplace);
+}
 
 int main(void)
 {
@@ -61,6 +117,7 @@ int main(void)
     CHECK(!memcmp(keep, out.plane[PB_POS_X], sizeof keep), "nothing written on error");
     pb_pose_free(&small), pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&out);
 
+    test_stream();
     FILE *devnull = fopen("/dev/null", "w");
     int fails = pb_bn_validate(devnull ? devnull : stdout);
     if (devnull) fclose(devnull);

@@ -43,7 +43,9 @@ typedef enum pb_blend_n_method { PB_BLEND_N_FAST, PB_BLEND_N_ACCURATE, PB_BLEND_
 PB_API const char *pb_blend_n_method_name(pb_blend_n_method m);
 
 /* out = the blend of in[0 .. k-1] (all of out's n elements, n a multiple of
- * characters). out may be one of the inputs. scale: PB_SCALE_DEFAULT
+ * characters). out may be one of the inputs; with characters a multiple of
+ * 16 it is written past the caches when the call's bytes exceed
+ * pb_stream_bytes() (ops.h; the same bits). scale: PB_SCALE_DEFAULT
  * (linear), PB_SCALE_LINEAR or PB_SCALE_EXP. v: the variant (NULL: the
  * active one). Errors: PB_ERR_NULL (in, an input, w, out), PB_ERR_SIZE (k
  * outside 2 .. PB_BLEND_N_MAX; an input's n not out's; n not a multiple of

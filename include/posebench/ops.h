@@ -266,8 +266,9 @@ PB_API void pb_cpu_disable(uint32_t mask);
 PB_API size_t pb_cache_bytes(int level);
 
 /* Cache-bypassing output. The static override and additive layers
- * (blend_static, blend_static_nlerp, additive_*_static*) write their output
- * with non-temporal stores when the bytes a call reads and writes exceed
+ * (blend_static, blend_static_nlerp, additive_*_static*) and pb_blend_n
+ * (blend_n.h) write their output with non-temporal stores (AVX-512 and AVX2
+ * builds) when the bytes a call reads and writes exceed
  * pb_stream_bytes(): such an output would leave the last-level cache before
  * anything reads it, and streaming it saves the read of each output line
  * before its write (a quarter of a blend's memory traffic). The default is
