@@ -21,54 +21,81 @@ static inline vv3 vv3_hermite(const vv3 *x, pb_vf a, vv3 *d)
     *d = vv3_add(vv3_add(vv3_scale(x[1], d00), vv3_scale(m0, d10)), vv3_add(vv3_scale(x[2], d01), vv3_scale(m1, d11)));
     return vv3_add(vv3_add(vv3_scale(x[1], h00), vv3_scale(m0, h10)), vv3_add(vv3_scale(x[2], h01), vv3_scale(m1, h11)));
 }
+/* The linear form's rotations of m lanes' sets at once (m <= 2, as
+ * vsincos_m: each step for all, so their chains overlap; the same bits). */
+PB_VINLINE void sample_rot_m(const vkf (*key)[4], const pb_vf *a, const pb_vf *lv, int vel, vkf *r, int m)
+{
+    if (!vel) {
+        vq q[2], p[2], o[2];
+        for (int j = 0; j < m; j++) q[j] = key[j][1].rot, p[j] = vq_hemi(q[j], key[j][2].rot);
+        vq_slerp_arc_m(q, p, a, o, m);
+        for (int j = 0; j < m; j++) r[j].rot = o[j];
+        return;
+    }
+    /* the key-to-key turn's rotation vector serves both: ang = to_saa(rel) x rate, and
+     * the slerp (shorter arc: rel.w >= 0) is rel^a key1 from the same angle (one atan2,
+     * one sincos) */
+    vq rel[2];
+    pb_vf s[2], h[2], x[2], sn[2], cs[2];
+    vv3 rho[2];
+    for (int j = 0; j < m; j++) rel[j] = vq_abs(vq_mul(key[j][2].rot, vq_inv(key[j][1].rot)));
+    for (int j = 0; j < m; j++) rho[j] = vq_to_saa_sh(rel[j], &s[j], &h[j]), x[j] = vmul(a[j], h[j]);
+    vsincos_m(x, sn, cs, m);
+    for (int j = 0; j < m; j++) {
+        r[j].rot = vq_mul(vq_pow_sc(rel[j], s[j], a[j], sn[j], cs[j]), key[j][1].rot);
+        r[j].ang = vv3_scale(rho[j], lv[j]);
+    }
+}
+/* m lanes' sets of keys at once (m <= 2; the linear form's rotations
+ * interleaved), the same bits as one at a time. */
+PB_VINLINE void sample_math_m(const vkf (*key)[4], const pb_vf *av, const pb_vf *lvv, int cubic, int vel, int lin, vkf *out, int m)
+{
+    for (int j = 0; j < m; j++) {
+        const vkf *kj = key[j];
+        pb_vf a = av[j], lv = lvv[j];
+        vkf r = vkf_identity();
+        if (!cubic) {
+            r.pos = vv3_lerp(kj[1].pos, kj[2].pos, a);
+            /* unchanging scale keys (nearly every real clip): eerp's log and exp skipped, same bits */
+            if (!lin && vv3_same_scale(kj[1].scl, kj[2].scl)) {
+                r.scl = kj[1].scl;   /* r.svl keeps the identity's 0 */
+            } else {
+                r.scl = vv3_make(vscale_blend(kj[1].scl.x, kj[2].scl.x, a, lin), vscale_blend(kj[1].scl.y, kj[2].scl.y, a, lin),
+                                 vscale_blend(kj[1].scl.z, kj[2].scl.z, a, lin));
+                if (vel)
+                    r.svl = lin ? vv3_div(vv3_scale(vv3_sub(kj[2].scl, kj[1].scl), lv), r.scl)
+                                : vv3_scale(vv3_log(vv3_div(kj[2].scl, kj[1].scl)), lv);
+            }
+            if (vel) r.vel = vv3_scale(vv3_sub(kj[2].pos, kj[1].pos), lv);
+        } else {
+            vv3 p[4], lg[4], rv[4], dp, dl, dr;
+            for (int q = 0; q < 4; q++) {
+                p[q] = kj[q].pos;
+                lg[q] = vv3_log_scl(kj[q].scl);   /* unit scales: no log, the same 0s */
+                /* key 1 relative to itself is the identity: its log is 0, not worth a log */
+                rv[q] = q == 1 ? vv3_make(vzero(), vzero(), vzero())
+                               : vq_to_saa(vq_abs(vq_mul(kj[q].rot, vq_inv(kj[1].rot))));
+            }
+            r.pos = vv3_hermite(p, a, &dp);
+            vv3 ls = vv3_hermite(lg, a, &dl);
+            vv3 th = vv3_hermite(rv, a, &dr);
+            r.scl = vv3_mul_exp(vv3_make(vset1(1.0f), vset1(1.0f), vset1(1.0f)), ls);
+            vv3 jl;   /* from_saa(th); its half angle's sincos serves the Jacobian too */
+            r.rot = vq_mul(vq_from_saa_jl(th, dr, &jl), kj[1].rot);
+            if (vel) {
+                r.vel = vv3_scale(dp, lv);
+                r.svl = vv3_scale(dl, lv);
+                r.ang = vv3_scale(jl, lv);
+            }
+        }
+        out[j] = r;
+    }
+    if (!cubic) sample_rot_m(key, av, lvv, vel, out, m);
+}
 PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel, int lin)
 {
-    vkf r = vkf_identity();
-    if (!cubic) {
-        r.pos = vv3_lerp(key[1].pos, key[2].pos, a);
-        /* unchanging scale keys (nearly every real clip): eerp's log and exp skipped, same bits */
-        if (!lin && vv3_same_scale(key[1].scl, key[2].scl)) {
-            r.scl = key[1].scl;   /* r.svl keeps the identity's 0 */
-        } else {
-            r.scl = vv3_make(vscale_blend(key[1].scl.x, key[2].scl.x, a, lin), vscale_blend(key[1].scl.y, key[2].scl.y, a, lin),
-                             vscale_blend(key[1].scl.z, key[2].scl.z, a, lin));
-            if (vel)
-                r.svl = lin ? vv3_div(vv3_scale(vv3_sub(key[2].scl, key[1].scl), lv), r.scl)
-                            : vv3_scale(vv3_log(vv3_div(key[2].scl, key[1].scl)), lv);
-        }
-        if (!vel) r.rot = vq_slerp_shortest(key[1].rot, key[2].rot, a);
-        if (vel) {
-            /* the key-to-key turn's rotation vector serves both: ang = to_saa(rel) x rate, and
-             * the slerp (shorter arc: rel.w >= 0) is rel^a key1 from the same angle (one atan2,
-             * one sincos) */
-            vq rel = vq_abs(vq_mul(key[2].rot, vq_inv(key[1].rot)));
-            pb_vf s, h;
-            vv3 rho = vq_to_saa_sh(rel, &s, &h);
-            r.rot = vq_mul(vq_pow_sh(rel, s, h, a), key[1].rot);
-            r.vel = vv3_scale(vv3_sub(key[2].pos, key[1].pos), lv);
-            r.ang = vv3_scale(rho, lv);
-        }
-    } else {
-        vv3 p[4], lg[4], rv[4], dp, dl, dr;
-        for (int q = 0; q < 4; q++) {
-            p[q] = key[q].pos;
-            lg[q] = vv3_log_scl(key[q].scl);   /* unit scales: no log, the same 0s */
-            /* key 1 relative to itself is the identity: its log is 0, not worth a log */
-            rv[q] = q == 1 ? vv3_make(vzero(), vzero(), vzero())
-                           : vq_to_saa(vq_abs(vq_mul(key[q].rot, vq_inv(key[1].rot))));
-        }
-        r.pos = vv3_hermite(p, a, &dp);
-        vv3 ls = vv3_hermite(lg, a, &dl);
-        vv3 th = vv3_hermite(rv, a, &dr);
-        r.scl = vv3_mul_exp(vv3_make(vset1(1.0f), vset1(1.0f), vset1(1.0f)), ls);
-        vv3 jl;   /* from_saa(th); its half angle's sincos serves the Jacobian too */
-        r.rot = vq_mul(vq_from_saa_jl(th, dr, &jl), key[1].rot);
-        if (vel) {
-            r.vel = vv3_scale(dp, lv);
-            r.svl = vv3_scale(dl, lv);
-            r.ang = vv3_scale(jl, lv);
-        }
-    }
+    vkf r;
+    sample_math_m((const vkf (*)[4])key, &a, &lv, cubic, vel, lin, &r, 1);
     return r;
 }
 /* Character ch's frame position: the clip elements (frame * J) of its keys
@@ -182,17 +209,30 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
         if (cnt < PB_LANES) memset(rows, 0, sizeof rows);   /* rows past the crowd: transposed, never stored */
         for (size_t jb = 0; jb < J; jb += PB_LANES) {
             size_t cj = J - jb < PB_LANES ? J - jb : PB_LANES;
-            for (size_t l = 0; l < cnt; l++) {
+            /* Whole vectors where the clip has PB_LANES floats from there:
+             * lanes past the block read later keys, computed and dropped. */
+#define SAMPLE_KEYS(key, l)                                                                  \
+    for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {                                  \
+        size_t e = fr[l][q] + jb;                                                            \
+        (key)[q] = vkf_load_n(k->a, e, e + PB_LANES <= end ? PB_LANES : cj, 10);              \
+    }
+            size_t l = 0;
+            for (; !cubic && PB_ILP == 2 && l + 1 < cnt; l += 2) {   /* two characters' slerps interleaved */
+                vkf key[2][4], r[2];
+                pb_vf a[2] = { vset1(al[l]), vset1(al[l + 1]) }, lv[2] = { vset1(live[l]), vset1(live[l + 1]) };
+                SAMPLE_KEYS(key[0], l)
+                SAMPLE_KEYS(key[1], l + 1)
+                sample_math_m((const vkf (*)[4])key, a, lv, cubic, vel, lin, r, 2);
+                vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r[0]);
+                vkf_store_n(row_pl, (l + 1) * PB_LANES, PB_LANES, np, &r[1]);
+            }
+            for (; l < cnt; l++) {
                 vkf key[4];
-                /* Whole vectors where the clip has PB_LANES floats from there:
-                 * lanes past the block read later keys, computed and dropped. */
-                for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {
-                    size_t e = fr[l][q] + jb;
-                    key[q] = vkf_load_n(k->a, e, e + PB_LANES <= end ? PB_LANES : cj, 10);
-                }
+                SAMPLE_KEYS(key, l)
                 vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin);
                 vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
             }
+#undef SAMPLE_KEYS
             for (int p = 0; p < np; p++) {
                 pb_vf t[PB_LANES];
                 for (size_t l = 0; l < PB_LANES; l++) t[l] = vload(rows[p][l]);
