@@ -60,8 +60,7 @@ PB_VINLINE void sample_math_m(const vkf (*key)[4], const pb_vf *av, const pb_vf 
             if (!lin && vv3_same_scale(kj[1].scl, kj[2].scl)) {
                 r.scl = kj[1].scl;   /* r.svl keeps the identity's 0 */
             } else {
-                r.scl = vv3_make(vscale_blend(kj[1].scl.x, kj[2].scl.x, a, lin), vscale_blend(kj[1].scl.y, kj[2].scl.y, a, lin),
-                                 vscale_blend(kj[1].scl.z, kj[2].scl.z, a, lin));
+                r.scl = vv3_scale_blend(kj[1].scl, kj[2].scl, a, lin);
                 if (vel)
                     r.svl = lin ? vv3_div(vv3_scale(vv3_sub(kj[2].scl, kj[1].scl), lv), r.scl)
                                 : vv3_scale(vv3_log(vv3_div(kj[2].scl, kj[1].scl)), lv);

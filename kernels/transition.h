@@ -23,7 +23,7 @@ PB_VINLINE vv3 vv3_log_scl(vv3 s) { return vv3_all(s, 1.0f) ? vv3_make(vzero(), 
 /* s exp(e) per axis: s itself where every e is 0 */
 PB_VINLINE vv3 vv3_mul_exp(vv3 s, vv3 e)
 {
-    return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_make(vexp(e.x), vexp(e.y), vexp(e.z)));
+    return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_exp(e));
 }
 
 /* The slerp of q to p at t as d^t q, d = p q^-1 (on the shorter arc, or
@@ -55,8 +55,7 @@ PB_VINLINE vkf vkf_blend_arc(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, in
         r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_make(vzero(), vzero(), vzero()), tdot));
         return r;
     }
-    r.scl = vv3_make(vscale_blend(a->scl.x, b->scl.x, t, lin), vscale_blend(a->scl.y, b->scl.y, t, lin),
-                     vscale_blend(a->scl.z, b->scl.z, t, lin));
+    r.scl = vv3_scale_blend(a->scl, b->scl, t, lin);
     if (lin) {   /* svl = s' / s, s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s) */
         vv3 ds = vv3_add(vv3_lerp(vv3_mul(a->scl, a->svl), vv3_mul(b->scl, b->svl), t),
                          vv3_scale(vv3_sub(b->scl, a->scl), tdot));
@@ -80,6 +79,13 @@ PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *
     return vkf_blend_arc(ext, b, t, tdot, 0, 0);
 }
 PB_VINLINE pb_vf vpow(pb_vf s, pb_vf w) { return vexp(vmul(w, vlog(s))); }
+PB_VINLINE void vpow_m(const pb_vf *s, pb_vf w, pb_vf *r, int m)   /* m of them, as vexp_m; the same bits */
+{
+    pb_vf l[3];
+    vlog_m(s, l, m);
+    for (int j = 0; j < m; j++) l[j] = vmul(w, l[j]);
+    vexp_m(l, r, m);
+}
 /* q^t for q with w >= 0 (the reference's from_saa(t to_saa(q))) in one step:
  * the half angle h = atan2(|v|, w), then (cos th, sin(th) v / |v|), which
  * saves the exp's square root and one division. */
@@ -243,14 +249,16 @@ PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, in
         if (!vall_eq(w[j], 0.0f)) a = local ? vq_mul(a, dq[j]) : vq_mul(dq[j], a);
         o[0] = a.w, o[1] = a.x, o[2] = a.y, o[3] = a.z;
     });
-    FOR_VECTORS_STORE(k, PB_SCL_X, 3, {
-        pb_vf w = VALPHA(k, i);
-        int skip = vall_eq(w, 0.0f);
+    FOR_VECTORS_STORE(k, PB_SCL_X, 3, {   /* the three axes' pow together (vpow_m) where any needs one */
+        pb_vf w = VALPHA(k, i), a[3], b[3], pw[3];
+        int skip = vall_eq(w, 0.0f), need[3], any = 0;
         for (int c = 0; c < 3; c++) {
-            pb_vf a = vload(k->a[PB_SCL_X + c] + i), b = vload(k->b[PB_SCL_X + c] + i);
-            if (!skip && !vall_eq(b, 1.0f)) a = vmul(a, lin ? vlerp(vset1(1.0f), b, w) : vpow(b, w));
-            o[c] = a;
+            a[c] = vload(k->a[PB_SCL_X + c] + i), b[c] = vload(k->b[PB_SCL_X + c] + i);
+            need[c] = !skip && !vall_eq(b[c], 1.0f);
+            any |= need[c];
         }
+        if (any && !lin) vpow_m(b, w, pw, 3);
+        for (int c = 0; c < 3; c++) o[c] = need[c] ? vmul(a[c], lin ? vlerp(vset1(1.0f), b[c], w) : pw[c]) : a[c];
     });
 }
 static void k_additive_world_static(const pb_kargs *k) { additive_static_body(k, 0, 0, 0); }

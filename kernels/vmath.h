@@ -217,7 +217,26 @@ typedef struct { vv3 pos; vq rot; vv3 scl, vel, ang, svl; } vkf;
 PB_VINLINE vv3 vv3_sub(vv3 a, vv3 b) { return vv3_make(vsub(a.x, b.x), vsub(a.y, b.y), vsub(a.z, b.z)); }
 PB_VINLINE vv3 vv3_mul(vv3 a, vv3 b) { return vv3_make(vmul(a.x, b.x), vmul(a.y, b.y), vmul(a.z, b.z)); }
 PB_VINLINE vv3 vv3_div(vv3 a, vv3 b) { return vv3_make(vdiv(a.x, b.x), vdiv(a.y, b.y), vdiv(a.z, b.z)); }
-PB_VINLINE vv3 vv3_log(vv3 a) { return vv3_make(vlog(a.x), vlog(a.y), vlog(a.z)); }
+/* Per axis, the three axes' logs (exps) together: vlog_m, vexp_m. */
+PB_VINLINE vv3 vv3_log(vv3 a)
+{
+    pb_vf x[3] = { a.x, a.y, a.z }, y[3];
+    vlog_m(x, y, 3);
+    return vv3_make(y[0], y[1], y[2]);
+}
+PB_VINLINE vv3 vv3_exp(vv3 a)
+{
+    pb_vf x[3] = { a.x, a.y, a.z }, y[3];
+    vexp_m(x, y, 3);
+    return vv3_make(y[0], y[1], y[2]);
+}
+/* vscale_blend per axis: eerp's three logs and exps together. */
+PB_VINLINE vv3 vv3_scale_blend(vv3 x, vv3 y, pb_vf t, int lin)
+{
+    if (lin) return vv3_lerp(x, y, t);
+    vv3 l = vv3_log(vv3_div(y, x));
+    return vv3_mul(x, vv3_exp(vv3_make(vmul(t, l.x), vmul(t, l.y), vmul(t, l.z))));
+}
 PB_VINLINE vv3 vq_inv_mul_vec3(vq q, vv3 v) { return vq_mul_vec3(vq_inv(q), v); }
 
 PB_VINLINE vv3 vkf_mul_dir(const vkf *a, vv3 d) { return vq_mul_vec3(a->rot, vv3_mul(a->scl, d)); }

@@ -159,14 +159,32 @@ PB_VINLINE pb_vf vexp_poly(pb_vf r)
                              vset1(4.1665795894e-2f)), r, vset1(1.6666665459e-1f)), r, vset1(5.0000001201e-1f));
     return vadd(vadd(vmul(p, vmul(r, r)), r), vset1(1.0f));
 }
+/* m of them (m <= 3: a constant where called, the loops unroll), each step
+ * for all before the next, one shortcut test for all; the same bits. */
+PB_VINLINE void vexp_m(const pb_vf *x, pb_vf *y, int m)
+{
+    pb_vf xc[3], n[3];
+    int all0 = 1;
+    for (int j = 0; j < m; j++) {
+        xc[j] = vclamp(x[j], -87.3f, 88.0f);
+        n[j] = vround(vmul(xc[j], vset1(1.44269504088896341f)));
+        all0 &= vall_eq(n[j], 0.0f);
+    }
+    if (all0) {   /* |x| <= ln 2 / 2 everywhere: r = x, 2^0 = 1, the same bits */
+        for (int j = 0; j < m; j++) y[j] = vexp_poly(x[j]);
+        return;
+    }
+    for (int j = 0; j < m; j++) {
+        pb_vf r = vsub(xc[j], vmul(n[j], vset1(0.693359375f)));
+        r = vsub(r, vmul(n[j], vset1(-2.12194440e-4f)));
+        y[j] = vsel(vlt(x[j], vset1(-87.3f)), vzero(), vmul(vexp_poly(r), vpow2i(n[j])));
+    }
+}
 PB_VINLINE pb_vf vexp(pb_vf x)
 {
-    pb_vf xc = vclamp(x, -87.3f, 88.0f);
-    pb_vf n = vround(vmul(xc, vset1(1.44269504088896341f)));
-    if (vall_eq(n, 0.0f)) return vexp_poly(x);   /* |x| <= ln 2 / 2 everywhere: r = x, 2^0 = 1, the same bits */
-    pb_vf r = vsub(xc, vmul(n, vset1(0.693359375f)));
-    r = vsub(r, vmul(n, vset1(-2.12194440e-4f)));
-    return vsel(vlt(x, vset1(-87.3f)), vzero(), vmul(vexp_poly(r), vpow2i(n)));
+    pb_vf y;
+    vexp_m(&x, &y, 1);
+    return y;
 }
 /* Natural log of positive normal x: x = m 2^e with m in [sqrt(1/2), sqrt(2)).
  * The exponent field becomes a float through the 2^23 mantissa trick. */
@@ -186,24 +204,37 @@ PB_VINLINE pb_vf vlog_poly(pb_vf m)
 /* Where every lane is in [sqrt(1/2), sqrt(2)) the exponent is 0 and m = x - 1
  * exactly (x / 2 doubled back), and e's terms add only +-0 to a sum that is
  * never -0: the shortcut gives the same bits (scales near 1, the common case). */
-PB_VINLINE pb_vf vlog(pb_vf x)
+PB_VINLINE void vlog_m(const pb_vf *x, pb_vf *y, int m)   /* m <= 3, as vexp_m */
 {
     const pb_vf c = vset1(0.707106781186547524f);
-    if (!many(mnot(mand(vle(c, x), vlt(x, vadd(c, c)))))) {   /* NaN lanes fail it */
-        pb_vf m = vsub(x, vset1(1.0f)), z = vmul(m, m);
-        return vadd(m, vsub(vmul(vmul(vlog_poly(m), m), z), vmul(vset1(0.5f), z)));
+    int near = 1;
+    for (int j = 0; j < m; j++) near &= !many(mnot(mand(vle(c, x[j]), vlt(x[j], vadd(c, c)))));   /* NaN lanes fail it */
+    if (near) {
+        for (int j = 0; j < m; j++) {
+            pb_vf mm = vsub(x[j], vset1(1.0f)), z = vmul(mm, mm);
+            y[j] = vadd(mm, vsub(vmul(vmul(vlog_poly(mm), mm), z), vmul(vset1(0.5f), z)));
+        }
+        return;
     }
-    pb_vi bits = vasint(x);
-    pb_vf e = vsub(vasfloat(vi_or(vi_srli(bits, 23), vi_set1(0x4B000000))), vset1(8388608.0f + 126.0f));
-    pb_vf m = vasfloat(vi_or(vi_and(bits, vi_set1(0x007FFFFF)), vi_set1(0x3F000000)));   /* [0.5, 1) */
-    pb_vm lo = vlt(m, c);
-    e = vsel(lo, vsub(e, vset1(1.0f)), e);
-    m = vsub(vsel(lo, vadd(m, m), m), vset1(1.0f));
-    pb_vf z = vmul(m, m);
-    pb_vf y = vmul(vmul(vlog_poly(m), m), z);
-    y = vadd(y, vmul(e, vset1(-2.12194440e-4f)));
-    y = vsub(y, vmul(vset1(0.5f), z));
-    return vadd(vadd(m, y), vmul(e, vset1(0.693359375f)));
+    for (int j = 0; j < m; j++) {
+        pb_vi bits = vasint(x[j]);
+        pb_vf e = vsub(vasfloat(vi_or(vi_srli(bits, 23), vi_set1(0x4B000000))), vset1(8388608.0f + 126.0f));
+        pb_vf mm = vasfloat(vi_or(vi_and(bits, vi_set1(0x007FFFFF)), vi_set1(0x3F000000)));   /* [0.5, 1) */
+        pb_vm lo = vlt(mm, c);
+        e = vsel(lo, vsub(e, vset1(1.0f)), e);
+        mm = vsub(vsel(lo, vadd(mm, mm), mm), vset1(1.0f));
+        pb_vf z = vmul(mm, mm);
+        pb_vf r = vmul(vmul(vlog_poly(mm), mm), z);
+        r = vadd(r, vmul(e, vset1(-2.12194440e-4f)));
+        r = vsub(r, vmul(vset1(0.5f), z));
+        y[j] = vadd(vadd(mm, r), vmul(e, vset1(0.693359375f)));
+    }
+}
+PB_VINLINE pb_vf vlog(pb_vf x)
+{
+    pb_vf y;
+    vlog_m(&x, &y, 1);
+    return y;
 }
 
 #endif
