@@ -35,14 +35,14 @@ PB_VINLINE void sample_rot_m(const vkf (*key)[4], const pb_vf *a, const pb_vf *l
     /* the key-to-key turn's rotation vector serves both: ang = to_saa(rel) x rate, and
      * the slerp (shorter arc: rel.w >= 0) is rel^a key1 from the same angle (one atan2,
      * one sincos) */
-    vq rel[2];
-    pb_vf s[2], h[2], x[2], sn[2], cs[2];
+    vq rel[2], pw[2];
+    pb_vf s[2], h[2];
     vv3 rho[2];
     for (int j = 0; j < m; j++) rel[j] = vq_abs(vq_mul(key[j][2].rot, vq_inv(key[j][1].rot)));
-    for (int j = 0; j < m; j++) rho[j] = vq_to_saa_sh(rel[j], &s[j], &h[j]), x[j] = vmul(a[j], h[j]);
-    vsincos_m(x, sn, cs, m);
+    for (int j = 0; j < m; j++) rho[j] = vq_to_saa_sh(rel[j], &s[j], &h[j]);
+    vq_pow_sh_m(rel, s, h, a, pw, m);
     for (int j = 0; j < m; j++) {
-        r[j].rot = vq_mul(vq_pow_sc(rel[j], s[j], a[j], sn[j], cs[j]), key[j][1].rot);
+        r[j].rot = vq_mul(pw[j], key[j][1].rot);
         r[j].ang = vv3_scale(rho[j], lv[j]);
     }
 }

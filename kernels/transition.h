@@ -78,8 +78,8 @@ PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *
     vq_store(k->via_out, i, b->rot);
     return vkf_blend_arc(ext, b, t, tdot, 0, 0);
 }
-PB_VINLINE pb_vf vpow(pb_vf s, pb_vf w) { return vexp(vmul(w, vlog(s))); }
-PB_VINLINE void vpow_m(const pb_vf *s, pb_vf w, pb_vf *r, int m)   /* m of them, as vexp_m; the same bits */
+/* s^w for m of them (m <= 3), as vexp_m */
+PB_VINLINE void vpow_m(const pb_vf *s, pb_vf w, pb_vf *r, int m)
 {
     pb_vf l[3];
     vlog_m(s, l, m);
@@ -91,14 +91,13 @@ PB_VINLINE void vpow_m(const pb_vf *s, pb_vf w, pb_vf *r, int m)   /* m of them,
  * saves the exp's square root and one division. */
 PB_VINLINE void vq_pow_hemi_m(const vq *q, const pb_vf *t, vq *r, int m)   /* m of them, as vsincos_m */
 {
-    pb_vf s[2], x[2], sn[2], cs[2];
+    pb_vf s[2], h[2];
     for (int j = 0; j < m; j++) {
         vv3 v = vq_vec(q[j]);
         s[j] = vsqrt(vv3_dot(v, v));
     }
-    for (int j = 0; j < m; j++) x[j] = vmul(t[j], vatan2_pos(s[j], vabs(q[j].w)));
-    vsincos_m(x, sn, cs, m);
-    for (int j = 0; j < m; j++) r[j] = vq_pow_sc(q[j], s[j], t[j], sn[j], cs[j]);
+    for (int j = 0; j < m; j++) h[j] = vatan2_pos(s[j], vabs(q[j].w));
+    vq_pow_sh_m(q, s, h, t, r, m);
 }
 PB_VINLINE vq vq_pow_hemi(vq q, pb_vf t)
 {

@@ -84,17 +84,19 @@ PB_VINLINE vv3 vq_to_saa_sh(vq d, pb_vf *s, pb_vf *h)
     return vv3_scale(vv3_scale(v, vsel(zero, vset1(1.0f), vdiv(*h, *s))), vset1(2.0f));
 }
 /* d^t = from_saa(t to_saa(d)) = (cos th, sin(th) v / |v|), from s = |v|
- * and sn, cs = sin, cos of t h (vq_pow_sc), or from s and h (vq_pow_sh). */
+ * and sn, cs = sin, cos of t h (vq_pow_sc), or from s and h (vq_pow_sh_m,
+ * m of them at once). */
 PB_VINLINE vq vq_pow_sc(vq d, pb_vf s, pb_vf t, pb_vf sn, pb_vf cs)
 {
     pb_vf f = vsel(veq(s, vzero()), t, vdiv(sn, s));
     return vq_make(cs, vmul(f, d.x), vmul(f, d.y), vmul(f, d.z));
 }
-PB_VINLINE vq vq_pow_sh(vq d, pb_vf s, pb_vf h, pb_vf t)
+PB_VINLINE void vq_pow_sh_m(const vq *d, const pb_vf *s, const pb_vf *h, const pb_vf *t, vq *r, int m)   /* m <= 2, as vsincos_m */
 {
-    pb_vf sn, cs;
-    vsincos(vmul(t, h), &sn, &cs);
-    return vq_pow_sc(d, s, t, sn, cs);
+    pb_vf x[2], sn[2], cs[2];
+    for (int j = 0; j < m; j++) x[j] = vmul(t[j], h[j]);
+    vsincos_m(x, sn, cs, m);
+    for (int j = 0; j < m; j++) r[j] = vq_pow_sc(d[j], s[j], t[j], sn[j], cs[j]);
 }
 /* d^t and the left Jacobian of th = t to_saa(d) applied to u: |th| / 2 =
  * |t| h, whose sin and cos are +-sin th and cos th, so one sincos serves both. */
