@@ -64,6 +64,7 @@ PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return (pb_vm)(a & b); }
 PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return (pb_vm)(a | b); }
 PB_BINLINE pb_vm mnot(pb_vm a) { return (pb_vm)~a; }
 PB_BINLINE int many(pb_vm m) { return m != 0; }   /* any lane set */
+PB_BINLINE unsigned mbits(pb_vm m) { return m; }   /* lane i set: bit i */
 PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm512_mask_blend_ps(m, b, a); }
 
 PB_BINLINE pb_vi vasint(pb_vf a) { return simde_mm512_castps_si512(a); }

@@ -55,6 +55,11 @@ PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return simde_vandq_u32(a, b); }
 PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return simde_vorrq_u32(a, b); }
 PB_BINLINE pb_vm mnot(pb_vm a) { return simde_vmvnq_u32(a); }
 PB_BINLINE int many(pb_vm m) { return simde_vmaxvq_u32(m) != 0; }   /* any lane set */
+PB_BINLINE unsigned mbits(pb_vm m)   /* lane i set: bit i */
+{
+    static const uint32_t bit[4] = { 1, 2, 4, 8 };
+    return simde_vaddvq_u32(simde_vandq_u32(m, simde_vld1q_u32(bit)));
+}
 PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_vbslq_f32(m, a, b); }
 
 /* a / b: reciprocal estimate, two Newton steps, then q += (a - q b) r. */

@@ -44,6 +44,7 @@ PB_BINLINE pb_vm mand(pb_vm a, pb_vm b) { return simde_mm_and_ps(a, b); }
 PB_BINLINE pb_vm mor(pb_vm a, pb_vm b) { return simde_mm_or_ps(a, b); }
 PB_BINLINE pb_vm mnot(pb_vm a) { return simde_mm_xor_ps(a, simde_mm_castsi128_ps(simde_mm_set1_epi32(-1))); }
 PB_BINLINE int many(pb_vm m) { return simde_mm_movemask_ps(m) != 0; }   /* any lane set */
+PB_BINLINE unsigned mbits(pb_vm m) { return (unsigned)simde_mm_movemask_ps(m); }   /* lane i set: bit i */
 /* m ? a : b */
 PB_BINLINE pb_vf vsel(pb_vm m, pb_vf a, pb_vf b) { return simde_mm_blendv_ps(b, a, m); }
 
