@@ -5,8 +5,12 @@
  * case (4 influences, palette in cache, indices random so no two neighbours
  * share an entry) over 64 joints (the synthetic skeleton) and over 31 (the
  * CMU skeleton's count; rows named .../j31): AVX-512 reads palettes of up to
- * 32 joints with one permute per component, up to 64 with two. Rows state bytes per vertex and GB/s;
- * a summary table follows the run. */
+ * 32 joints with one permute per component, up to 64 with two; and the
+ * synthetic mesh of the 64-joint synthetic skeleton (rows .../bones: its
+ * vertices run along the bones, so neighbours share joints, as in a mesh
+ * sorted by bone: where the job keeps its runs, a step in at most three
+ * broadcasts each influence's entries). Rows state bytes per vertex and
+ * GB/s; a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@ typedef struct skin_row {
     int method;                 /* PB_SKIN_LBS / PB_SKIN_DQS */
     const pb_variant *v;        /* NULL: the copy */
     size_t n, joints;
+    int bones;                  /* the synthetic mesh (pb_skin_case_bones), not random influences */
     struct skin_row *copy;
 } skin_row;
 
@@ -72,7 +77,8 @@ static void skin_kernel(gb_state *st, void *user)
     skin_row *r = user;
     pb_skin_case c;
     pb_skinned out;
-    if (pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n) != PB_OK) {
+    if ((r->bones ? pb_skin_case_bones(&c, r->n, r->joints, 0x5eed)
+                  : pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n)) != PB_OK) {
         gb_skip_with_error(st, pb_last_error());
         return;
     }
@@ -110,17 +116,18 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes && nrows + 1 + 2 * o->nvars <= SKIN_MAX_ROWS; si++) {
+        for (int si = 0; si < nsizes && nrows + 1 + 3 * o->nvars <= SKIN_MAX_ROWS; si++) {
             skin_row *copy = &rows[nrows++];
             *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
             snprintf(copy->it.name, sizeof copy->it.name, "copy/%s/%zu", op, sizes[si]);
-            for (int jc = 0; jc < 2; jc++)
+            static const char *const suffix[3] = { "", "/j31", "/bones" };
+            for (int jc = 0; jc < 3; jc++)
                 for (int vi = 0; vi < o->nvars; vi++) {
                     skin_row *r = &rows[nrows++];
                     *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = sizes[si],
-                                     .joints = jc ? 31 : 64, .copy = copy };
+                                     .joints = jc == 1 ? 31 : 64, .bones = jc == 2, .copy = copy };
                     snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu%s", op, pb_variant_name(o->vars[vi]), sizes[si],
-                             jc ? "/j31" : "");
+                             suffix[jc]);
                 }
         }
     }

@@ -119,7 +119,35 @@ pb_status pb_mesh_check(const pb_mesh *m, size_t joints)
 struct pb_skin_job {
     pb_skin_fn fn;
     pb_skin_kargs k;
+    int lanes;        /* the variant's */
+    uint32_t *span;   /* k.span, owned */
 };
+
+/* Same joints for every influence as the vertex before. */
+static int same_joints(const pb_mesh *m, size_t v)
+{
+    for (int j = 0; j < m->influences; j++)
+        if (m->idx[j][v] != m->idx[j][v - 1]) return 0;
+    return 1;
+}
+
+pb_status pb_skin_spans(const pb_mesh *m, size_t min_run, uint32_t **span, size_t *nspan)
+{
+    *span = NULL;
+    *nspan = 0;
+    size_t count = 1;
+    for (size_t v = 1; v < m->n; v++) count += !same_joints(m, v);
+    if (count > m->n / (min_run ? min_run : 1)) return PB_OK;
+    uint32_t *sp = malloc(count * sizeof *sp);
+    if (!sp) return pb_fail(PB_ERR_NOMEM, "out of memory (%zu spans)", count);
+    size_t c = 0;
+    sp[c++] = 0;
+    for (size_t v = 1; v < m->n; v++)
+        if (!same_joints(m, v)) sp[c++] = (uint32_t)v;
+    *span = sp;
+    *nspan = count;
+    return PB_OK;
+}
 
 typedef struct { const char *lo, *hi; } span;
 static span fspan(const void *p, size_t count, size_t size)
@@ -197,6 +225,7 @@ static pb_status job_init(pb_skin_job *j, pb_skin_method method, const pb_varian
     if ((s = check_alias(m, pal, width, o)) != PB_OK) return prefixed(s, name);
     if ((s = v ? pb_variant_check(v) : pb_variant_active(&v)) != PB_OK) return s;
     j->fn = method == PB_SKIN_LBS ? v->aux->lbs : v->aux->dqs;
+    j->lanes = v->lanes;
     pb_skin_kargs *k = &j->k;
     k->n = m->n;
     k->influences = m->influences;
@@ -208,6 +237,9 @@ static pb_status job_init(pb_skin_job *j, pb_skin_method method, const pb_varian
     k->pal = pal->data + c->character * width;
     k->stride = (int32_t)(width * C);
     k->joints = (int32_t)(pal->n / C);
+    k->span = NULL;
+    k->nspan = 0;
+    j->span = NULL;
     return PB_OK;
 }
 
@@ -218,8 +250,14 @@ pb_status pb_skin_job_create(pb_skin_job **job, pb_skin_method method, const pb_
     pb_skin_job tmp;
     pb_status s = job_init(&tmp, method, v, c);
     if (s != PB_OK) return s;
+    s = pb_skin_spans(c->mesh, PB_SKIN_SPAN_STEPS * (size_t)tmp.lanes, &tmp.span, &tmp.k.nspan);
+    if (s != PB_OK) return prefixed(s, "pb_skin_job_create");
+    tmp.k.span = tmp.span;
     pb_skin_job *j = malloc(sizeof *j);
-    if (!j) return pb_fail(PB_ERR_NOMEM, "pb_skin_job_create: out of memory");
+    if (!j) {
+        free(tmp.span);
+        return pb_fail(PB_ERR_NOMEM, "pb_skin_job_create: out of memory");
+    }
     *j = tmp;
     *job = j;
     return PB_OK;
@@ -232,12 +270,17 @@ pb_status pb_skin_job_run(const pb_skin_job *job)
     return PB_OK;
 }
 
-void pb_skin_job_free(pb_skin_job *job) { free(job); }
+void pb_skin_job_free(pb_skin_job *job)
+{
+    if (!job) return;
+    free(job->span);
+    free(job);
+}
 
 static pb_status skin_once(pb_skin_method method, const pb_mesh *mesh, const pb_palette *palette, pb_skinned *out)
 {
     pb_skin_call c = { mesh, palette, 1, 0, out };
-    pb_skin_job j;   /* on the stack: a one-shot call allocates nothing */
+    pb_skin_job j;   /* on the stack: a one-shot call allocates nothing (so finds no spans) */
     pb_status s = job_init(&j, method, NULL, &c);
     if (s != PB_OK) return s;
     return pb_skin_job_run(&j);

@@ -9,12 +9,14 @@
  * input, broken one field at a time: the matching error, the vertex named,
  * the output untouched. Jobs read new palette data each run, and the crowd
  * layout (characters, character) reads the right entries. Palettes read
- * from register tables and gathered ones agree bit for bit. */
+ * from register tables and gathered ones agree bit for bit, and so do a mesh
+ * in runs of vertices with the same joints and its vertices shuffled. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
 #include "skin_check.h"
 #include "all_variants.h"
+#include "rng.h"
 
 #define SENTINEL 12345.0f
 
@@ -400,6 +402,84 @@ static void test_palette_sizes(void)
     }
 }
 
+/* A job broadcasts the entries of steps that lie in at most three runs of
+ * vertices with the same joints (pb_skin_spans). A mesh of runs half of
+ * them 1..12 vertices long, half 100..299 (each run's joints the previous
+ * run's with one or two changed, so some influences keep their joint across
+ * a boundary) and the same vertices shuffled (no runs kept) skin to the same
+ * output bit for bit on every variant, over 20, 50 and 100 joints (table
+ * and gather paths), both methods, tails included (n = 4099). */
+static void test_spans(void)
+{
+    const size_t n = 4099, joints[3] = { 20, 50, 100 };
+    for (int g = 0; g < 3; g++) {
+        pb_skin_case c, sh;
+        CHECK(pb_skin_case_random(&c, n, joints[g], 50 + g) == PB_OK, "%s", pb_last_error());
+        CHECK(pb_skin_case_random(&sh, n, joints[g], 50 + g) == PB_OK, "%s", pb_last_error());
+        uint64_t r = 77 + g;
+        uint32_t tuple[4] = { 0, 1, 2, 3 };
+        for (size_t v = 0, left = 0; v < n; v++, left--) {
+            if (!left) {
+                left = pb_rng_next(&r) % 2 ? 1 + pb_rng_next(&r) % 12 : 100 + pb_rng_next(&r) % 200;
+                for (int k = 0, changes = 1 + (int)(pb_rng_next(&r) % 2); k < changes; k++)
+                    tuple[pb_rng_next(&r) % 4] = (uint32_t)(pb_rng_next(&r) % joints[g]);
+            }
+            for (int j = 0; j < 4; j++) c.mesh.idx[j][v] = tuple[j];
+        }
+        size_t *perm = malloc(n * sizeof *perm);
+        CHECK(perm != NULL, "out of memory");
+        if (!perm) return;
+        for (size_t v = 0; v < n; v++) perm[v] = v;
+        for (size_t v = n - 1; v > 0; v--) {
+            size_t u = pb_rng_next(&r) % (v + 1), t = perm[v];
+            perm[v] = perm[u]; perm[u] = t;
+        }
+        for (size_t v = 0; v < n; v++)   /* sh's vertex perm[v] is c's vertex v */
+            for (int c3 = 0; c3 < 3; c3++) {
+                sh.mesh.pos[c3][perm[v]] = c.mesh.pos[c3][v];
+                sh.mesh.nrm[c3][perm[v]] = c.mesh.nrm[c3][v];
+                if (c3 == 0)
+                    for (int j = 0; j < 4; j++) {
+                        sh.mesh.idx[j][perm[v]] = c.mesh.idx[j][v];
+                        sh.mesh.w[j][perm[v]] = c.mesh.w[j][v];
+                    }
+            }
+        uint32_t *span = NULL, *none = NULL;
+        size_t nspan = 0, nnone = 0;
+        CHECK(pb_skin_spans(&c.mesh, PB_SKIN_SPAN_STEPS * 16, &span, &nspan) == PB_OK && span && nspan > 20,
+              "the runs' mesh has %zu spans kept", nspan);
+        CHECK(pb_skin_spans(&sh.mesh, 2, &none, &nnone) == PB_OK && !none, "the shuffled mesh has spans kept");
+        free(span);
+        free(none);
+        for (int method = 0; method < 2; method++)
+            for (size_t i = 0; i < nvariants; i++) {
+                pb_skinned a, b;
+                CHECK(pb_skinned_alloc(&a, n) == PB_OK && pb_skinned_alloc(&b, n) == PB_OK, "%s", pb_last_error());
+                pb_skin_call ca = { &c.mesh, method ? &c.dq : &c.mat, 1, 0, &a };
+                pb_skin_call cb = { &sh.mesh, method ? &c.dq : &c.mat, 1, 0, &b };
+                pb_skin_job *ja = NULL, *jb = NULL;
+                CHECK(pb_skin_job_create(&ja, (pb_skin_method)method, variants[i], &ca) == PB_OK &&
+                      pb_skin_job_create(&jb, (pb_skin_method)method, variants[i], &cb) == PB_OK, "%s", pb_last_error());
+                CHECK(pb_skin_job_run(ja) == PB_OK && pb_skin_job_run(jb) == PB_OK, "%s", pb_last_error());
+                size_t bad = n;
+                for (size_t v = 0; v < n && bad == n; v++)
+                    for (int c3 = 0; c3 < 3; c3++)
+                        if (memcmp(&a.pos[c3][v], &b.pos[c3][perm[v]], sizeof(float)) ||
+                            memcmp(&a.nrm[c3][v], &b.nrm[c3][perm[v]], sizeof(float)))
+                            bad = v;
+                CHECK(bad == n, "%s %s, %zu joints: vertex %zu differs from its shuffled copy",
+                      pb_skin_tolerance[method].op, pb_variant_name(variants[i]), joints[g], bad);
+                pb_skin_job_free(ja);
+                pb_skin_job_free(jb);
+                pb_skinned_free(&a);
+                pb_skinned_free(&b);
+            }
+        free(perm);
+        pb_skin_case_free(&c);
+        pb_skin_case_free(&sh);
+    }
+}
+
 int main(void)
 {
     for (size_t i = 0; i < pb_all_variant_count() && nvariants < 16; i++)
@@ -411,5 +491,6 @@ int main(void)
     test_bad_input();
     test_jobs();
     test_palette_sizes();
+    test_spans();
     return check_done();
 }

@@ -46,14 +46,13 @@ static pb_status case_palettes(pb_skin_case *c, size_t entries)
     return c->mat.data && c->dq.data ? PB_OK : pb_fail(PB_ERR_NOMEM, "skin case: out of memory");
 }
 
-pb_status pb_skin_case_random(pb_skin_case *c, size_t n, size_t joints, uint64_t seed)
+/* Both palettes of `joints` random rigid transforms (skin_check.h). */
+static pb_status random_palettes(pb_skin_case *c, size_t joints, uint64_t *rng)
 {
-    memset(c, 0, sizeof *c);
-    c->name = "random";
+    uint64_t r = *rng;
     c->joints = joints;
-    pb_status s = pb_mesh_alloc(&c->mesh, n, 4);
-    if (s != PB_OK || (s = case_palettes(c, joints)) != PB_OK) { pb_skin_case_free(c); return s; }
-    uint64_t r = seed * 0x9E3779B97F4A7C15ull + 12;
+    pb_status s = case_palettes(c, joints);
+    if (s != PB_OK) return s;
     for (size_t e = 0; e < joints; e++) {
         double q[4], t[3], d[3];
         do {
@@ -66,6 +65,17 @@ pb_status pb_skin_case_random(pb_skin_case *c, size_t n, size_t joints, uint64_t
         for (int k = 0; k < 3; k++) t[k] = d[k] * len;
         put_transform(c, e, q, t, (int)(pb_rng_next(&r) & 1));
     }
+    *rng = r;
+    return PB_OK;
+}
+
+pb_status pb_skin_case_random(pb_skin_case *c, size_t n, size_t joints, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    c->name = "random";
+    uint64_t r = seed * 0x9E3779B97F4A7C15ull + 12;
+    pb_status s = pb_mesh_alloc(&c->mesh, n, 4);
+    if (s != PB_OK || (s = random_palettes(c, joints, &r)) != PB_OK) { pb_skin_case_free(c); return s; }
     pb_mesh *m = &c->mesh;
     for (size_t v = 0; v < n; v++) {
         double d[3];
@@ -106,6 +116,24 @@ pb_status pb_skin_case_mocap(pb_skin_case *c, const pb_mocap *mc, size_t clip, s
     }
     pb_pose_free(&rest); pb_pose_free(&restg); pb_pose_free(&inv); pb_pose_free(&local); pb_pose_free(&glob);
     pb_skeleton_free(&sk);
+    if (s != PB_OK) pb_skin_case_free(c);
+    return s;
+}
+
+pb_status pb_skin_case_bones(pb_skin_case *c, size_t n, size_t joints, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    c->name = "bones";
+    pb_scene sc;
+    pb_status s = pb_scene_synthetic(&sc, joints, seed);
+    if (s != PB_OK) return s;
+    if ((s = pb_scene_mesh(&sc, n)) == PB_OK) {
+        c->mesh = sc.mesh;   /* taken over: the scene frees no mesh */
+        memset(&sc.mesh, 0, sizeof sc.mesh);
+        uint64_t r = seed * 0x9E3779B97F4A7C15ull + 13;
+        s = random_palettes(c, joints, &r);
+    }
+    pb_scene_free(&sc);
     if (s != PB_OK) pb_skin_case_free(c);
     return s;
 }
@@ -176,17 +204,23 @@ pb_status pb_skin_error(const pb_variant *v, pb_skin_method method, const pb_ski
 
 int pb_skin_validate(FILE *out, const pb_mocap *mc)
 {
-    pb_skin_case cases[2];
+    pb_skin_case cases[3];
     int ncases = 0, fails = 0;
     if (pb_skin_case_random(&cases[ncases], 10007, 64, 1) != PB_OK) return -1;
     ncases++;
+    /* 30011 vertices along 63 bones: runs of 159 on average, so jobs of every variant keep them */
+    if (pb_skin_case_bones(&cases[ncases], 30011, 64, 3) != PB_OK) { pb_skin_case_free(&cases[0]); return -1; }
+    ncases++;
     if (mc && mc->nclips) {
-        if (pb_skin_case_mocap(&cases[ncases], mc, 0, 10007, 2) != PB_OK) { pb_skin_case_free(&cases[0]); return -1; }
+        if (pb_skin_case_mocap(&cases[ncases], mc, 0, 10007, 2) != PB_OK) {
+            for (int ci = 0; ci < ncases; ci++) pb_skin_case_free(&cases[ci]);
+            return -1;
+        }
         ncases++;
     }
     const pb_variant *scalar = NULL;
     pb_variant_find("scalar", &scalar);
-    fprintf(out, "# skinning vs the double oracle (10007 vertices, 4 influences; pos: m, nrm: absolute)\n");
+    fprintf(out, "# skinning vs the double oracle (10007 vertices, bones 30011, 4 influences; pos: m, nrm: absolute)\n");
     fprintf(out, "%-9s %-7s %-12s %10s %10s %10s %10s %10s %10s  %s\n", "op", "case", "variant", "pos_err", "ref_pos",
             "pos_bound", "nrm_err", "ref_nrm", "nrm_bound", "verdict");
     for (int method = 0; method < 2; method++) {

@@ -23,6 +23,11 @@ pb_status pb_skin_case_random(pb_skin_case *c, size_t n, size_t joints, uint64_t
 /* Real: the synthetic mesh (n vertices) of clip i's skeleton, palettes of a
  * real frame (FK of the clip's locals, inverse bind from the BVH rest). */
 pb_status pb_skin_case_mocap(pb_skin_case *c, const pb_mocap *m, size_t clip, size_t n, uint64_t seed);
+/* Bones: the synthetic mesh (n vertices, along the bones as an engine's
+ * mesh sorted by bone: neighbouring vertices share their joints) of the
+ * synthetic skeleton of `joints` joints (pb_scene_synthetic(seed)), with
+ * both palettes of random rigid transforms as the random case's. */
+pb_status pb_skin_case_bones(pb_skin_case *c, size_t n, size_t joints, uint64_t seed);
 void pb_skin_case_free(pb_skin_case *c);
 
 /* Max errors of variant v (NULL: the double oracle vs itself is 0) against
