@@ -402,7 +402,7 @@ static void test_palette_sizes(void)
     }
 }
 
-/* A job broadcasts the entries of steps that lie in at most three runs of
+/* A job broadcasts the entries of steps that lie in one or two runs of
  * vertices with the same joints (pb_skin_spans). A mesh of runs half of
  * them 1..12 vertices long, half 100..299 (each run's joints the previous
  * run's with one or two changed, so some influences keep their joint across

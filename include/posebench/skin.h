@@ -127,10 +127,11 @@ typedef struct pb_skin_call {
  * pb_mesh_check's (with joints = palette->n / characters), PB_ERR_NOMEM.
  * On error *job is NULL and nothing is written. Palette contents are not
  * scanned (they change every frame): a NaN entry gives NaN vertices.
- * A job also finds the mesh's runs of vertices with the same joints (at most
- * one run per 8 vertices on average, else none are kept): where a step of
- * vertices lies in one or two runs, the kernels read each influence's entry
- * once for all its vertices, not once per vertex. Sorting a mesh's vertices
+ * A job also finds the mesh's runs of vertices with the same joints (kept
+ * when they average at least 4 steps of the variant's lanes, 64 vertices on
+ * AVX-512; at most n / 4 entries): where a step of vertices lies in one run
+ * or two, the kernels read each influence's entry once per run, not once
+ * per vertex. Sorting a mesh's vertices
  * by their joints (as pb_mesh_synthetic's lie along the bones) makes it
  * faster; the output is the same bit for bit either way. */
 typedef struct pb_skin_job pb_skin_job;
