@@ -370,7 +370,7 @@ static void print_legend(const frame_cfg *cfg)
            "              inertialize (setup once per transition: inertialize_offset); dead blending:\n"
            "              dead_blending (setup once: a copy of the source pose); every frame mid-transition\n"
            "  additive    additive (local, with velocities) of a fixed delta pose (not sampled) at weight %.1f\n"
-           "  legs FK     fk_static of the whole pose, for the leg roots' globals\n"
+           "  legs FK     fk_static of the legs' joints and their ancestors only: the globals the IK reads\n"
            "  2-leg IK    gather 2 chains per character (C), two_bone_ik, scatter the rotations back (C); the\n"
            "              solved joints keep their sampled velocities (two_bone_ik_vel would update them)\n"
            "  FK+vel      fk with velocities\n"

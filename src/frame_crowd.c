@@ -3,7 +3,7 @@
  *   sample     the crowd builder (sample_linear or sample_cubic) of the clip(s) the method needs
  *   transition cross-fade (blend_static, blend_static_nlerp, blend), inertialize, dead_blending
  *   additive   additive (local, with velocities) of a fixed delta pose
- *   legs FK    fk_static of the whole pose: the leg roots' globals the IK needs
+ *   legs FK    fk_static of the legs' joints and their ancestors: the globals the IK needs
  *   2-leg IK   gather both legs' chains, two_bone_ik, scatter the rotations back
  *   FK         fk with velocities: the globals a renderer or physics would read
  *   palette    palette: the skinning matrices, globals x the inverse bind pose
@@ -32,7 +32,8 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
 {
     if (!c) return;
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global,
-                         &c->chain, &c->target, &c->solved, &c->inv_bind, &c->halflives, &c->via };
+                         &c->chain, &c->target, &c->solved, &c->inv_bind, &c->halflives, &c->via,
+                         &c->leg_local, &c->leg_global };
     for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
     free(c->palette.data);
     skin_jobs_free(c);
@@ -40,6 +41,8 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
     free(c->skin);
     pb_skinned_free(&c->skinned);
     pb_skeleton_free(&c->skel);
+    pb_skeleton_free(&c->leg_skel);
+    free(c->leg_joints);
     pb_crowd_builder_free(&c->play[0]);
     pb_crowd_builder_free(&c->play[1]);
     free(c->lift);
@@ -87,6 +90,40 @@ static pb_status bind_pose(pb_frame_crowd *c)
     return PB_OK;
 }
 
+/* The legs FK's joints: both legs' and their ancestors, in skeleton order
+ * (parents come first), their skeleton and poses (none without legs). */
+static pb_status legs_init(pb_frame_crowd *c)
+{
+    const pb_scene *sc = c->sc;
+    if (sc->leg[0][0] < 0) return PB_OK;
+    size_t J = sc->joints, m = 0;
+    int32_t *at = malloc(J * sizeof *at), *par = malloc(J * sizeof *par);
+    c->leg_joints = malloc(J * sizeof *c->leg_joints);
+    pb_status st = at && par && c->leg_joints ? PB_OK : PB_ERR_NOMEM;
+    for (size_t j = 0; st == PB_OK && j < J; j++) at[j] = -1;
+    for (int l = 0; st == PB_OK && l < 2; l++)
+        for (int r = 0; r < 3; r++)
+            for (int32_t j = sc->leg[l][r]; j >= 0 && at[j] < 0; j = sc->parents[j]) at[j] = 0;
+    for (size_t j = 0; st == PB_OK && j < J; j++) {
+        if (at[j] < 0) continue;
+        at[j] = (int32_t)m;
+        par[m] = sc->parents[j] < 0 ? -1 : at[sc->parents[j]];
+        c->leg_joints[m++] = (int32_t)j;
+    }
+    for (int l = 0; st == PB_OK && l < 2; l++) {
+        for (int r = 0; r < 3; r++) c->leg_at[l][r] = at[sc->leg[l][r]];
+        int32_t p = sc->parents[sc->leg[l][0]];
+        c->leg_at[l][3] = p < 0 ? -1 : at[p];
+    }
+    c->leg_count = m;
+    if (st == PB_OK) st = pb_skeleton_init(&c->leg_skel, par, m, c->characters);
+    if (st == PB_OK) st = pb_pose_alloc_static(&c->leg_local, m * c->characters);
+    if (st == PB_OK) st = pb_pose_alloc_static(&c->leg_global, m * c->characters);
+    free(at);
+    free(par);
+    return st;
+}
+
 pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler)
 {
     return pb_frame_crowd_init_range(c, sc, 0, characters, sampler);
@@ -121,6 +158,7 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
     if (st == PB_OK) st = pb_pose_alloc(&c->target, chains);
     if (st == PB_OK) st = pb_pose_alloc(&c->solved, chains);
     if (st == PB_OK) st = bind_pose(c);
+    if (st == PB_OK) st = legs_init(c);
     float *offset[2] = { malloc(characters * sizeof(float)), malloc(characters * sizeof(float)) };
     c->lift = malloc(characters * sizeof(float));
     if (st != PB_OK || !offset[0] || !offset[1] || !c->lift) {
@@ -327,9 +365,20 @@ pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v)
     return run_op(c, PB_OP_additive, v, &call);
 }
 
+/* Only the joints whose globals the IK reads (10 of the synthetic
+ * character's 64, 9 of CMU's 31), copied out of the crowd's locals: the
+ * same per-joint arithmetic as the whole pose's fk_static, so the same bits
+ * whenever both take the same fk path (test_frame); under 16 characters a
+ * large skeleton's whole pose would take the crowd path and its legs the
+ * few-characters one, which round differently. */
 pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v)
 {
-    pb_call call = { .a = &c->local, .out = &c->global, .skel = &c->skel };
+    if (!c->leg_count) return PB_OK;   /* no legs, no IK */
+    size_t C = c->characters;
+    for (size_t i = 0; i < c->leg_count; i++)
+        for (int p = PB_POS_X; p <= PB_SCL_Z; p++)
+            memcpy(c->leg_local.plane[p] + i * C, c->local.plane[p] + (size_t)c->leg_joints[i] * C, C * sizeof(float));
+    pb_call call = { .a = &c->leg_local, .out = &c->leg_global, .skel = &c->leg_skel };
     return run_op(c, PB_OP_fk_static, v, &call);
 }
 
@@ -343,15 +392,17 @@ pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
     if (sc->leg[0][0] < 0) return PB_OK;   /* no legs: reported by the caller */
     size_t C = c->characters, K = 2 * C;
     for (int l = 0; l < 2; l++) {
-        size_t root = (size_t)sc->leg[l][0], mid = (size_t)sc->leg[l][1], end = (size_t)sc->leg[l][2];
+        size_t mid = (size_t)sc->leg[l][1], end = (size_t)sc->leg[l][2];
+        size_t groot = (size_t)c->leg_at[l][0], gend = (size_t)c->leg_at[l][2];   /* in leg_global */
         for (size_t k = 0; k < C; k++) {
             size_t ch = (size_t)l * C + k;
             for (int p = PB_POS_X; p <= PB_SCL_Z; p++) {
-                c->chain.plane[p][ch] = c->global.plane[p][root * C + k];
+                c->chain.plane[p][ch] = c->leg_global.plane[p][groot * C + k];
                 c->chain.plane[p][K + ch] = c->local.plane[p][mid * C + k];
                 c->chain.plane[p][2 * K + ch] = c->local.plane[p][end * C + k];
             }
-            for (int p = PB_POS_X; p <= PB_POS_Z; p++) c->target.plane[p][2 * K + ch] = c->global.plane[p][end * C + k];
+            for (int p = PB_POS_X; p <= PB_POS_Z; p++)
+                c->target.plane[p][2 * K + ch] = c->leg_global.plane[p][gend * C + k];
             c->target.plane[PB_POS_Y][2 * K + ch] += c->lift[k];
         }
     }
@@ -361,11 +412,11 @@ pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
     if (s != PB_OK) return s;
     for (int l = 0; l < 2; l++) {
         size_t root = (size_t)sc->leg[l][0], mid = (size_t)sc->leg[l][1];
-        int parent = sc->parents[root];
+        int32_t parent = c->leg_at[l][3];   /* in leg_global */
         for (size_t k = 0; k < C; k++) {
             size_t ch = (size_t)l * C + k;
             qd g = qd_get(&c->solved, ch);
-            qd local = parent < 0 ? g : qd_mul(qd_conj(qd_get(&c->global, (size_t)parent * C + k)), g);
+            qd local = parent < 0 ? g : qd_mul(qd_conj(qd_get(&c->leg_global, (size_t)parent * C + k)), g);
             qd_set(&c->local, root * C + k, local);
             qd_set(&c->local, mid * C + k, qd_get(&c->solved, K + ch));
         }

@@ -1,12 +1,15 @@
 /* test_frame.c — the frame pipeline as a library (posebench/frame.h): legs
  * found by name on the rigs the name table covers and by topology on a rig
  * with meaningless names; random skeletons are valid and deterministic; a
- * frame step runs and its globals are finite; bad arguments get errors. */
+ * frame step runs and its globals are finite; legs FK's joints are the legs'
+ * and their ancestors and their globals the whole pose's fk_static's, bit for
+ * bit, on every variant; bad arguments get errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "all_variants.h"
 #include "posebench/posebench.h"
 
 /* A biped: hips, a short pelvis bone per side, thigh, shin, foot, toe; spine,
@@ -157,6 +160,54 @@ static void palette_follows(const pb_frame_crowd *c)
           "their joint's entry applied to the rest position", how, single, worst);
 }
 
+/* Legs FK runs fk_static over the legs' joints and their ancestors only:
+ * that set holds both legs, is closed under parents, and gives the globals
+ * the whole pose's fk_static gives at those joints, bit for bit. */
+static void legs_fk_subset(const pb_scene *s, size_t C)
+{
+    for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+        const pb_variant *v = pb_all_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        const char *vn = pb_variant_name(v);
+        pb_frame_crowd c;
+        pb_status st = pb_frame_crowd_init(&c, s, C, PB_OP_sample_linear);
+        if (st == PB_OK) st = pb_frame_sample(&c, v, 0, 0.1f);
+        if (st == PB_OK) st = pb_frame_sample(&c, v, 1, 0.2f);
+        if (st == PB_OK) st = pb_frame_begin(&c, v, PB_FM_INERTIALIZE);
+        if (st == PB_OK) st = pb_frame_stages_run(&c, v, PB_FM_INERTIALIZE, 3, 0, PB_FS_IK);   /* up to legs FK */
+        CHECK(st == PB_OK, "%s, %s x %zu: %s", vn, s->name, C, pb_last_error());
+        if (st != PB_OK) {
+            pb_frame_crowd_free(&c);
+            continue;
+        }
+        int in[64] = { 0 }, ok = s->joints <= 64 && c.leg_count <= s->joints, same = 1;
+        for (size_t i = 0; ok && i < c.leg_count; i++) {
+            int32_t j = c.leg_joints[i], p = s->parents[j];
+            ok &= (i == 0 || j > c.leg_joints[i - 1]) && (p < 0 || in[p]);
+            in[j] = 1;
+        }
+        for (int l = 0; ok && l < 2; l++)
+            for (int r = 0; r < 4; r++) {
+                int32_t want = r < 3 ? s->leg[l][r] : s->parents[s->leg[l][0]];
+                ok &= c.leg_at[l][r] < 0 ? want < 0 : c.leg_joints[c.leg_at[l][r]] == want;
+            }
+        CHECK(ok && c.leg_count < s->joints, "%s x %zu: %zu leg joints, in skeleton order, closed under parents, "
+              "naming both legs", s->name, C, c.leg_count);
+        pb_pose full;
+        st = pb_pose_alloc_static(&full, c.n);
+        pb_call call = { .a = &c.local, .out = &full, .skel = &c.skel };
+        if (st == PB_OK) st = pb_run(PB_OP_fk_static, v, &call);
+        CHECK(st == PB_OK, "%s: fk_static of the whole pose: %s", vn, pb_last_error());
+        for (size_t i = 0; st == PB_OK && ok && i < c.leg_count; i++)
+            for (int p = PB_POS_X; p <= PB_SCL_Z; p++)
+                same &= !memcmp(c.leg_global.plane[p] + i * C, full.plane[p] + (size_t)c.leg_joints[i] * C,
+                                C * sizeof(float));
+        CHECK(same, "%s, %s x %zu: legs FK's globals are the whole pose's fk_static's, bit for bit", vn, s->name, C);
+        pb_pose_free(&full);
+        pb_frame_crowd_free(&c);
+    }
+}
+
 static void frame_step(void)
 {
     pb_scene s;
@@ -224,6 +275,11 @@ int main(int argc, char **argv)
                                            "j10", "j11", "j12", "j13", "j14", "j15", "j16", "j17", "j18", "j19" };
     legs_of(dir, "plain", plain, "", "by topology");
     random_parents();
+    pb_scene s;
+    CHECK(pb_scene_synthetic(&s, 64, 20231) == PB_OK, "synthetic scene: %s", pb_last_error());
+    legs_fk_subset(&s, 9);    /* fk's few-characters path */
+    legs_fk_subset(&s, 37);   /* the crowd path, with a tail */
+    pb_scene_free(&s);
     frame_step();
     return check_done();
 }

@@ -151,7 +151,16 @@ typedef struct pb_frame_crowd {
     pb_pose mix;              /* the transition's output */
     pb_pose delta;            /* the additive layer: a fixed delta pose (not sampled) */
     pb_pose local;            /* after the additive layer and the IK */
-    pb_pose global;           /* fk_static for the legs, then fk with velocities */
+    pb_pose global;           /* fk with velocities */
+    /* Legs FK: fk_static of the legs' joints and their ancestors only (the
+     * IK reads no other global), leg_count joints listed in leg_joints in
+     * skeleton order, over leg_skel; leg_at: each leg's root, mid, end and
+     * the root's parent (-1: none) as joints of leg_skel. */
+    pb_skeleton leg_skel;
+    pb_pose leg_local, leg_global;
+    int32_t *leg_joints;
+    size_t leg_count;
+    int32_t leg_at[2][4];
     pb_pose chain, target, solved;   /* IK: n = 3 x 2 legs x characters */
     pb_pose inv_bind;         /* static: the inverse of the bind pose's globals (see pb_frame_palette) */
     pb_palette palette;       /* the skinning palette: 3x4 matrices, M(global) M(inv_bind), n entries */
