@@ -29,6 +29,22 @@ PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm256_storeu_ps(p, v); }
 PB_BINLINE void vstore_nt(float *p, pb_vf v) { _mm256_stream_ps(p, v); }
 PB_BINLINE void vstore_nt_fence(void) { simde_mm_sfence(); }
 #endif
+/* The first cnt (< PB_LANES) lanes loaded (the rest fill) or stored by
+ * vmaskmovps, touching nothing past them (as AVX-512's; vmath.h). Native
+ * only: SIMDe's portable maskload reads all 8 lanes. */
+#if defined(SIMDE_X86_AVX_NATIVE)
+#define PB_PARTIAL_MASKED 1
+PB_BINLINE simde__m256i vpart_mask(size_t cnt)
+{
+    return simde_mm256_cmpgt_epi32(simde_mm256_set1_epi32((int)cnt), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+PB_BINLINE pb_vf vload_part(const float *p, size_t cnt, float fill)
+{
+    simde__m256i m = vpart_mask(cnt);
+    return simde_mm256_blendv_ps(simde_mm256_set1_ps(fill), simde_mm256_maskload_ps(p, m), simde_mm256_castsi256_ps(m));
+}
+PB_BINLINE void vstore_part(float *p, size_t cnt, pb_vf v) { simde_mm256_maskstore_ps(p, vpart_mask(cnt), v); }
+#endif
 PB_BINLINE pb_vf vset1(float x) { return simde_mm256_set1_ps(x); }
 PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm256_add_ps(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm256_sub_ps(a, b); }

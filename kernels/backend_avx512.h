@@ -35,6 +35,19 @@ PB_BINLINE void vstoreu(float *p, pb_vf v) { simde_mm512_storeu_ps(p, v); }
 PB_BINLINE void vstore_nt(float *p, pb_vf v) { _mm512_stream_ps(p, v); }
 PB_BINLINE void vstore_nt_fence(void) { simde_mm_sfence(); }
 #endif
+/* The first cnt (< PB_LANES) lanes loaded (the rest fill) or stored by a
+ * masked move, touching nothing past them (a masked lane never faults). The
+ * generic way, through a buffer and memcpy, became `rep movsq`, which costs
+ * tens of cycles per call on Zen 4. SIMDe 0.7.4 has no masked 512-bit loads
+ * or stores, so only the native build has them (vmath.h's vload_n, vstore_n). */
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+#define PB_PARTIAL_MASKED 1
+PB_BINLINE pb_vf vload_part(const float *p, size_t cnt, float fill)
+{
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), (__mmask16)((1u << cnt) - 1u), p);
+}
+PB_BINLINE void vstore_part(float *p, size_t cnt, pb_vf v) { _mm512_mask_storeu_ps(p, (__mmask16)((1u << cnt) - 1u), v); }
+#endif
 PB_BINLINE pb_vf vset1(float x) { return simde_mm512_set1_ps(x); }
 PB_BINLINE pb_vf vadd(pb_vf a, pb_vf b) { return simde_mm512_add_ps(a, b); }
 PB_BINLINE pb_vf vsub(pb_vf a, pb_vf b) { return simde_mm512_sub_ps(a, b); }

@@ -331,6 +331,9 @@ PB_VINLINE vv3 vv3_sel(pb_vm m, vv3 a, vv3 b) { return vv3_make(vsel(m, a.x, b.x
 PB_VINLINE pb_vf vload_n(const float *p, size_t cnt, float fill)
 {
     if (cnt == PB_LANES) return vloadu(p);
+#ifdef PB_PARTIAL_MASKED
+    return vload_part(p, cnt, fill);
+#endif
     float buf[PB_LANES];
     for (size_t l = 0; l < PB_LANES; l++) buf[l] = fill;
     memcpy(buf, p, cnt * sizeof(float));
@@ -342,12 +345,17 @@ PB_VINLINE void vstore_n(float *p, size_t cnt, pb_vf v)
         vstoreu(p, v);
         return;
     }
+#ifdef PB_PARTIAL_MASKED
+    vstore_part(p, cnt, v);
+    return;
+#endif
     float buf[PB_LANES];
     vstoreu(buf, v);
     memcpy(p, buf, cnt * sizeof(float));
 }
-/* cnt (1..PB_LANES) elements from i, any alignment; a partial vector goes
- * through a buffer so nothing past i + cnt is touched. */
+/* cnt (1..PB_LANES) elements from i, any alignment; a partial vector is a
+ * masked move where the backend has one (PB_PARTIAL_MASKED: native AVX-512
+ * and AVX2), else goes through a buffer, so nothing past i + cnt is touched. */
 PB_VINLINE vv3 vv3_load_n(const float *const *pl, int first, size_t i, size_t cnt)
 {
     return vv3_make(vload_n(pl[first] + i, cnt, 0), vload_n(pl[first + 1] + i, cnt, 0), vload_n(pl[first + 2] + i, cnt, 0));
