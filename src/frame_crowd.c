@@ -391,20 +391,17 @@ pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
     const pb_scene *sc = c->sc;
     if (sc->leg[0][0] < 0) return PB_OK;   /* no legs: reported by the caller */
     size_t C = c->characters, K = 2 * C;
+    const size_t row = C * sizeof(float);   /* a joint's characters, contiguous in both layouts */
     for (int l = 0; l < 2; l++) {
-        size_t mid = (size_t)sc->leg[l][1], end = (size_t)sc->leg[l][2];
+        size_t mid = (size_t)sc->leg[l][1], end = (size_t)sc->leg[l][2], ch = (size_t)l * C;
         size_t groot = (size_t)c->leg_at[l][0], gend = (size_t)c->leg_at[l][2];   /* in leg_global */
-        for (size_t k = 0; k < C; k++) {
-            size_t ch = (size_t)l * C + k;
-            for (int p = PB_POS_X; p <= PB_SCL_Z; p++) {
-                c->chain.plane[p][ch] = c->leg_global.plane[p][groot * C + k];
-                c->chain.plane[p][K + ch] = c->local.plane[p][mid * C + k];
-                c->chain.plane[p][2 * K + ch] = c->local.plane[p][end * C + k];
-            }
-            for (int p = PB_POS_X; p <= PB_POS_Z; p++)
-                c->target.plane[p][2 * K + ch] = c->leg_global.plane[p][gend * C + k];
-            c->target.plane[PB_POS_Y][2 * K + ch] += c->lift[k];
+        for (int p = PB_POS_X; p <= PB_SCL_Z; p++) {
+            memcpy(c->chain.plane[p] + ch, c->leg_global.plane[p] + groot * C, row);
+            memcpy(c->chain.plane[p] + K + ch, c->local.plane[p] + mid * C, row);
+            memcpy(c->chain.plane[p] + 2 * K + ch, c->local.plane[p] + end * C, row);
         }
+        for (int p = PB_POS_X; p <= PB_POS_Z; p++) memcpy(c->target.plane[p] + 2 * K + ch, c->leg_global.plane[p] + gend * C, row);
+        for (size_t k = 0; k < C; k++) c->target.plane[PB_POS_Y][2 * K + ch + k] += c->lift[k];
     }
     pb_call call = { .a = &c->chain, .b = &c->target, .out = &c->solved };
     call.params.axis[0] = 1.0f;   /* knee hint, used only for a straight leg */
