@@ -5,7 +5,8 @@
 /* Forward / backward kinematics over a skeleton (see posebench/skeleton.h).
  * Crowd path (characters >= PB_LANES): joint by joint, the characters of a
  * joint are contiguous and so are their parents': plain loads, no gathers;
- * the last partial vector of a joint goes through a buffer. Level path (one
+ * the last partial vector of a joint is vload_n / vstore_n's (masked moves
+ * on native AVX-512 and AVX2, else through a buffer). Level path (one
  * large skeleton, small groups): level by level in depth order, gathering
  * each vector's elements and their parents (computed in an earlier level) and
  * scattering the results. np = 10 (static transforms) or 19 (velocities). */
