@@ -99,7 +99,7 @@ static pb_status legs_init(pb_frame_crowd *c)
     size_t J = sc->joints, m = 0;
     int32_t *at = malloc(J * sizeof *at), *par = malloc(J * sizeof *par);
     c->leg_joints = malloc(J * sizeof *c->leg_joints);
-    pb_status st = at && par && c->leg_joints ? PB_OK : PB_ERR_NOMEM;
+    pb_status st = at && par && c->leg_joints ? PB_OK : pb_fail(PB_ERR_NOMEM, "out of memory for the legs' joints");
     for (size_t j = 0; st == PB_OK && j < J; j++) at[j] = -1;
     for (int l = 0; st == PB_OK && l < 2; l++)
         for (int r = 0; r < 3; r++)

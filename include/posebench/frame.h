@@ -179,8 +179,9 @@ typedef struct pb_frame_crowd {
 } pb_frame_crowd;
 
 /* A crowd holds 11 poses of 76 bytes, a static pose (40 B) and a palette entry
- * (48 B) per element, 924 B: joints x characters is capped so that stays within
- * ~3.9 GB (4096 characters x 1024 joints). */
+ * (48 B) per element, 924 B, and the legs FK's two static poses over the legs'
+ * joints and their ancestors (at most 80 B per element): joints x characters
+ * is capped so that stays within ~4.2 GB (4096 characters x 1024 joints). */
 #define PB_FRAME_CROWD_MAX_ELEMENTS ((size_t)1 << 22)
 /* and characters x mesh vertices so the skinned vertices (24 B each) stay within ~800 MB */
 #define PB_FRAME_CROWD_MAX_VERTICES ((size_t)1 << 25)
