@@ -333,11 +333,12 @@ PB_VINLINE pb_vf vload_n(const float *p, size_t cnt, float fill)
     if (cnt == PB_LANES) return vloadu(p);
 #ifdef PB_PARTIAL_MASKED
     return vload_part(p, cnt, fill);
-#endif
+#else
     float buf[PB_LANES];
     for (size_t l = 0; l < PB_LANES; l++) buf[l] = fill;
     memcpy(buf, p, cnt * sizeof(float));
     return vloadu(buf);
+#endif
 }
 PB_VINLINE void vstore_n(float *p, size_t cnt, pb_vf v)
 {
@@ -347,11 +348,11 @@ PB_VINLINE void vstore_n(float *p, size_t cnt, pb_vf v)
     }
 #ifdef PB_PARTIAL_MASKED
     vstore_part(p, cnt, v);
-    return;
-#endif
+#else
     float buf[PB_LANES];
     vstoreu(buf, v);
     memcpy(p, buf, cnt * sizeof(float));
+#endif
 }
 /* cnt (1..PB_LANES) elements from i, any alignment; a partial vector is a
  * masked move where the backend has one (PB_PARTIAL_MASKED: native AVX-512
