@@ -10,22 +10,39 @@ PB_VINLINE pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
 
 /* A, B, C of the left Jacobian of angle x: series below 0.25 rad, closed
  * forms above from sh, ch = sin, cos of x/2 (so 1 - cos x needs no
- * subtraction; any values where x < 0.25). */
-PB_VINLINE void vjac_coefs_sc(pb_vf x, pb_vf sh, pb_vf ch, pb_vf *A, pb_vf *B, pb_vf *C)
+ * subtraction; any values where x < 0.25). Each side alone where every
+ * lane is on it (the other's lanes would be dropped: the same bits). */
+PB_VINLINE void vjac_series(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
 {
     pb_vf x2 = vmul(x, x);
-    pb_vf sA = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
-    pb_vf sB = vsub(vset1(1.0f / 6), vmul(x2, vsub(vset1(1.0f / 120), vmul(x2, vsub(vset1(1.0f / 5040), vmul(x2, vset1(1.0f / 362880)))))));
-    pb_vf sC = vadd(vset1(1.0f / 12), vmul(x2, vadd(vset1(1.0f / 720), vmul(x2, vadd(vset1(1.0f / 30240), vmul(x2, vset1(1.0f / 1209600)))))));
+    *A = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
+    *B = vsub(vset1(1.0f / 6), vmul(x2, vsub(vset1(1.0f / 120), vmul(x2, vsub(vset1(1.0f / 5040), vmul(x2, vset1(1.0f / 362880)))))));
+    *C = vadd(vset1(1.0f / 12), vmul(x2, vadd(vset1(1.0f / 720), vmul(x2, vadd(vset1(1.0f / 30240), vmul(x2, vset1(1.0f / 1209600)))))));
+}
+PB_VINLINE void vjac_closed(pb_vf x, pb_vf sh, pb_vf ch, pb_vf *A, pb_vf *B, pb_vf *C)
+{
+    pb_vf x2 = vmul(x, x);
+    pb_vf h = vmul(x, vset1(0.5f));
+    *A = vdiv(vmul(vset1(2.0f), vmul(sh, sh)), x2);
+    *B = vdiv(vsub(x, vmul(vset1(2.0f), vmul(sh, ch))), vmul(x2, x));
+    *C = vdiv(vsub(vset1(1.0f), vdiv(vmul(h, ch), sh)), x2);
+}
+PB_VINLINE void vjac_coefs_sc(pb_vf x, pb_vf sh, pb_vf ch, pb_vf *A, pb_vf *B, pb_vf *C)
+{
     pb_vm small = vlt(x, vset1(0.25f));
-    pb_vf xs = vsel(small, vset1(1.0f), x);           /* keep the unused closed forms finite: */
-    sh = vsel(small, vset1(0.479425538604203f), sh);  /* sin 0.5 */
-    ch = vsel(small, vset1(0.877582561890373f), ch);  /* cos 0.5 */
-    pb_vf x2s = vmul(xs, xs);
-    pb_vf h = vmul(xs, vset1(0.5f));
-    pb_vf dA = vdiv(vmul(vset1(2.0f), vmul(sh, sh)), x2s);
-    pb_vf dB = vdiv(vsub(xs, vmul(vset1(2.0f), vmul(sh, ch))), vmul(x2s, xs));
-    pb_vf dC = vdiv(vsub(vset1(1.0f), vdiv(vmul(h, ch), sh)), x2s);
+    if (!many(small)) {
+        vjac_closed(x, sh, ch, A, B, C);
+        return;
+    }
+    pb_vf sA, sB, sC, dA, dB, dC;
+    vjac_series(x, &sA, &sB, &sC);
+    if (!many(mnot(small))) {
+        *A = sA, *B = sB, *C = sC;
+        return;
+    }
+    /* keep the unused closed forms finite: x 1, sin and cos of 0.5 */
+    vjac_closed(vsel(small, vset1(1.0f), x), vsel(small, vset1(0.479425538604203f), sh),
+                vsel(small, vset1(0.877582561890373f), ch), &dA, &dB, &dC);
     *A = vsel(small, sA, dA);
     *B = vsel(small, sB, dB);
     *C = vsel(small, sC, dC);
