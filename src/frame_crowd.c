@@ -407,15 +407,31 @@ pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
     call.params.axis[0] = 1.0f;   /* knee hint, used only for a straight leg */
     pb_status s = run_op(c, PB_OP_two_bone_ik, v, &call);
     if (s != PB_OK) return s;
+    /* Back into the locals by rows: the mid's solved rotation is local; the
+     * root's is global, its local inv(parent) x it, in float as the ops
+     * compute (the old per-element double product and normalization was
+     * half of this stage). */
+    float *const *sv = c->solved.plane, *const *lo = c->local.plane;
     for (int l = 0; l < 2; l++) {
-        size_t root = (size_t)sc->leg[l][0], mid = (size_t)sc->leg[l][1];
+        size_t root = (size_t)sc->leg[l][0], mid = (size_t)sc->leg[l][1], ch = (size_t)l * C;
         int32_t parent = c->leg_at[l][3];   /* in leg_global */
-        for (size_t k = 0; k < C; k++) {
-            size_t ch = (size_t)l * C + k;
-            qd g = qd_get(&c->solved, ch);
-            qd local = parent < 0 ? g : qd_mul(qd_conj(qd_get(&c->leg_global, (size_t)parent * C + k)), g);
-            qd_set(&c->local, root * C + k, local);
-            qd_set(&c->local, mid * C + k, qd_get(&c->solved, K + ch));
+        for (int p = PB_ROT_W; p <= PB_ROT_Z; p++) memcpy(lo[p] + mid * C, sv[p] + K + ch, row);
+        if (parent < 0) {
+            for (int p = PB_ROT_W; p <= PB_ROT_Z; p++) memcpy(lo[p] + root * C, sv[p] + ch, row);
+            continue;
+        }
+        float *const *pg = c->leg_global.plane;
+        size_t pe = (size_t)parent * C;
+        const float *pw = pg[PB_ROT_W] + pe, *px = pg[PB_ROT_X] + pe, *py = pg[PB_ROT_Y] + pe, *pz = pg[PB_ROT_Z] + pe;
+        const float *gw = sv[PB_ROT_W] + ch, *gx = sv[PB_ROT_X] + ch, *gy = sv[PB_ROT_Y] + ch, *gz = sv[PB_ROT_Z] + ch;
+        float *ow = lo[PB_ROT_W] + root * C, *ox = lo[PB_ROT_X] + root * C, *oy = lo[PB_ROT_Y] + root * C,
+              *oz = lo[PB_ROT_Z] + root * C;
+        for (size_t k = 0; k < C; k++) {   /* (w, -v) of the parent times g */
+            float aw = pw[k], ax = px[k], ay = py[k], az = pz[k], bw = gw[k], bx = gx[k], by = gy[k], bz = gz[k];
+            ow[k] = aw * bw + ax * bx + ay * by + az * bz;
+            ox[k] = aw * bx - ax * bw - ay * bz + az * by;
+            oy[k] = aw * by + ax * bz - ay * bw - az * bx;
+            oz[k] = aw * bz - ax * by + ay * bx - az * bw;
         }
     }
     return PB_OK;

@@ -3,7 +3,8 @@
  * with meaningless names; random skeletons are valid and deterministic; a
  * frame step runs and its globals are finite; legs FK's joints are the legs'
  * and their ancestors and their globals the whole pose's fk_static's, bit for
- * bit, on every variant; bad arguments get errors. */
+ * bit, on every variant; the feet reach their targets; bad arguments get
+ * errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +209,50 @@ static void legs_fk_subset(const pb_scene *s, size_t C)
     }
 }
 
+/* After IK and FK with velocities, each foot stands on its target wherever
+ * the target is within the leg's reach (not from the reference: the
+ * distance in the FK'd globals), on every variant: the IK's solved
+ * rotations made it back into the right locals. */
+static void feet_reach(const pb_scene *s, size_t C)
+{
+    for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+        const pb_variant *v = pb_all_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        const char *vn = pb_variant_name(v);
+        pb_frame_crowd c;
+        pb_status st = pb_frame_crowd_init(&c, s, C, PB_OP_sample_linear);
+        if (st == PB_OK) st = pb_frame_sample(&c, v, 0, 0.1f);
+        if (st == PB_OK) st = pb_frame_sample(&c, v, 1, 0.2f);
+        if (st == PB_OK) st = pb_frame_begin(&c, v, PB_FM_INERTIALIZE);
+        if (st == PB_OK) st = pb_frame_stages_run(&c, v, PB_FM_INERTIALIZE, 3, 0, PB_FS_PALETTE);   /* through FK */
+        CHECK(st == PB_OK, "%s, %s x %zu: %s", vn, s->name, C, pb_last_error());
+        size_t K = 2 * C, reach = 0, total = 0;
+        double worst = 0;
+        for (int l = 0; st == PB_OK && l < 2; l++)
+            for (size_t k = 0; k < C; k++) {
+                double p[3][3], t[3], d = 0, a = 0, b = 0, e = 0;   /* root, mid, end before IK; target */
+                for (int r = 0; r < 3; r++)
+                    for (int x = 0; x < 3; x++) p[r][x] = c.leg_global.plane[PB_POS_X + x][(size_t)c.leg_at[l][r] * C + k];
+                for (int x = 0; x < 3; x++) {
+                    t[x] = c.target.plane[PB_POS_X + x][2 * K + (size_t)l * C + k];
+                    d += (t[x] - p[0][x]) * (t[x] - p[0][x]);
+                    a += (p[1][x] - p[0][x]) * (p[1][x] - p[0][x]);
+                    b += (p[2][x] - p[1][x]) * (p[2][x] - p[1][x]);
+                    double g = c.global.plane[PB_POS_X + x][(size_t)s->leg[l][2] * C + k] - t[x];
+                    e += g * g;
+                }
+                d = sqrt(d), a = sqrt(a), b = sqrt(b), e = sqrt(e);
+                total++;
+                if (d < fabs(a - b) + 1e-3 || d > a + b - 1e-3) continue;   /* out of reach, or nearly */
+                reach++;
+                if (e > worst) worst = e;
+            }
+        CHECK(st != PB_OK || (reach * 2 > total && worst < 1e-5), "%s, %s x %zu: the feet on their targets after FK: "
+              "%zu of %zu in reach, worst %.3g m", vn, s->name, C, reach, total, worst);
+        pb_frame_crowd_free(&c);
+    }
+}
+
 static void frame_step(void)
 {
     pb_scene s;
@@ -279,6 +324,7 @@ int main(int argc, char **argv)
     CHECK(pb_scene_synthetic(&s, 64, 20231) == PB_OK, "synthetic scene: %s", pb_last_error());
     legs_fk_subset(&s, 9);    /* fk's few-characters path */
     legs_fk_subset(&s, 37);   /* the crowd path, with a tail */
+    feet_reach(&s, 37);
     pb_scene_free(&s);
     frame_step();
     return check_done();
