@@ -91,14 +91,19 @@ PB_VINLINE vv3 vjl_inv_mul_sc(vv3 th, vv3 w, pb_vf x, pb_vf sh, pb_vf ch)
 }
 /* to_saa(d) = 2h v / |v|, h = atan2(|v|, w) (v = 0: 0, as vq_log), also
  * giving s = |v| and h for vq_pow_jl and vjl_inv_mul_sc (x = 2h; s and w
- * in the ratio of sin h and cos h). */
+ * in the ratio of sin h and cos h); vhalf_angle and vsaa_from_sh are its
+ * two steps, for kernels that run them in separate passes. */
+PB_VINLINE pb_vf vhalf_angle(pb_vf s, pb_vf w) { return vsel(veq(s, vzero()), vzero(), vatan2(s, w)); }
+PB_VINLINE vv3 vsaa_from_sh(vv3 v, pb_vf s, pb_vf h)
+{
+    return vv3_scale(vv3_scale(v, vsel(veq(s, vzero()), vset1(1.0f), vdiv(h, s))), vset1(2.0f));
+}
 PB_VINLINE vv3 vq_to_saa_sh(vq d, pb_vf *s, pb_vf *h)
 {
     vv3 v = vq_vec(d);
     *s = vsqrt(vv3_dot(v, v));
-    pb_vm zero = veq(*s, vzero());
-    *h = vsel(zero, vzero(), vatan2(*s, d.w));
-    return vv3_scale(vv3_scale(v, vsel(zero, vset1(1.0f), vdiv(*h, *s))), vset1(2.0f));
+    *h = vhalf_angle(*s, d.w);
+    return vsaa_from_sh(v, *s, *h);
 }
 /* d^t = from_saa(t to_saa(d)) = (cos th, sin(th) v / |v|), from s = |v|
  * and sn, cs = sin, cos of t h (vq_pow_sc), or from s and h (vq_pow_sh_m,

@@ -361,12 +361,16 @@ PB_VINLINE vv3 vv3_load_n(const float *const *pl, int first, size_t i, size_t cn
 {
     return vv3_make(vload_n(pl[first] + i, cnt, 0), vload_n(pl[first + 1] + i, cnt, 0), vload_n(pl[first + 2] + i, cnt, 0));
 }
+PB_VINLINE vq vq_load_n(const float *const *pl, size_t i, size_t cnt)
+{
+    return vq_make(vload_n(pl[PB_ROT_W] + i, cnt, 1), vload_n(pl[PB_ROT_X] + i, cnt, 0), vload_n(pl[PB_ROT_Y] + i, cnt, 0),
+                   vload_n(pl[PB_ROT_Z] + i, cnt, 0));
+}
 PB_VINLINE vkf vkf_load_n(const float *const *pl, size_t i, size_t cnt, int np)
 {
     vkf k = vkf_identity();
     k.pos = vv3_load_n(pl, PB_POS_X, i, cnt);
-    k.rot = vq_make(vload_n(pl[PB_ROT_W] + i, cnt, 1), vload_n(pl[PB_ROT_X] + i, cnt, 0),
-                    vload_n(pl[PB_ROT_Y] + i, cnt, 0), vload_n(pl[PB_ROT_Z] + i, cnt, 0));
+    k.rot = vq_load_n(pl, i, cnt);
     k.scl = vv3_make(vload_n(pl[PB_SCL_X] + i, cnt, 1), vload_n(pl[PB_SCL_Y] + i, cnt, 1), vload_n(pl[PB_SCL_Z] + i, cnt, 1));
     if (np == PB_PLANES) {
         k.vel = vv3_load_n(pl, PB_VEL_X, i, cnt);
