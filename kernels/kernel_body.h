@@ -96,6 +96,7 @@
 #include "kineform.h"
 #include "skeleton.h"
 #include "transition.h"
+#include "dead.h"   /* uses transition.h's blend */
 #include "target.h"
 #include "chain.h"
 #include "foot.h"   /* uses target.h's vik_solve */

@@ -1,6 +1,7 @@
 /* transition.h — the transition and layering ops' kernels: blend, the
- * additive layers, inertialization, decayed extrapolation and dead blending,
- * with their velocity-exact kineform math (see reference/transition.h). */
+ * additive layers and inertialization, with their velocity-exact kineform
+ * math (see reference/transition.h); decayed extrapolation and dead
+ * blending are in dead.h. */
 
 /* Shortcuts for scales that never change (nearly every real clip: BVH has no
  * scale channel), taken only where a whole vector qualifies and giving the
@@ -69,15 +70,6 @@ PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int li
 {
     return vkf_blend_arc(a, b, t, tdot, lin, 1);
 }
-/* Dead blending's blend, slerping via the state when call.via is given (ops.h): b's rotation
- * on the state's hemisphere, stored as the new state. */
-PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *b, pb_vf t, pb_vf tdot)
-{
-    if (!k->via[PB_ROT_W]) return vkf_blend_arc(ext, b, t, tdot, 0, 1);
-    b->rot = vq_sel(vlt(vq_dot(b->rot, vq_load(k->via, i)), vzero()), vq_neg(b->rot), b->rot);
-    vq_store(k->via_out, i, b->rot);
-    return vkf_blend_arc(ext, b, t, tdot, 0, 0);
-}
 /* s^w for m of them (m <= 3), as vexp_m */
 PB_VINLINE void vpow_m(const pb_vf *s, pb_vf w, pb_vf *r, int m)
 {
@@ -99,12 +91,6 @@ PB_VINLINE void vq_pow_hemi_m(const vq *q, const pb_vf *t, vq *r, int m)   /* m 
     for (int j = 0; j < m; j++) h[j] = vatan2_pos(s[j], vabs(q[j].w));
     vq_pow_sh_m(q, s, h, t, r, m);
 }
-PB_VINLINE vq vq_pow_hemi(vq q, pb_vf t)
-{
-    vq r;
-    vq_pow_hemi_m(&q, &t, &r, 1);
-    return r;
-}
 PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
 {
     vkf o;
@@ -117,37 +103,6 @@ PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
     o.svl = vv3_sub(src->svl, dst->svl);
     return o;
 }
-/* f = (1 - exp(-l t)) / l and df = exp(-l t): per-call scalars. */
-PB_VINLINE vkf vkf_extrapolate(const vkf *a, pb_vf f, pb_vf df)
-{
-    vkf r;
-    r.pos = vv3_add(a->pos, vv3_scale(a->vel, f));
-    r.vel = vv3_scale(a->vel, df);
-    r.rot = vq_mul(vq_from_saa(vv3_scale(a->ang, f)), a->rot);
-    r.ang = vv3_scale(a->ang, df);
-    vv3 e = vv3_scale(a->svl, f);
-    r.scl = vv3_mul_exp(a->scl, e);
-    r.svl = vv3_scale(a->svl, df);
-    return r;
-}
-/* The same with a half-life per axis (factors f, df per component; [0] positions, [1]
- * rotations, [2] log-scales). The
- * rotation vector v = ang (.) f turns as well as grows, so the angular
- * velocity is J(v) dv/dt, J the left Jacobian (it is dv/dt when v keeps its
- * direction, as with one half-life). */
-PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, const vv3 f[3], const vv3 df[3])
-{
-    vkf r;
-    r.pos = vv3_add(a->pos, vv3_mul(a->vel, f[0]));
-    r.vel = vv3_mul(a->vel, df[0]);
-    vv3 v = vv3_mul(a->ang, f[1]);
-    r.rot = vq_mul(vq_from_saa_jl(v, vv3_mul(a->ang, df[1]), &r.ang), a->rot);
-    vv3 e = vv3_mul(a->svl, f[2]);
-    r.scl = vv3_mul_exp(a->scl, e);
-    r.svl = vv3_mul(a->svl, df[2]);
-    return r;
-}
-
 /* ---- transition and layering ops --------------------------------------------------------- */
 PB_VINLINE void blend_body(const pb_kargs *k, int lin)
 {
@@ -395,202 +350,4 @@ static void k_inertialize(const pb_kargs *k)
     }
     if (uniform_params(k)) inertialize_body(k, 1, u);
     else inertialize_body(k, 0, u);
-}
-/* (1 - exp(-l t)) / l and exp(-l t) for the decayed extrapolation, per call. */
-static void decay_factors(float t, float halflife, float *f, float *df)
-{
-    *f = *df = 0;
-    if (halflife > 0) {
-        float l = 0.69314718055994530942f / halflife;
-        *df = expf(-l * t);
-        *f = -expm1f(-l * t) / l;
-    }
-}
-/* The same per lane: 1 - exp(-x) by its series below x = 0.5 (no cancellation
- * for small l t), from exp above. */
-PB_VINLINE void vdecay_factors(pb_vf t, pb_vf halflife, pb_vf *f, pb_vf *df)
-{
-    pb_vm live = vlt(vzero(), halflife);
-    pb_vf l = vdiv(vset1(0.69314718055994530942f), vsel(live, halflife, vset1(1.0f))), x = vmul(l, t);
-    pb_vf e = vexp(vneg(x));
-    pb_vf s = vset1(1.0f / 362880);   /* x - x^2/2! + ... + x^9/9!, Horner */
-    static const float c[8] = { -1.0f / 40320, 1.0f / 5040, -1.0f / 720, 1.0f / 120, -1.0f / 24, 1.0f / 6, -0.5f, 1.0f };
-    for (int q = 0; q < 8; q++) s = vfma(s, x, vset1(c[q]));
-    s = vmul(s, x);
-    pb_vf om = vsel(vlt(x, vset1(0.5f)), s, vsub(vset1(1.0f), e));
-    *df = vsel(live, e, vzero());
-    *f = vsel(live, vdiv(om, l), vzero());
-}
-/* Joint limits, one axis per lane (reference/transition.h limit_axis): x kept in [lo, hi]
- * (clamped, or folded by reflection when bounce); *s the factor on its rate; *in where x was inside. */
-PB_VINLINE pb_vf vlimit_axis(pb_vf x, pb_vf lo, pb_vf hi, int bounce, pb_vf *s, pb_vm *inside)
-{
-    pb_vm in = *inside = mand(vle(lo, x), vle(x, hi));
-    pb_vf held = vmin(vmax(x, lo), hi);
-    if (!bounce) {
-        *s = vsel(in, vset1(1.0f), vzero());
-        return vsel(in, x, held);
-    }
-    pb_vf w = vsub(hi, lo), p = vadd(w, w), m = vsub(x, lo);
-    pb_vm wide = vlt(lo, hi);
-    m = vsub(m, vmul(p, vfloor(vdiv(m, vsel(wide, p, vset1(1.0f))))));
-    pb_vm out = vlt(w, m);
-    pb_vf y = vsel(out, vsub(hi, vsub(m, w)), vadd(lo, m));
-    *s = vsel(in, vset1(1.0f), vsel(wide, vsel(out, vset1(-1.0f), vset1(1.0f)), vzero()));
-    return vsel(in, x, vsel(wide, y, held));
-}
-/* r, extrapolated from source rotation src, within the joint limits (per.limits). */
-PB_VINLINE vkf vkf_limited(const pb_kargs *k, size_t i, vq src, vkf r)
-{
-    static const float pad0[3] = { 0, 0, 0 }, pad_rest[4] = { 1, 0, 0, 0 };
-    const pb_joint_limits *L = k->per.limits;
-    pb_vf lo[3], hi[3], q[4] = { vset1(1.0f), vzero(), vzero(), vzero() };
-    vparam_joint(k, L->lo, 3, pad0, i, lo);
-    vparam_joint(k, L->hi, 3, pad0, i, hi);
-    if (L->rest) vparam_joint(k, L->rest, 4, pad_rest, i, q);
-    vq rest = vq_make(q[0], q[1], q[2], q[3]), irest = vq_inv(rest);
-    vv3 l0 = vq_to_saa(vq_abs(vq_mul(irest, src))), l = vq_to_saa(vq_abs(vq_mul(irest, r.rot)));
-    pb_vf x[3] = { l.x, l.y, l.z }, x0[3] = { l0.x, l0.y, l0.z }, y[3], s[3];
-    pb_vm limited = vlt(vset1(1.0f), vzero());
-    for (int c = 0; c < 3; c++) {
-        pb_vf a = vsel(vlt(x0[c], lo[c]), vsub(x0[c], vset1(PB_LIMIT_SLACK)), lo[c]);
-        pb_vf b = vsel(vlt(hi[c], x0[c]), vadd(x0[c], vset1(PB_LIMIT_SLACK)), hi[c]);
-        pb_vm in;
-        y[c] = vlimit_axis(x[c], a, b, L->mode == PB_LIMIT_BOUNCE, &s[c], &in);
-        limited = mor(limited, mnot(in));
-    }
-    if (!many(limited)) return r;
-    vv3 ld = vjl_inv_mul(l, vq_mul_vec3(irest, r.ang)), ly = vv3_make(y[0], y[1], y[2]);
-    vkf o = r;
-    vv3 jl;
-    o.rot = vq_mul(rest, vq_from_saa_jl(ly, vv3_mul(ld, vv3_make(s[0], s[1], s[2])), &jl));
-    o.ang = vq_mul_vec3(rest, jl);
-    return vkf_sel(limited, &o, &r);
-}
-/* a extrapolated by t with the call's half-lives, no limits. */
-PB_VINLINE vkf vkf_extrapolate_half(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
-{
-    if (k->per.halflife_axis || k->per.halflives) {
-        vv3 hl[3], f[3], df[3];
-        if (k->per.halflives) {
-            const float *const *pl = (const float *const *)k->per.halflives->plane;
-            hl[0] = vv3_load(pl, PB_VEL_X, i), hl[1] = vv3_load(pl, PB_ANG_X, i), hl[2] = vv3_load(pl, PB_SVL_X, i);
-        } else {
-            hl[0] = hl[1] = hl[2] = vparam_axes(k, k->per.halflife_axis, i);
-        }
-        int chans = k->per.halflives ? 3 : 1;
-        for (int c = 0; c < chans; c++) {
-            vdecay_factors(t, hl[c].x, &f[c].x, &df[c].x);
-            vdecay_factors(t, hl[c].y, &f[c].y, &df[c].y);
-            vdecay_factors(t, hl[c].z, &f[c].z, &df[c].z);
-        }
-        for (int c = chans; c < 3; c++) f[c] = f[0], df[c] = df[0];
-        return vkf_extrapolate_axes(a, f, df);
-    }
-    pb_vf f, df;
-    vdecay_factors(t, vparam(k, k->per.halflife, k->p.halflife, 0, i), &f, &df);
-    return vkf_extrapolate(a, f, df);
-}
-/* a extrapolated by t with the call's per-element half-lives (per character or uniform, per
- * joint per axis, or per element per axis and channel), within the joint limits when given. */
-PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const vkf *a)
-{
-    vkf r = vkf_extrapolate_half(k, i, t, a);
-    return k->per.limits ? vkf_limited(k, i, a->rot, r) : r;
-}
-/* Root joints' elements, set apart after the vector loop: hold a (zero
- * velocities) or take b. */
-static void roots_fixup(const pb_kargs *k, int take_b)
-{
-    const pb_skeleton *s = k->skel;
-    for (size_t j = 0; j < s->joints; j++) {
-        if (s->parents[j] >= 0) continue;
-        for (size_t e = j * s->characters; e < (j + 1) * s->characters; e++)
-            for (int p = 0; p < PB_PLANES; p++)
-                k->out[p][e] = take_b ? k->b[p][e] : (p >= PB_VEL_X ? 0.0f : k->a[p][e]);
-    }
-}
-static void k_extrapolate_decayed(const pb_kargs *k)
-{
-    if (!uniform_params(k)) {
-        FOR_VECTORS(k) {
-            vkf a = vkf_load(k->a, i), r = vkf_extrapolate_per(k, i, vparam(k, k->per.time, k->p.time, 0, i), &a);
-            vkf_store(k->out, i, &r);
-        }
-        roots_fixup(k, 0);
-        return;
-    }
-    float f, df;
-    decay_factors(k->p.time, k->p.halflife, &f, &df);
-    pb_vf vf = vset1(f), vdf = vset1(df);
-    FOR_VECTORS(k) {
-        vkf a = vkf_load(k->a, i), r = vkf_extrapolate(&a, vf, vdf);
-        vkf_store(k->out, i, &r);
-    }
-    roots_fixup(k, 0);
-}
-static void k_dead_blending(const pb_kargs *k)
-{
-    if (!uniform_params(k)) {
-        FOR_VECTORS(k) {
-            pb_vf t = vparam(k, k->per.time, k->p.time, 0, i), T = vparam(k, k->per.duration, k->p.duration, 0, i);
-            pb_vm live = vlt(vzero(), T);
-            pb_vf u = vsel(live, vdiv(t, vsel(live, T, vset1(1.0f))), vset1(1.0f));
-            pb_vf c = vmin(vmax(u, vzero()), vset1(1.0f));
-            pb_vf va = vmul(vmul(c, c), vsub(vset1(3), vmul(vset1(2), c)));
-            pb_vm moving = mand(live, mand(vlt(vzero(), u), vlt(u, vset1(1.0f))));
-            pb_vf vad = vsel(moving, vdiv(vmul(vmul(vset1(6), u), vsub(vset1(1), u)), vsel(live, T, vset1(1.0f))), vzero());
-            vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-            vkf ext = vkf_extrapolate_per(k, i, t, &a), r = vkf_dead_blend(k, i, &ext, &b, va, vad);
-            vkf_store(k->out, i, &r);
-        }
-        roots_fixup(k, 1);
-        return;
-    }
-    float t = k->p.time, T = k->p.duration, f, df;
-    decay_factors(t, k->p.halflife, &f, &df);
-    float u = T > 0 ? t / T : 1, c = u < 0 ? 0 : u > 1 ? 1 : u;
-    float alpha = c * c * (3 - 2 * c), alpha_dot = (T > 0 && u > 0 && u < 1) ? 6 * u * (1 - u) / T : 0;
-    pb_vf vf = vset1(f), vdf = vset1(df), va = vset1(alpha), vad = vset1(alpha_dot);
-    FOR_VECTORS(k) {
-        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_dead_blend(k, i, &ext, &b, va, vad);
-        vkf_store(k->out, i, &r);
-    }
-    roots_fixup(k, 1);
-}
-/* log(b / a) for positive a, b as log1p((b - a) / a): b - a is exact where it matters (b
- * near a), so an inexact division (NEON's) costs an ulp of the small quotient, not of b / a
- * near 1. log1p(u) = log(w) u / (w - 1), w = 1 + u (exact where w = 1: u). */
-PB_VINLINE pb_vf vlog_ratio(pb_vf b, pb_vf a)
-{
-    pb_vf u = vdiv(vsub(b, a), a), w = vadd(vset1(1.0f), u), wm1 = vsub(w, vset1(1.0f));
-    pb_vm one = vle(vabs(wm1), vzero());
-    return vsel(one, u, vdiv(vmul(vlog(w), u), vsel(one, vset1(1.0f), wm1)));
-}
-/* Unreal's half-life estimate per lane and axis (reference/transition.h). */
-PB_VINLINE pb_vf vhalflife_est(pb_vf d, pb_vf v)
-{
-    pb_vf eps = vset1(PB_HALFLIFE_EST_EPS);
-    pb_vf m = vsel(vle(vzero(), v), vmax(v, eps), vmin(v, vneg(eps)));
-    pb_vf h = vmul(vset1(PB_HALFLIFE_EST_SCALE), vdiv(d, m));
-    h = vmin(vmax(h, vset1(PB_HALFLIFE_EST_MIN)), vset1(PB_HALFLIFE_EST_MAX));
-    return vsel(vlt(vzero(), vabs(v)), h, vzero());   /* v == 0: 0 */
-}
-PB_VINLINE vv3 vv3_halflife_est(vv3 d, vv3 v)
-{
-    return vv3_make(vhalflife_est(d.x, v.x), vhalflife_est(d.y, v.y), vhalflife_est(d.z, v.z));
-}
-static void k_estimate_halflife(const pb_kargs *k)
-{
-    FOR_VECTORS(k) {
-        vkf a = vkf_load(k->a, i);
-        vv3 dp = vv3_sub(vv3_load(k->b, PB_POS_X, i), a.pos);
-        vv3 dr = vq_to_saa(vq_abs(vq_mul(vq_load(k->b, i), vq_inv(a.rot))));
-        vv3 bs = vv3_load(k->b, PB_SCL_X, i);
-        vv3 ds = vv3_make(vlog_ratio(bs.x, a.scl.x), vlog_ratio(bs.y, a.scl.y), vlog_ratio(bs.z, a.scl.z));
-        vv3_store(k->out, PB_VEL_X, i, vv3_halflife_est(dp, a.vel));
-        vv3_store(k->out, PB_ANG_X, i, vv3_halflife_est(dr, a.ang));
-        vv3_store(k->out, PB_SVL_X, i, vv3_halflife_est(ds, a.svl));
-    }
 }
