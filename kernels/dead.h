@@ -34,15 +34,6 @@ PB_VINLINE vkf vkf_extrapolate_axes(const vkf *a, const vv3 f[3], const vv3 df[3
     return r;
 }
 
-/* Dead blending's blend, slerping via the state when call.via is given (ops.h): b's rotation
- * on the state's hemisphere, stored as the new state. */
-PB_VINLINE vkf vkf_dead_blend(const pb_kargs *k, size_t i, const vkf *ext, vkf *b, pb_vf t, pb_vf tdot)
-{
-    if (!k->via[PB_ROT_W]) return vkf_blend_arc(ext, b, t, tdot, 0, 1);
-    b->rot = vq_sel(vlt(vq_dot(b->rot, vq_load(k->via, i)), vzero()), vq_neg(b->rot), b->rot);
-    vq_store(k->via_out, i, b->rot);
-    return vkf_blend_arc(ext, b, t, tdot, 0, 0);
-}
 /* (1 - exp(-l t)) / l and exp(-l t) for the decayed extrapolation, per call. */
 static void decay_factors(float t, float halflife, float *f, float *df)
 {
@@ -176,35 +167,57 @@ static void k_extrapolate_decayed(const pb_kargs *k)
     }
     roots_fixup(k, 0);
 }
+/* The weight alpha of dead blending's blend (smoothstep of t / T) and its rate, per lane. */
+PB_VINLINE void vdead_alpha(pb_vf t, pb_vf T, pb_vf *va, pb_vf *vad)
+{
+    pb_vm live = vlt(vzero(), T);
+    pb_vf u = vsel(live, vdiv(t, vsel(live, T, vset1(1.0f))), vset1(1.0f));
+    pb_vf c = vmin(vmax(u, vzero()), vset1(1.0f));
+    *va = vmul(vmul(c, c), vsub(vset1(3), vmul(vset1(2), c)));
+    pb_vm moving = mand(live, mand(vlt(vzero(), u), vlt(u, vset1(1.0f))));
+    *vad = vsel(moving, vdiv(vmul(vmul(vset1(6), u), vsub(vset1(1), u)), vsel(live, T, vset1(1.0f))), vzero());
+}
+/* Dead blending in passes over a batch (transition.h): the source extrapolated into a batch
+ * buffer, then the blend to b (blend_batch), slerping via the state when call.via is given
+ * (ops.h: b's rotation on the state's hemisphere, stored as the new state). uni (a constant
+ * where called): the extrapolation's factors f, df and the weight va, vad are per-call scalars
+ * in registers; else per lane (half-lives, limits). */
+PB_VINLINE void dead_body(const pb_kargs *k, int uni, pb_vf f, pb_vf df, pb_vf va, pb_vf vad)
+{
+    _Alignas(64) float ebuf[PB_PLANES][TR_BATCH], buf[BL_NBUF][TR_BATCH];
+    float *ep[PB_PLANES];
+    tr_buffers(ebuf, ep, PB_PLANES);
+    int via = k->via[PB_ROT_W] != NULL;
+    FOR_TR_BATCHES(k, i0, nb) {
+        FOR_TR_VECTORS(j, nb) {
+            size_t i = i0 + j;
+            vkf a = vkf_load(k->a, i), ext;
+            if (uni) {
+                ext = vkf_extrapolate(&a, f, df);
+            } else {
+                pb_vf t = vparam(k, k->per.time, k->p.time, 0, i), w, wd;
+                vdead_alpha(t, vparam(k, k->per.duration, k->p.duration, 0, i), &w, &wd);
+                vstore(buf[BL_T] + j, w), vstore(buf[BL_TD] + j, wd);
+                ext = vkf_extrapolate_per(k, i, t, &a);
+            }
+            vkf_store(ep, j, &ext);
+        }
+        blend_batch((const float *const *)ep, 0, k->b, i0, k->out, nb, uni, va, vad, 0, via ? k->via : NULL,
+                    via ? k->via_out : NULL, buf);
+    }
+    roots_fixup(k, 1);
+}
 static void k_dead_blending(const pb_kargs *k)
 {
     if (!uniform_params(k)) {
-        FOR_VECTORS(k) {
-            pb_vf t = vparam(k, k->per.time, k->p.time, 0, i), T = vparam(k, k->per.duration, k->p.duration, 0, i);
-            pb_vm live = vlt(vzero(), T);
-            pb_vf u = vsel(live, vdiv(t, vsel(live, T, vset1(1.0f))), vset1(1.0f));
-            pb_vf c = vmin(vmax(u, vzero()), vset1(1.0f));
-            pb_vf va = vmul(vmul(c, c), vsub(vset1(3), vmul(vset1(2), c)));
-            pb_vm moving = mand(live, mand(vlt(vzero(), u), vlt(u, vset1(1.0f))));
-            pb_vf vad = vsel(moving, vdiv(vmul(vmul(vset1(6), u), vsub(vset1(1), u)), vsel(live, T, vset1(1.0f))), vzero());
-            vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-            vkf ext = vkf_extrapolate_per(k, i, t, &a), r = vkf_dead_blend(k, i, &ext, &b, va, vad);
-            vkf_store(k->out, i, &r);
-        }
-        roots_fixup(k, 1);
+        dead_body(k, 0, vzero(), vzero(), vzero(), vzero());
         return;
     }
     float t = k->p.time, T = k->p.duration, f, df;
     decay_factors(t, k->p.halflife, &f, &df);
     float u = T > 0 ? t / T : 1, c = u < 0 ? 0 : u > 1 ? 1 : u;
     float alpha = c * c * (3 - 2 * c), alpha_dot = (T > 0 && u > 0 && u < 1) ? 6 * u * (1 - u) / T : 0;
-    pb_vf vf = vset1(f), vdf = vset1(df), va = vset1(alpha), vad = vset1(alpha_dot);
-    FOR_VECTORS(k) {
-        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i);
-        vkf ext = vkf_extrapolate(&a, vf, vdf), r = vkf_dead_blend(k, i, &ext, &b, va, vad);
-        vkf_store(k->out, i, &r);
-    }
-    roots_fixup(k, 1);
+    dead_body(k, 1, vset1(f), vset1(df), vset1(alpha), vset1(alpha_dot));
 }
 /* log(b / a) for positive a, b as log1p((b - a) / a): b - a is exact where it matters (b
  * near a), so an inexact division (NEON's) costs an ulp of the small quotient, not of b / a

@@ -27,48 +27,125 @@ PB_VINLINE vv3 vv3_mul_exp(vv3 s, vv3 e)
     return vv3_all(e, 0.0f) ? s : vv3_mul(s, vv3_exp(e));
 }
 
+/* The transition ops with long dependency chains per vector (blend,
+ * additive, inertialize, dead blending) run in passes over a batch of TR_BATCH elements, each pass
+ * over the whole batch before the next, through a few KB of buffer (in L1):
+ * one vector's chain alone (sqrt -> atan2 -> division, then sincos ->
+ * Jacobian) left the core idle, a batch's independent chains overlap. The
+ * same operations per lane as one pass, so the same bits. Batches of 4
+ * vectors measured best (fused default frame, Zen 4; 8 and 16 within 2 %). */
+#define TR_BATCH (4 * PB_LANES)
+#define FOR_TR_BATCHES(k, i0, nb)                                                                       \
+    for (size_t i0 = 0, nb = 0; i0 < (k)->n_padded &&                                                   \
+                                ((nb = (k)->n_padded - i0 < TR_BATCH ? (k)->n_padded - i0 : TR_BATCH), 1); \
+         i0 += TR_BATCH)
+#define FOR_TR_VECTORS(j, nb) for (size_t j = 0; j < (nb); j += PB_LANES)
+static inline void tr_buffers(float (*buf)[TR_BATCH], float **bp, int n)
+{
+    for (int q = 0; q < n; q++) bp[q] = buf[q];
+}
+PB_VINLINE void tr_vq_store(float *const *bp, int first, size_t j, vq q)
+{
+    vstore(bp[first] + j, q.w), vstore(bp[first + 1] + j, q.x), vstore(bp[first + 2] + j, q.y), vstore(bp[first + 3] + j, q.z);
+}
+PB_VINLINE vq tr_vq_load(const float *const *bp, int first, size_t j)
+{
+    return vq_make(vload(bp[first] + j), vload(bp[first + 1] + j), vload(bp[first + 2] + j), vload(bp[first + 3] + j));
+}
+
 /* The slerp of q to p at t as d^t q, d = p q^-1 (on the shorter arc, or
  * along the arc to p as given), and its exact angular velocity from wq, wp
- * and tdot: one atan2 and one sincos (vq_to_saa_sh, vq_pow_jl) serve both. */
-PB_VINLINE vv3 vslerp_ang(vq q, vv3 wq, vq p, vv3 wp, pb_vf t, pb_vf tdot, int shortest, vq *rot)
+ * and tdot: one atan2 and one sincos serve both. Three steps, which the
+ * blends run in passes over a batch (blend_batch):
+ * 1. d, s = |v| and the half angle h (sqrt -> atan2); */
+PB_VINLINE vq vslerp_d(vq q, vq p, int shortest, pb_vf *s, pb_vf *h)
 {
     if (shortest) p = vq_sel(vlt(vq_dot(q, p), vzero()), vq_neg(p), p);
     vq d = vq_mul(p, vq_inv(q));   /* on the longer arc (slerp via) |rho| is between pi and 2 pi */
     if (shortest) d = vq_abs(d);
-    pb_vf s, h;
-    vv3 rho = vq_to_saa_sh(d, &s, &h), jl;
+    vv3 v = vq_vec(d);
+    *s = vsqrt(vv3_dot(v, v));
+    *h = vhalf_angle(*s, d.w);
+    return d;
+}
+/* 2. th = t rho (rho = to_saa(d)) and its rate (rho's by the inverse Jacobian), the sin and cos of t h; */
+PB_VINLINE void vslerp_th(vq d, pb_vf s, pb_vf h, vv3 wq, vv3 wp, pb_vf t, pb_vf tdot, vv3 *th, vv3 *th_dot,
+                          pb_vf *sn, pb_vf *cs)
+{
+    vv3 rho = vsaa_from_sh(vq_vec(d), s, h);
     vv3 rho_dot = vjl_inv_mul_sc(rho, vv3_sub(wp, vq_mul_vec3(d, wq)), vmul(h, vset1(2.0f)), s, d.w);
-    vv3 th = vv3_scale(rho, t);
-    vv3 th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
-    vq e = vq_pow_jl(d, s, h, t, th, th_dot, &jl);
+    *th = vv3_scale(rho, t);
+    *th_dot = vv3_add(vv3_scale(rho, tdot), vv3_scale(rho_dot, t));
+    vsincos(vmul(t, h), sn, cs);
+}
+/* 3. the rotation d^t q and its angular velocity. */
+PB_VINLINE vv3 vslerp_rot(vq d, pb_vf s, pb_vf h, vq q, vv3 wq, pb_vf t, vv3 th, vv3 th_dot, pb_vf sn, pb_vf cs,
+                          vq *rot)
+{
+    vv3 jl;
+    vq e = vq_pow_jl_sc(d, s, h, t, th, th_dot, sn, cs, &jl);
     *rot = vq_mul(e, q);
     return vv3_add(jl, vq_mul_vec3(e, wq));
 }
-/* shortest and lin are constants where used: 0 slerps via (the arc to b as given) */
-PB_VINLINE vkf vkf_blend_arc(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin, int shortest)
+/* The blend's positions, scales and their rates into r (its rotation is the slerp's). */
+PB_VINLINE void vkf_blend_rest(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin, vkf *r)
 {
-    vkf r;
-    r.pos = vv3_lerp(a->pos, b->pos, t);
-    r.vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
-    r.ang = vslerp_ang(a->rot, a->ang, b->rot, b->ang, t, tdot, shortest, &r.rot);
+    r->pos = vv3_lerp(a->pos, b->pos, t);
+    r->vel = vv3_add(vv3_lerp(a->vel, b->vel, t), vv3_scale(vv3_sub(b->pos, a->pos), tdot));
     if (!lin && vv3_same_scale(a->scl, b->scl)) {   /* log(b.s / a.s) = 0: no log or exp, same bits */
-        r.scl = a->scl;
-        r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_make(vzero(), vzero(), vzero()), tdot));
-        return r;
+        r->scl = a->scl;
+        r->svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_make(vzero(), vzero(), vzero()), tdot));
+        return;
     }
-    r.scl = vv3_scale_blend(a->scl, b->scl, t, lin);
+    r->scl = vv3_scale_blend(a->scl, b->scl, t, lin);
     if (lin) {   /* svl = s' / s, s' = lerp(a.s a.svl, b.s b.svl) + t' (b.s - a.s) */
         vv3 ds = vv3_add(vv3_lerp(vv3_mul(a->scl, a->svl), vv3_mul(b->scl, b->svl), t),
                          vv3_scale(vv3_sub(b->scl, a->scl), tdot));
-        r.svl = vv3_div(ds, r.scl);
+        r->svl = vv3_div(ds, r->scl);
     } else {
-        r.svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
+        r->svl = vv3_add(vv3_lerp(a->svl, b->svl, t), vv3_scale(vv3_log(vv3_div(b->scl, a->scl)), tdot));
     }
-    return r;
 }
-PB_VINLINE vkf vkf_blend(const vkf *a, const vkf *b, pb_vf t, pb_vf tdot, int lin)
+/* The blend of a batch of nb elements (the velocity-exact cross-fade) in three passes: vslerp_d,
+ * vslerp_th, then vslerp_rot and the rest. a is read at elements ia + j, b at ib + j, out written
+ * at ib + j (j < nb); t and tdot are ut and utd (uni), else per lane in buf[BL_T] and buf[BL_TD].
+ * via (dead blending's state, or NULL): b's rotation taken on via's hemisphere, stored in via_out
+ * and slerped to along the arc as given; else on the shorter arc. lin: scales linearly. */
+enum { BL_D, BL_S = 4, BL_H, BL_TH, BL_THD = 9, BL_SN = 12, BL_CS, BL_T, BL_TD, BL_NBUF };
+PB_VINLINE void blend_batch(const float *const *a, size_t ia, const float *const *b, size_t ib, float *const *out,
+                            size_t nb, int uni, pb_vf ut, pb_vf utd, int lin, const float *const *via,
+                            float *const *via_out, float (*buf)[TR_BATCH])
 {
-    return vkf_blend_arc(a, b, t, tdot, lin, 1);
+    float *bp[BL_NBUF];
+    tr_buffers(buf, bp, BL_NBUF);
+    const float *const *cb = (const float *const *)bp;
+    FOR_TR_VECTORS(j, nb) {
+        vq p = vq_load(b, ib + j);
+        if (via) {
+            p = vq_sel(vlt(vq_dot(p, vq_load(via, ib + j)), vzero()), vq_neg(p), p);
+            vq_store(via_out, ib + j, p);
+        }
+        pb_vf s, h;
+        tr_vq_store(bp, BL_D, j, vslerp_d(vq_load(a, ia + j), p, !via, &s, &h));
+        vstore(bp[BL_S] + j, s), vstore(bp[BL_H] + j, h);
+    }
+    FOR_TR_VECTORS(j, nb) {
+        pb_vf t = uni ? ut : vload(bp[BL_T] + j), tdot = uni ? utd : vload(bp[BL_TD] + j), sn, cs;
+        vv3 th, th_dot;
+        vslerp_th(tr_vq_load(cb, BL_D, j), vload(bp[BL_S] + j), vload(bp[BL_H] + j), vv3_load(a, PB_ANG_X, ia + j),
+                  vv3_load(b, PB_ANG_X, ib + j), t, tdot, &th, &th_dot, &sn, &cs);
+        vv3_store(bp, BL_TH, j, th), vv3_store(bp, BL_THD, j, th_dot);
+        vstore(bp[BL_SN] + j, sn), vstore(bp[BL_CS] + j, cs);
+    }
+    FOR_TR_VECTORS(j, nb) {
+        pb_vf t = uni ? ut : vload(bp[BL_T] + j), tdot = uni ? utd : vload(bp[BL_TD] + j);
+        vkf av = vkf_load(a, ia + j), bv = vkf_load(b, ib + j), r;
+        r.ang = vslerp_rot(tr_vq_load(cb, BL_D, j), vload(bp[BL_S] + j), vload(bp[BL_H] + j), av.rot, av.ang, t,
+                           vv3_load(cb, BL_TH, j), vv3_load(cb, BL_THD, j), vload(bp[BL_SN] + j),
+                           vload(bp[BL_CS] + j), &r.rot);
+        vkf_blend_rest(&av, &bv, t, tdot, lin, &r);
+        vkf_store(out, ib + j, &r);
+    }
 }
 /* s^w for m of them (m <= 3), as vexp_m */
 PB_VINLINE void vpow_m(const pb_vf *s, pb_vf w, pb_vf *r, int m)
@@ -104,18 +181,22 @@ PB_VINLINE vkf vkf_inertialize_offset(const vkf *src, const vkf *dst)
     return o;
 }
 /* ---- transition and layering ops --------------------------------------------------------- */
-PB_VINLINE void blend_body(const pb_kargs *k, int lin)
+/* uni, lin: constants where called (uniform weights in registers; linear scales) */
+PB_VINLINE void blend_body(const pb_kargs *k, int uni, int lin)
 {
-    FOR_VECTORS(k) {
-        pb_vf t = VALPHA(k, i), tdot = VALPHA_VEL(k, i);
-        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_blend(&a, &b, t, tdot, lin);
-        vkf_store(k->out, i, &r);
+    _Alignas(64) float buf[BL_NBUF][TR_BATCH];
+    const pb_vf ut = vset1(k->p.alpha), utd = vset1(k->p.alpha_vel);
+    FOR_TR_BATCHES(k, i0, nb) {
+        if (!uni)
+            FOR_TR_VECTORS(j, nb) vstore(buf[BL_T] + j, VALPHA(k, i0 + j)), vstore(buf[BL_TD] + j, VALPHA_VEL(k, i0 + j));
+        blend_batch(k->a, i0, k->b, i0, k->out, nb, uni, ut, utd, lin, NULL, NULL, buf);
     }
 }
 static void k_blend(const pb_kargs *k)
 {
-    if (k->p.scale == PB_SCALE_LINEAR) blend_body(k, 1);
-    else blend_body(k, 0);
+    int lin = k->p.scale == PB_SCALE_LINEAR;
+    if (uniform_params(k)) lin ? blend_body(k, 1, 1) : blend_body(k, 1, 0);
+    else lin ? blend_body(k, 0, 1) : blend_body(k, 0, 0);
 }
 /* Static additive layers in three passes, positions, rotations, scales: each
  * plane is still read or written once, but a pass holds a third of the live
@@ -181,26 +262,9 @@ static void k_additive_local_static_nlerp(const pb_kargs *k)
     if (k->p.scale == PB_SCALE_LINEAR) additive_static_body(k, 1, 1, 1);
     else additive_static_body(k, 1, 1, 0);
 }
-/* The transition ops with long dependency chains per vector (additive,
- * inertialize) run in passes over a batch of TR_BATCH elements, each pass
- * over the whole batch before the next, through a few KB of buffer (in L1):
- * one vector's chain alone (sqrt -> atan2 -> division, then sincos ->
- * Jacobian) left the core idle, a batch's independent chains overlap. The
- * same operations per lane as one pass, so the same bits. Batches of 4
- * vectors measured best (fused default frame, Zen 4; 8 and 16 within 2 %). */
-#define TR_BATCH (4 * PB_LANES)
-#define FOR_TR_BATCHES(k, i0, nb)                                                                       \
-    for (size_t i0 = 0, nb = 0; i0 < (k)->n_padded &&                                                   \
-                                ((nb = (k)->n_padded - i0 < TR_BATCH ? (k)->n_padded - i0 : TR_BATCH), 1); \
-         i0 += TR_BATCH)
-#define FOR_TR_VECTORS(j, nb) for (size_t j = 0; j < (nb); j += PB_LANES)
-static inline void tr_buffers(float (*buf)[TR_BATCH], float **bp, int n)
-{
-    for (int q = 0; q < n; q++) bp[q] = buf[q];
-}
 
 /* The additive layer a b^w, velocities exact: one atan2 and one sincos
- * serve the whole rotation (vq_to_saa_sh, the sincos of vq_pow_jl), 16-20 %
+ * serve the whole rotation (vq_to_saa_sh, the sincos of vq_pow_jl_sc), 16-20 %
  * faster in cache than separate to_saa, pow and two Jacobians (Zen 4, 12800
  * joints). Passes: b's rotation vector (atan2); its rate and b^w's angle
  * (the inverse Jacobian, sincos); the rest. A vector whose weight and rate
@@ -241,13 +305,13 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni)
         FOR_TR_VECTORS(j, nb) {
             size_t i = i0 + j;
             vkf a = vkf_load(k->a, i), r = a;
-            if (live[j / PB_LANES]) {   /* b^w and the Jacobian of th on its rate (vq_pow_jl) */
+            if (live[j / PB_LANES]) {   /* b^w and the Jacobian of th on its rate (vq_pow_jl_sc) */
                 vkf b = vkf_load(k->b, i);
                 pb_vf w = uni ? uw : vload(bp[W] + j), wdot = uni ? uwd : vload(bp[WD] + j);
                 pb_vf s = vload(bp[S] + j), h = vload(bp[H] + j), sn = vload(bp[SN] + j), cs = vload(bp[CS] + j);
                 vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), ls = vv3_log_scl(b.scl);
-                vv3 jl = vjl_mul_sc(th, th_dot, vmul(vmul(vabs(w), h), vset1(2.0f)), vsel(vlt(w, vzero()), vneg(sn), sn), cs);
-                vq bw = vq_pow_sc(vq_abs(b.rot), s, w, sn, cs);
+                vv3 jl;
+                vq bw = vq_pow_jl_sc(vq_abs(b.rot), s, h, w, th, th_dot, sn, cs, &jl);
                 r.pos = vv3_add(a.pos, vv3_scale(b.pos, w));
                 r.rot = vq_mul(a.rot, bw);
                 r.scl = vv3_mul_exp(a.scl, vv3_scale(ls, w));   /* a b^w */

@@ -90,7 +90,7 @@ PB_VINLINE vv3 vjl_inv_mul_sc(vv3 th, vv3 w, pb_vf x, pb_vf sh, pb_vf ch)
     return vjl_inv_apply(th, w, C);
 }
 /* to_saa(d) = 2h v / |v|, h = atan2(|v|, w) (v = 0: 0, as vq_log), also
- * giving s = |v| and h for vq_pow_jl and vjl_inv_mul_sc (x = 2h; s and w
+ * giving s = |v| and h for vq_pow_jl_sc and vjl_inv_mul_sc (x = 2h; s and w
  * in the ratio of sin h and cos h); vhalf_angle and vsaa_from_sh are its
  * two steps, for kernels that run them in separate passes. */
 PB_VINLINE pb_vf vhalf_angle(pb_vf s, pb_vf w) { return vsel(veq(s, vzero()), vzero(), vatan2(s, w)); }
@@ -120,12 +120,11 @@ PB_VINLINE void vq_pow_sh_m(const vq *d, const pb_vf *s, const pb_vf *h, const p
     vsincos_m(x, sn, cs, m);
     for (int j = 0; j < m; j++) r[j] = vq_pow_sc(d[j], s[j], t[j], sn[j], cs[j]);
 }
-/* d^t and the left Jacobian of th = t to_saa(d) applied to u: |th| / 2 =
- * |t| h, whose sin and cos are +-sin th and cos th, so one sincos serves both. */
-PB_VINLINE vq vq_pow_jl(vq d, pb_vf s, pb_vf h, pb_vf t, vv3 th, vv3 u, vv3 *jl)
+/* d^t and the left Jacobian of th = t to_saa(d) applied to u, given sn, cs =
+ * sin, cos of t h: |th| / 2 = |t| h, whose sin and cos are +-sn and cs, so
+ * one sincos serves both. */
+PB_VINLINE vq vq_pow_jl_sc(vq d, pb_vf s, pb_vf h, pb_vf t, vv3 th, vv3 u, pb_vf sn, pb_vf cs, vv3 *jl)
 {
-    pb_vf sn, cs;
-    vsincos(vmul(t, h), &sn, &cs);
     *jl = vjl_mul_sc(th, u, vmul(vmul(vabs(t), h), vset1(2.0f)), vsel(vlt(t, vzero()), vneg(sn), sn), cs);
     return vq_pow_sc(d, s, t, sn, cs);
 }
