@@ -130,6 +130,11 @@ PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel
     sample_math_m((const vkf (*)[4])key, &a, &lv, cubic, vel, lin, &r, 1);
     return r;
 }
+/* How many lanes to load of a key's joints from clip element e (end: the
+ * clip's elements; cj: the joints left in the block): whole vectors where
+ * the clip has PB_LANES floats from e (lanes past the block read later keys,
+ * computed and dropped), else only the block's. */
+static inline size_t key_lanes(size_t e, size_t end, size_t cj) { return e + PB_LANES <= end ? PB_LANES : cj; }
 /* Character ch's frame position: the clip elements (frame * J) of its keys
  * fm, f0, f1, f2 (clamped to the clip), alpha, and fps inside the clip else 0. */
 static inline void sample_frames(const pb_kargs *k, size_t ch, size_t e[4], float *a, float *lv)
@@ -195,7 +200,7 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
             vkf key[4];
             for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {
                 size_t e = fr[q] + jb;
-                key[q] = vkf_load_n(k->a, e, e + PB_LANES <= end ? PB_LANES : cj, 10);
+                key[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);
             }
             vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin);
             if (C == 1) {
@@ -242,12 +247,10 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
         if (cnt < PB_LANES) memset(rows, 0, sizeof rows);   /* rows past the crowd: transposed, never stored */
         for (size_t jb = 0; jb < J; jb += PB_LANES) {
             size_t cj = J - jb < PB_LANES ? J - jb : PB_LANES;
-            /* Whole vectors where the clip has PB_LANES floats from there:
-             * lanes past the block read later keys, computed and dropped. */
 #define SAMPLE_KEYS(key, l)                                                                  \
     for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {                                  \
         size_t e = fr[l][q] + jb;                                                            \
-        (key)[q] = vkf_load_n(k->a, e, e + PB_LANES <= end ? PB_LANES : cj, 10);              \
+        (key)[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);              \
     }
             size_t l = 0;
             /* With velocities on 8 and 16 lanes, two passes over the block's
@@ -261,8 +264,8 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
                 for (; l < cnt; l++) {
                     size_t e1 = fr[l][1] + jb, e2 = fr[l][2] + jb;
                     pb_vf s, h;
-                    vq rel = sample_turn(vq_load_n(k->a, e1, e1 + PB_LANES <= end ? PB_LANES : cj),
-                                         vq_load_n(k->a, e2, e2 + PB_LANES <= end ? PB_LANES : cj), &s, &h);
+                    vq rel = sample_turn(vq_load_n(k->a, e1, key_lanes(e1, end, cj)),
+                                         vq_load_n(k->a, e2, key_lanes(e2, end, cj)), &s, &h);
                     vstore(turn[0][l], rel.x), vstore(turn[1][l], rel.y), vstore(turn[2][l], rel.z);
                     vstore(turn[3][l], s), vstore(turn[4][l], h);
                 }
@@ -286,7 +289,7 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
                     vv3 rv[4];
                     for (int t = 0; t < 4; t++) {
                         size_t e = fr[l][t] + jb;
-                        q[t] = vq_load_n(k->a, e, e + PB_LANES <= end ? PB_LANES : cj);
+                        q[t] = vq_load_n(k->a, e, key_lanes(e, end, cj));
                     }
                     sample_cubic_rv(q, rv);
                     for (int t = 0; t < 4; t++)

@@ -161,6 +161,20 @@ static void palette_follows(const pb_frame_crowd *c)
           "their joint's entry applied to the rest position", how, single, worst);
 }
 
+/* A crowd of C characters sampled at 0.1 and 0.2 s, inertializing, run
+ * through frame 3's stages before `until` on variant v (checked here). */
+static pb_status crowd_through(pb_frame_crowd *c, const pb_scene *s, size_t C, const pb_variant *v,
+                               pb_frame_stage until)
+{
+    pb_status st = pb_frame_crowd_init(c, s, C, PB_OP_sample_linear);
+    if (st == PB_OK) st = pb_frame_sample(c, v, 0, 0.1f);
+    if (st == PB_OK) st = pb_frame_sample(c, v, 1, 0.2f);
+    if (st == PB_OK) st = pb_frame_begin(c, v, PB_FM_INERTIALIZE);
+    if (st == PB_OK) st = pb_frame_stages_run(c, v, PB_FM_INERTIALIZE, 3, 0, until);
+    CHECK(st == PB_OK, "%s, %s x %zu: %s", pb_variant_name(v), s->name, C, pb_last_error());
+    return st;
+}
+
 /* Legs FK runs fk_static over the legs' joints and their ancestors only:
  * that set holds both legs, is closed under parents, and gives the globals
  * the whole pose's fk_static gives at those joints, bit for bit. */
@@ -171,12 +185,7 @@ static void legs_fk_subset(const pb_scene *s, size_t C)
         if (pb_variant_check(v) != PB_OK) continue;
         const char *vn = pb_variant_name(v);
         pb_frame_crowd c;
-        pb_status st = pb_frame_crowd_init(&c, s, C, PB_OP_sample_linear);
-        if (st == PB_OK) st = pb_frame_sample(&c, v, 0, 0.1f);
-        if (st == PB_OK) st = pb_frame_sample(&c, v, 1, 0.2f);
-        if (st == PB_OK) st = pb_frame_begin(&c, v, PB_FM_INERTIALIZE);
-        if (st == PB_OK) st = pb_frame_stages_run(&c, v, PB_FM_INERTIALIZE, 3, 0, PB_FS_IK);   /* up to legs FK */
-        CHECK(st == PB_OK, "%s, %s x %zu: %s", vn, s->name, C, pb_last_error());
+        pb_status st = crowd_through(&c, s, C, v, PB_FS_IK);   /* up to legs FK */
         if (st != PB_OK) {
             pb_frame_crowd_free(&c);
             continue;
@@ -220,12 +229,7 @@ static void feet_reach(const pb_scene *s, size_t C)
         if (pb_variant_check(v) != PB_OK) continue;
         const char *vn = pb_variant_name(v);
         pb_frame_crowd c;
-        pb_status st = pb_frame_crowd_init(&c, s, C, PB_OP_sample_linear);
-        if (st == PB_OK) st = pb_frame_sample(&c, v, 0, 0.1f);
-        if (st == PB_OK) st = pb_frame_sample(&c, v, 1, 0.2f);
-        if (st == PB_OK) st = pb_frame_begin(&c, v, PB_FM_INERTIALIZE);
-        if (st == PB_OK) st = pb_frame_stages_run(&c, v, PB_FM_INERTIALIZE, 3, 0, PB_FS_PALETTE);   /* through FK */
-        CHECK(st == PB_OK, "%s, %s x %zu: %s", vn, s->name, C, pb_last_error());
+        pb_status st = crowd_through(&c, s, C, v, PB_FS_PALETTE);   /* through FK */
         size_t K = 2 * C, reach = 0, total = 0;
         double worst = 0;
         for (int l = 0; st == PB_OK && l < 2; l++)
