@@ -220,7 +220,7 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
  * = character, and each plane's rows are transposed in registers into
  * vectors of one joint across the characters, which are contiguous in the
  * crowd layout. Same math per lane as the gathered form, so the same bits. */
-PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
+PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, int nt)
 {
     size_t J = k->joints, C = k->n / J, end = k->frames * J;
     int np = vel ? PB_PLANES : 10;
@@ -235,18 +235,33 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
      * AVX2 18 (2 of 8) 17.9 / 17.6; one character of 4092 joints, AVX-512
      * 9.9 / 60.6, AVX2 15.0 / 41.9. */
     size_t tail = C % PB_LANES, stop = C == 1 || tail * 4 <= PB_LANES ? C - tail : C;
-    for (size_t c = 0; c < C; c += PB_LANES) {
-        if (c == stop) {
-            sample_few(k, c, cubic, vel, lin);
+    /* nt (sample_body: k->stream, C a multiple of 16): the output rows are
+     * written past the caches, a whole 64-byte line (16 characters of one
+     * joint) at a time. A step is then 16 characters, PB_LINE_VECS blocks,
+     * whose transposed rows meet in `line` before they are written (AVX-512:
+     * one block, written from the registers). Each line is written whole, so
+     * its old contents are never read; a step writes 19 planes x 16 rows x J
+     * / 16 lines, C x 4 bytes apart, too many scattered streams for plain
+     * stores to write lines out whole. */
+    size_t step = nt ? 16 : PB_LANES;
+#if defined(PB_STREAM_STORES)
+    _Alignas(64) float line[PB_LANES < 16 ? PB_PLANES : 1][PB_LANES][16];
+#endif
+    for (size_t c0 = 0; c0 < C; c0 += step) {
+        if (c0 == stop) {
+            sample_few(k, c0, cubic, vel, lin);
             break;
         }
-        size_t cnt = C - c < PB_LANES ? C - c : PB_LANES;
-        size_t fr[PB_LANES][4];
-        float al[PB_LANES], live[PB_LANES];
-        for (size_t l = 0; l < cnt; l++) sample_frames(k, c + l, fr[l], &al[l], &live[l]);
-        if (cnt < PB_LANES) memset(rows, 0, sizeof rows);   /* rows past the crowd: transposed, never stored */
-        for (size_t jb = 0; jb < J; jb += PB_LANES) {
-            size_t cj = J - jb < PB_LANES ? J - jb : PB_LANES;
+        size_t chars = C - c0 < step ? C - c0 : step;
+        size_t fr_step[16 > PB_LANES ? 16 : PB_LANES][4];
+        float al_step[16 > PB_LANES ? 16 : PB_LANES], live_step[16 > PB_LANES ? 16 : PB_LANES];
+        for (size_t l = 0; l < chars; l++) sample_frames(k, c0 + l, fr_step[l], &al_step[l], &live_step[l]);
+        if (chars < PB_LANES) memset(rows, 0, sizeof rows);   /* rows past the crowd: transposed, never stored */
+        for (size_t jb = 0; jb < J; jb += PB_LANES)
+        for (size_t sb = 0; sb < step; sb += PB_LANES) {   /* the step's blocks (nt: all whole) */
+            size_t c = c0 + sb, cj = J - jb < PB_LANES ? J - jb : PB_LANES, cnt = C - c < PB_LANES ? C - c : PB_LANES;
+            size_t (*fr)[4] = fr_step + sb;
+            const float *al = al_step + sb, *live = live_step + sb;
 #define SAMPLE_KEYS(key, l)                                                                  \
     for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {                                  \
         size_t e = fr[l][q] + jb;                                                            \
@@ -326,19 +341,42 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin)
                 pb_vf t[PB_LANES];
                 for (size_t l = 0; l < PB_LANES; l++) t[l] = vload(rows[p][l]);
                 vtranspose(t);
+#if defined(PB_STREAM_STORES)
+                if (nt) {
+                    for (size_t i = 0; i < cj; i++) {
+                        if (PB_LANES == 16) vstore_nt(k->out[p] + (jb + i) * C + c, t[i]);
+                        else vstore(line[PB_LANES < 16 ? p : 0][i] + sb, t[i]);
+                    }
+                    continue;
+                }
+#endif
                 for (size_t i = 0; i < cj; i++) vstore_n(k->out[p] + (jb + i) * C + c, cnt, t[i]);
             }
+#if defined(PB_STREAM_STORES)
+            if (nt && PB_LANES < 16 && sb + PB_LANES == 16)   /* the step's last block: its lines are whole */
+                for (int p = 0; p < np; p++)
+                    for (size_t i = 0; i < cj; i++)
+                        for (size_t v = 0; v < 16; v += PB_LANES)
+                            vstore_nt(k->out[p] + (jb + i) * C + c0 + v, vload(line[PB_LANES < 16 ? p : 0][i] + v));
+#endif
         }
     }
+#if defined(PB_STREAM_STORES)
+    if (nt) vstore_nt_fence();
+#endif
 }
 /* Blocks once a character fills a vector's lanes with joints; below that
  * most lanes of a block would be idle and the gathers win (measured with
  * pb_run, 65536 joints, AVX-512 / AVX2: J = 64 blocked 14.8 / 19.4 ns per
- * joint, gathered 16.5 / 21.6; J = 8 on AVX-512 27.7 vs 15.9; J = 1 221 vs 20). */
+ * joint, gathered 16.5 / 21.6; J = 8 on AVX-512 27.7 vs 15.9; J = 1 221 vs 20).
+ * Blocks past the caches (nt) where sample_blocked says. */
 PB_VINLINE void sample_body(const pb_kargs *k, int cubic, int vel, int lin)
 {
-    if (k->joints >= PB_LANES) sample_blocked(k, cubic, vel, lin);
-    else sample_gathered(k, cubic, vel, lin);
+    if (k->joints < PB_LANES) sample_gathered(k, cubic, vel, lin);
+#if defined(PB_STREAM_STORES)
+    else if (k->stream && k->n / k->joints % 16 == 0) sample_blocked(k, cubic, vel, lin, 1);
+#endif
+    else sample_blocked(k, cubic, vel, lin, 0);
 }
 /* Velocities only into a pose that has them (a static out skips their
  * math); scales by params.scale for the linear form. Constant flags at each

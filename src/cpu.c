@@ -123,7 +123,29 @@ const char *pb_cpu_model(char *buf, size_t len)
     return buf;
 }
 
-size_t pb_cache_bytes(int level)
+/* How many CPUs share cache index i of cpu0 (its shared_cpu_list, e.g.
+ * "0-7,16-23"); 0 if unknown. */
+static unsigned cache_sharing(int i)
+{
+    char p[96], list[256];
+    snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+    FILE *f = fopen(p, "r");
+    if (!f) return 0;
+    int ok = fgets(list, sizeof list, f) != NULL;
+    fclose(f);
+    unsigned n = 0;
+    for (char *c = list; ok && *c >= '0' && *c <= '9';) {
+        unsigned long a = strtoul(c, &c, 10), b = a;
+        if (*c == '-') b = strtoul(c + 1, &c, 10);
+        if (b < a || b - a > 65535) return 0;
+        n += (unsigned)(b - a + 1);
+        if (*c == ',') c++;
+    }
+    return n;
+}
+
+/* pb_cache_bytes; *sharing (if not NULL): the CPUs that share that cache. */
+static size_t cache_scan(int level, unsigned *sharing)
 {
     size_t best = 0;
     for (int i = 0; i < 16; i++) {
@@ -147,19 +169,32 @@ size_t pb_cache_bytes(int level)
         unsigned long long v = ok ? strtoull(size, &end, 10) : 0;
         int shift = !ok ? 0 : (*end == 'K' || *end == 'k') ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
         if (v > (SIZE_MAX >> shift)) continue;
-        if ((size_t)v << shift > best) best = (size_t)v << shift;
+        if ((size_t)v << shift > best) {
+            best = (size_t)v << shift;
+            if (sharing) *sharing = cache_sharing(i);
+        }
     }
     return best;
 }
+size_t pb_cache_bytes(int level) { return cache_scan(level, NULL); }
 
 /* The streaming threshold: the last-level cache (32 MiB where sysfs does not
- * say), or POSEBENCH_STREAM_BYTES when it is a whole number (malformed: ignored). */
+ * say), at most 8 MiB for each CPU that shares it, or POSEBENCH_STREAM_BYTES
+ * when it is a whole number (malformed: ignored). The cap is for virtual
+ * machines, which see a whole socket's cache beside their own few CPUs: a
+ * 2-CPU guest of an Intel Xeon (Emerald Rapids) reads a 300 MiB L3 "shared by
+ * 2", yet its outputs past a few MiB already gained from streaming (bench
+ * --op sample_linear, --op blend_static, POSEBENCH_STREAM_BYTES=0 against
+ * none, README "Environment"). Today's parts have 2-5 MiB of last-level cache
+ * per core, so on a real machine 8 MiB a CPU leaves the cache's size. */
 static _Atomic size_t stream_bytes;
 static pthread_once_t stream_once = PTHREAD_ONCE_INIT;
 static void stream_init(void)
 {
-    size_t b = pb_cache_bytes(0);
+    unsigned cpus = 0;
+    size_t b = cache_scan(0, &cpus), cap = (size_t)cpus << 23;
     if (!b) b = (size_t)32 << 20;
+    if (cpus && cap < b) b = cap;
     const char *env = getenv("POSEBENCH_STREAM_BYTES");
     if (env && *env >= '0' && *env <= '9') {
         char *end;

@@ -266,13 +266,16 @@ PB_API void pb_cpu_disable(uint32_t mask);
 PB_API size_t pb_cache_bytes(int level);
 
 /* Cache-bypassing output. The static override and additive layers
- * (blend_static, blend_static_nlerp, additive_*_static*) and pb_blend_n
- * (blend_n.h) write their output with non-temporal stores (AVX-512 and AVX2
- * builds) when the bytes a call reads and writes exceed
- * pb_stream_bytes(): such an output would leave the last-level cache before
- * anything reads it, and streaming it saves the read of each output line
- * before its write (a quarter of a blend's memory traffic). The default is
- * the last-level cache's size (pb_cache_bytes(0), else 32 MiB), or
+ * (blend_static, blend_static_nlerp, additive_*_static*), the samplers
+ * (sample_linear, sample_cubic, crowds of a multiple of 16 characters of at
+ * least a vector of joints) and pb_blend_n (blend_n.h) write their output
+ * with non-temporal stores (AVX-512 and AVX2 builds) when the bytes a call
+ * reads and writes exceed pb_stream_bytes(): such an output would leave the
+ * last-level cache before anything reads it, and streaming it saves the read
+ * of each output line before its write (a quarter of a blend's memory
+ * traffic). The default is the last-level cache's size (pb_cache_bytes(0),
+ * else 32 MiB) but at most 8 MiB for each CPU sharing it (a virtual machine
+ * sees a whole socket's cache beside its own few CPUs), or
  * POSEBENCH_STREAM_BYTES when that is a whole number; 0 streams always,
  * SIZE_MAX never (set it when the next op reads the output at once and it
  * fits). Read when a call is prepared: a plan keeps the choice it was made
