@@ -265,7 +265,7 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
 #define SAMPLE_KEYS(key, l)                                                                  \
     for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {                                  \
         size_t e = fr[l][q] + jb;                                                            \
-        (key)[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);              \
+        (key)[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);                           \
     }
             size_t l = 0;
             /* With velocities on 8 and 16 lanes, two passes over the block's
