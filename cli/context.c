@@ -62,6 +62,9 @@ cJSON *context_new(void)
     ok &= cJSON_AddStringToObject(c, "kernel_flags", CLI_KERNEL_FLAGS) != NULL;
     opt_level(buf, sizeof buf);
     ok &= cJSON_AddStringToObject(c, "kernel_opt", buf) != NULL;
+    snprintf(buf, sizeof buf, "%zu bytes (pb_stream_bytes: calls moving more write their output past the caches "
+             "where the op can; POSEBENCH_STREAM_BYTES)", pb_stream_bytes());
+    ok &= cJSON_AddStringToObject(c, "stream_bytes", buf) != NULL;
     time_t now = time(NULL);
     struct tm tmv;
     if (gmtime_r(&now, &tmv) && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tmv))

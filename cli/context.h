@@ -12,7 +12,7 @@
  * cpu_features_disabled, num_cpus, dispatch_variant, compiler, build_type,
  * c_flags (every C source, kernels included), kernel_flags (what each kernel
  * build adds), kernel_opt (the optimization level the timed code is built
- * with), date. NULL when out of memory. */
+ * with), stream_bytes (the streaming threshold, pb_stream_bytes), date. NULL when out of memory. */
 cJSON *context_new(void);
 
 /* A number, or null when not finite (JSON has no NaN). Returns the item, NULL when out of memory. */

@@ -63,6 +63,7 @@ typedef struct bench_data {
     char cpu[256], features[128], compiler[128], c_flags[512], kernel_flags[512], build_type[32], date[64];
     char quick[8], mhz[32], ncpu[16];
     char kernel_opt[160], gb_build[32];   /* the timed code's -O level; Google Benchmark's own build type */
+    char stream_bytes[192];               /* the streaming threshold the run had (context "stream_bytes") */
 } bench_data;
 
 typedef struct val_cell {

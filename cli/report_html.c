@@ -124,7 +124,8 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     fputs("<h2 id=\"context\">Context</h2>\n<dl class=\"ctx\">\n", o.h);
     fputs("## Context\n\n", o.m);
     const char *keys[] = { "CPU", "CPU features", "cores", "compiler", "C flags", "kernel flags", "build type",
-                           "timed code built with", "Google Benchmark (framework) build", "bench run", "steps" };
+                           "timed code built with", "streaming threshold", "Google Benchmark (framework) build",
+                           "bench run", "steps" };
     char steps[512], cores[64];
     size_t used = 0;
     steps[0] = '\0';
@@ -135,10 +136,12 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     char benchrun[128];
     snprintf(benchrun, sizeof benchrun, "%s", b && b->ok ? (!strcmp(b->quick, "true") ? "quick" : "full") : "not run");
     const char *kopt = b && b->ok ? b->kernel_opt : json_str(fctx, "kernel_opt");
+    const char *sbytes = b && b->ok ? b->stream_bytes : json_str(fctx, "stream_bytes");
     char gb[200];
     snprintf(gb, sizeof gb, "%s (Debian's libbenchmark; see the note below)", b && b->ok ? b->gb_build : "not run");
     const char *vals[] = { cpu, feats, cores, compiler ? compiler : "?", cflags ? cflags : "?", kflags ? kflags : "?",
-                           btype ? btype : "?", kopt ? kopt : "?", gb, benchrun, steps };
+                           btype ? btype : "?", kopt ? kopt : "?", sbytes && *sbytes ? sbytes : "?", gb, benchrun,
+                           steps };
     for (int i = 0; i < (int)(sizeof keys / sizeof keys[0]); i++) {
         fprintf(o.h, "<dt>%s</dt><dd>", keys[i]);
         html_esc(o.h, vals[i]);

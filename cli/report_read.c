@@ -90,6 +90,7 @@ static void read_context(const cJSON *ctx, bench_data *b)
     copy_str(b->kernel_flags, sizeof b->kernel_flags, json_str(ctx, "kernel_flags"));
     copy_str(b->build_type, sizeof b->build_type, json_str(ctx, "build_type"));
     copy_str(b->kernel_opt, sizeof b->kernel_opt, json_str(ctx, "kernel_opt"));
+    copy_str(b->stream_bytes, sizeof b->stream_bytes, json_str(ctx, "stream_bytes"));
     copy_str(b->gb_build, sizeof b->gb_build, json_str(ctx, "library_build_type"));
     copy_str(b->date, sizeof b->date, json_str(ctx, "date"));
     copy_str(b->quick, sizeof b->quick, json_str(ctx, "quick"));

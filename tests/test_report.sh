@@ -56,6 +56,8 @@ grep -q 'DRAM</td><td>-</td><td>from' "$out/index.html" && ! grep -q '<tr class=
 fi
 grep -q '<h2 id="scaling">Fusion and threads' "$out/index.html" && grep -q '"fused_total_us"' "$out/frame.json" && ok \
   || bad "no fusion-and-threads section (frame.json's blocked rows)"
+grep -Eq '^- \*\*streaming threshold\*\*: [0-9]+ bytes' "$out/summary.md" && ok \
+  || bad "the context lacks the streaming threshold (pb_stream_bytes) the run had"
 files="index.html summary.md validate.json frame.json budget.json"; [ "$nobench" = 1 ] || files="$files bench.json bench.csv"
 for f in $files; do
   [ -s "$out/$f" ] && ok || bad "missing or empty $f"
