@@ -214,6 +214,24 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
     }
 }
 
+/* One plane of a block, as vectors t[i] of joint i (i < cj) across the
+ * block's cnt characters: to the crowd from dst, rows C floats apart, or
+ * (nt) streamed, or (nt, fewer than 16 lanes) into the step's line buffer
+ * ln at column sb. */
+PB_VINLINE void sample_put(float *dst, size_t C, const pb_vf *t, size_t cj, size_t cnt, int nt, float (*ln)[16], size_t sb)
+{
+#if defined(PB_STREAM_STORES)
+    if (nt) {
+        for (size_t i = 0; i < cj; i++) {
+            if (PB_LANES == 16) vstore_nt(dst + i * C, t[i]);
+            else vstore(ln[i] + sb, t[i]);
+        }
+        return;
+    }
+#endif
+    (void)nt, (void)ln, (void)sb;
+    for (size_t i = 0; i < cj; i++) vstore_n(dst + i * C, cnt, t[i]);
+}
 /* Lanes = joints: a block of PB_LANES characters x PB_LANES joints. Each
  * character's keys for the block's joints are contiguous in the clip (one
  * unaligned load per plane and key); its results go to a small buffer, row
@@ -245,7 +263,10 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
      * stores to write lines out whole. */
     size_t step = nt ? 16 : PB_LANES;
 #if defined(PB_STREAM_STORES)
-    _Alignas(64) float line[PB_LANES < 16 ? PB_PLANES : 1][PB_LANES][16];
+    _Alignas(64) float line[PB_LANES < 16 ? PB_PLANES : 1][PB_LANES][16];   /* AVX-512: unused */
+#define SAMPLE_LINE(p) line[PB_LANES < 16 ? (p) : 0]
+#else
+#define SAMPLE_LINE(p) NULL
 #endif
     for (size_t c0 = 0; c0 < C; c0 += step) {
         if (c0 == stop) {
@@ -339,31 +360,31 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
 #undef SAMPLE_KEYS
             for (int p = 0; p < np; p++) {
                 pb_vf t[PB_LANES];
-                for (size_t l = 0; l < PB_LANES; l++) t[l] = vload(rows[p][l]);
-                vtranspose(t);
-#if defined(PB_STREAM_STORES)
-                if (nt) {
-                    for (size_t i = 0; i < cj; i++) {
-                        if (PB_LANES == 16) vstore_nt(k->out[p] + (jb + i) * C + c, t[i]);
-                        else vstore(line[PB_LANES < 16 ? p : 0][i] + sb, t[i]);
-                    }
+                /* Bones that keep their offsets and scales between the keys
+                 * (a real clip's joints but the root) give velocity and
+                 * scale-rate rows of +0 only, whose transpose is zeros. */
+                if (((p >= PB_VEL_X && p <= PB_VEL_Z) || p >= PB_SVL_X) && vall_pos0_at(rows[p][0], PB_LANES)) {
+                    for (size_t i = 0; i < PB_LANES; i++) t[i] = vzero();
+                    sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, SAMPLE_LINE(p), sb);
                     continue;
                 }
-#endif
-                for (size_t i = 0; i < cj; i++) vstore_n(k->out[p] + (jb + i) * C + c, cnt, t[i]);
+                for (size_t l = 0; l < PB_LANES; l++) t[l] = vload(rows[p][l]);
+                vtranspose(t);
+                sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, SAMPLE_LINE(p), sb);
             }
 #if defined(PB_STREAM_STORES)
             if (nt && PB_LANES < 16 && sb + PB_LANES == 16)   /* the step's last block: its lines are whole */
                 for (int p = 0; p < np; p++)
                     for (size_t i = 0; i < cj; i++)
                         for (size_t v = 0; v < 16; v += PB_LANES)
-                            vstore_nt(k->out[p] + (jb + i) * C + c0 + v, vload(line[PB_LANES < 16 ? p : 0][i] + v));
+                            vstore_nt(k->out[p] + (jb + i) * C + c0 + v, vload(SAMPLE_LINE(p)[i] + v));
 #endif
         }
     }
 #if defined(PB_STREAM_STORES)
     if (nt) vstore_nt_fence();
 #endif
+#undef SAMPLE_LINE
 }
 /* Blocks once a character fills a vector's lanes with joints; below that
  * most lanes of a block would be idle and the gathers win (measured with
