@@ -6,7 +6,8 @@
  *     variant this build has, block sizes that do and do not divide the crowd; fused
  *     blocks run in their thread's scratch, two of them one after the other);
  *   - the pool: every task runs exactly once on the thread its static share
- *     names, the failing task with the lowest index is the one reported,
+ *     names, whether its threads spin or park between runs (pool.h, "Waiting"),
+ *     the failing task with the lowest index is the one reported,
  *     bad arguments are refused, and a worker that cannot be created gives
  *     PB_ERR_THREAD with nothing left running (address-space limit in a child).
  * PB_TEST_NO_THREADS (cross builds under qemu-user, which hangs in
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -137,21 +139,32 @@ static void pool_checks(void)
     CHECK(pb_pool_run(NULL, 3, NULL, NULL) == PB_ERR_NULL, "NULL task");
     CHECK(pb_pool_threads(NULL) == 1 && pb_cpu_threads() >= 1, "defaults");
     int T = threaded ? 3 : 1;
-    CHECK(pb_pool_create(&p, T) == PB_OK && pb_pool_threads(p) == T, "pool of %d: %s", T, pb_last_error());
-    for (size_t n = 0; n < 12; n++) {   /* fewer tasks than threads too */
-        int seen[12] = { 0 }, ok = 1;
-        CHECK(pb_pool_run(p, n, count_task, seen) == PB_OK, "run %zu", n);
-        for (size_t i = 0; i < n; i++) {
-            int owner = 0;   /* the thread whose share [t n / T, (t + 1) n / T) holds task i */
-            while (i >= n * (size_t)(owner + 1) / (size_t)T) owner++;
-            ok &= seen[i] == 1 + owner;
+    /* Both ways a thread waits (pool.h): spinning (the default, runs back to back) and parked (runs 2 ms
+     * apart, past the spin; and a pool made with POSEBENCH_POOL_SPIN_US=0, which parks at once). */
+    const char *spin_env = getenv("POSEBENCH_POOL_SPIN_US");
+    char *saved = spin_env ? strdup(spin_env) : NULL;
+    for (int mode = 0; mode < 3; mode++) {
+        if (mode == 2) setenv("POSEBENCH_POOL_SPIN_US", "0", 1);
+        CHECK(pb_pool_create(&p, T) == PB_OK && pb_pool_threads(p) == T, "pool of %d: %s", T, pb_last_error());
+        for (size_t n = 0; n < 12; n++) {   /* fewer tasks than threads too */
+            int seen[12] = { 0 }, ok = 1;
+            if (mode == 1) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+            CHECK(pb_pool_run(p, n, count_task, seen) == PB_OK, "run %zu (wait mode %d)", n, mode);
+            for (size_t i = 0; i < n; i++) {
+                int owner = 0;   /* the thread whose share [t n / T, (t + 1) n / T) holds task i */
+                while (i >= n * (size_t)(owner + 1) / (size_t)T) owner++;
+                ok &= seen[i] == 1 + owner;
+            }
+            CHECK(ok, "%zu tasks on %d threads (wait mode %d): each once, on its static share", n, T, mode);
         }
-        CHECK(ok, "%zu tasks on %d threads: each once, on its static share", n, T);
+        for (int r = 0; r < 2; r++)
+            CHECK(pb_pool_run(p, 100, fail_task, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "task 7"),
+                  "lowest failing task reported (wait mode %d): %s", mode, pb_last_error());
+        pb_pool_destroy(p);
     }
-    for (int r = 0; r < 2; r++)
-        CHECK(pb_pool_run(p, 100, fail_task, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "task 7"),
-              "lowest failing task reported: %s", pb_last_error());
-    pb_pool_destroy(p);
+    if (saved) setenv("POSEBENCH_POOL_SPIN_US", saved, 1);
+    else unsetenv("POSEBENCH_POOL_SPIN_US");
+    free(saved);
     pb_pool_destroy(NULL);
     if (!threaded) return;
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -6,16 +6,27 @@
  * (1) ThreadSanitizer cannot see libgomp's own synchronisation unless libgomp
  * is rebuilt with it, so CI's race check would report false races; (2) a
  * library linked into an engine should not pull libgomp and -fopenmp into the
- * engine's link line; (3) measured here (cli `frame --threads 2`, 200 x 64),
- * a frame dispatch costs a few microseconds either way. An engine with its
+ * engine's link line; (3) measured on an earlier dev VM (cli `frame --threads
+ * 2`, 200 x 64), a frame dispatch cost a few microseconds either way (on a
+ * later one a parked handshake cost 50-60 us: hence the spin, below; libgomp
+ * spins before it sleeps too). An engine with its
  * own job system does not need this pool at all: every pb_frame_blocks call
  * that takes a pool also has a per-block form (frame.h).
+ *
+ * Waiting: a thread waiting for a run (a worker) or for its end (the caller)
+ * spins for up to PB_POOL_SPIN_US microseconds (POSEBENCH_POOL_SPIN_US when
+ * that is a whole number, at most 1000000; 0 parks at once), then parks on a
+ * condition variable. Runs called back to back (a frame's blocks, frame
+ * after frame) then skip the kernel's wake-up: on a KVM guest with 2 vCPUs a
+ * parked handshake cost 50-60 us per run, a spinning one under a microsecond
+ * (src/pool.c). The price is up to that long of one core per worker after
+ * each run.
  *
  * Work split: with T threads and n tasks, thread t runs tasks
  * [t*n/T, (t+1)*n/T) in order; the calling thread is thread 0 and T-1 workers
  * are the others. The split depends only on n and T, never on timing, and
- * nothing is shared in the hot path but one handshake per run (a mutex and
- * two condition variables), so results are deterministic when the tasks are
+ * nothing is shared in the hot path but one handshake per run (a generation
+ * number and a count of finished workers), so results are deterministic when the tasks are
  * independent. A pool of 1 thread creates no thread at all.
  *
  * A pool is driven by one thread at a time (pb_pool_run is not reentrant). */
@@ -31,6 +42,7 @@ extern "C" {
 #endif
 
 #define PB_POOL_MAX_THREADS 1024
+#define PB_POOL_SPIN_US 100   /* see "Waiting" above */
 
 typedef struct pb_pool pb_pool;
 
