@@ -263,7 +263,7 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
      * stores to write lines out whole. */
     size_t step = nt ? 16 : PB_LANES;
 #if defined(PB_STREAM_STORES)
-    _Alignas(64) float line[PB_LANES < 16 ? PB_PLANES : 1][PB_LANES][16];   /* AVX-512: unused */
+    _Alignas(64) float line[PB_LANES < 16 ? PB_PLANES : 1][PB_LANES][16];   /* AVX-512: one plane's worth, unused */
 #define SAMPLE_LINE(p) line[PB_LANES < 16 ? (p) : 0]
 #else
 #define SAMPLE_LINE(p) NULL
