@@ -93,9 +93,9 @@ void scaling_section(report *r, out2 *o, int made)
                    "block through every stage, then the next block (a block's poses stay in L2 between stages). "
                    "Both on one thread, CPU time; saved = 1 - fused / staged. Then the fused frame on 1, 2, ... "
                    "threads, wall time: speedup and parallel efficiency (speedup / threads) against one thread. "
-                   "The copy roofline is a memcpy, on as many threads, of what a fused frame must stream per "
-                   "character (the transition state, additive delta and inverse bind pose it reads, the globals and "
-                   "palette it writes): the frame cannot beat one pass over them. Every run is checked bit for bit against the whole crowd.");
+                   "The copy roofline is a memcpy, on as many threads, whose reads and writes add up to what a "
+                   "fused frame must stream per character (the transition state, additive delta and inverse bind "
+                   "pose it reads, the globals and palette it writes): the frame cannot move those bytes faster. Every run is checked bit for bit against the whole crowd.");
     both(o, "<div class=\"wide\"><table class=\"num\">\n", "");
     const char *head[] = { "scene", "method", "variant", "block", "staged us", "fused us", "saved",
                            "threads: us/frame (efficiency)", "copy us (all threads)" };
