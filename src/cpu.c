@@ -179,20 +179,27 @@ static size_t cache_scan(int level, unsigned *sharing)
 size_t pb_cache_bytes(int level) { return cache_scan(level, NULL); }
 
 /* The streaming threshold: the last-level cache (32 MiB where sysfs does not
- * say), at most 8 MiB for each CPU that shares it, or POSEBENCH_STREAM_BYTES
+ * say), at most 2 MiB for each CPU that shares it, or POSEBENCH_STREAM_BYTES
  * when it is a whole number (malformed: ignored). The cap is for virtual
  * machines, which see a whole socket's cache beside their own few CPUs: a
- * 2-CPU guest of an Intel Xeon (Emerald Rapids) reads a 300 MiB L3 "shared by
- * 2", yet its outputs past a few MiB already gained from streaming (bench
- * --op sample_linear, --op blend_static, POSEBENCH_STREAM_BYTES=0 against
- * none, README "Environment"). Today's parts have 2-5 MiB of last-level cache
- * per core, so on a real machine 8 MiB a CPU leaves the cache's size. */
+ * 2-CPU guest of an Intel Xeon (Emerald Rapids, 2 MiB of L2 a core) reads a
+ * 480 MiB L3 "shared by 2". There (2026-12-01, bench --variant avx512
+ * --variant avx2 --sizes 32768,65536,131072, two runs alternating 4 MiB with
+ * the 16 MiB of the cap of 8 MiB a CPU before) sample_linear at 65536 and
+ * 131072 joints took 9.4-9.7 ns per joint against 13.9-14.8 on AVX-512
+ * (AVX2 12.6-12.9 against 15.3-16.4), sample_cubic 16.6-16.9 against
+ * 21.3-22.6 (AVX2 26.5-28.1 against 28.8-30.4); blend_static at 65536 lost
+ * 6 % (4.42-4.46 against 4.17-4.22), the other streaming ops (the static
+ * additive layers, blend_static_nlerp, blend_n at K = 2 and 4) stayed within
+ * 3 %, as close as two runs of one setting. Today's parts have 2-5 MiB of
+ * last-level cache per core, so on a real machine with many cores the cap
+ * is near the cache's size. */
 static _Atomic size_t stream_bytes;
 static pthread_once_t stream_once = PTHREAD_ONCE_INIT;
 static void stream_init(void)
 {
     unsigned cpus = 0;
-    size_t b = cache_scan(0, &cpus), cap = (size_t)cpus << 23;
+    size_t b = cache_scan(0, &cpus), cap = (size_t)cpus << 21;
     if (!b) b = (size_t)32 << 20;
     if (cpus && cap < b) b = cap;
     const char *env = getenv("POSEBENCH_STREAM_BYTES");

@@ -444,7 +444,7 @@ static void test_stream(void)
     for (int j = 0; j < J; j++) mask[j] = j % 3 == 0 ? 0.0f : j % 3 == 1 ? 1.0f : 0.5f;
     const pb_param_arrays per = { .characters = C, .alpha = alpha, .mask = mask };
     size_t dflt = pb_stream_bytes();
-    /* the default: the last-level cache, at most 8 MiB for each CPU sharing it (never above it) */
+    /* the default: the last-level cache, at most 2 MiB for each CPU sharing it (never above it) */
     CHECK(getenv("POSEBENCH_STREAM_BYTES") || (dflt > 0 && (!pb_cache_bytes(0) || dflt <= pb_cache_bytes(0))),
           "default threshold %zu within the last-level cache %zu", dflt, pb_cache_bytes(0));
     pb_pose a, b, plain, streamed, inplace;
