@@ -202,14 +202,20 @@ static void stream_init(void)
     size_t b = cache_scan(0, &cpus), cap = (size_t)cpus << 21;
     if (!b) b = (size_t)32 << 20;
     if (cpus && cap < b) b = cap;
-    const char *env = getenv("POSEBENCH_STREAM_BYTES");
-    if (env && *env >= '0' && *env <= '9') {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (!errno && !*end) b = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
-    }
+    unsigned long long v;
+    if (pb_env_whole("POSEBENCH_STREAM_BYTES", &v)) b = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
     atomic_store(&stream_bytes, b);
+}
+int pb_env_whole(const char *name, unsigned long long *v)
+{
+    const char *env = getenv(name);
+    if (!env || *env < '0' || *env > '9') return 0;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(env, &end, 10);
+    if (errno || *end) return 0;
+    *v = x;
+    return 1;
 }
 size_t pb_stream_bytes(void)
 {

@@ -27,6 +27,11 @@
 #define PB_INTERNAL
 #endif
 
+/* The environment variable `name` as a whole number (decimal digits, in
+ * range): 1 with *v set, else 0 (unset or malformed: the caller keeps its
+ * default). POSEBENCH_STREAM_BYTES and POSEBENCH_POOL_SPIN_US read it. */
+int pb_env_whole(const char *name, unsigned long long *v);
+
 /* Record a formatted message for pb_last_error() and return s. */
 PB_INTERNAL pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
 

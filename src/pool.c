@@ -44,7 +44,7 @@ struct pb_pool {
     atomic_ulong generation;   /* incremented under mu by each run */
     atomic_int finished;       /* workers done with the current generation */
     atomic_int stop;
-    long spin_ns;              /* how long a waiting thread spins before it parks */
+    int64_t spin_ns;           /* how long a waiting thread spins before it parks */
     size_t n;
     pb_pool_task fn;
     void *arg;
@@ -81,11 +81,11 @@ static inline void cpu_relax(void)
     __asm__ __volatile__("yield");
 #endif
 }
-static long mono_ns(void)
+static int64_t mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 /* what a worker waits for (a run newer than `seen`, or stop) and what the caller waits for */
 static int work_ready(pb_pool *p, unsigned long seen)
@@ -103,7 +103,7 @@ static void wait_for(pb_pool *p, int (*ready)(pb_pool *, unsigned long), unsigne
 {
     if (ready(p, arg)) return;
     if (p->spin_ns > 0)
-        for (long end = mono_ns() + p->spin_ns;;) {
+        for (int64_t end = mono_ns() + p->spin_ns;;) {
             for (int i = 0; i < 64; i++) {
                 if (ready(p, arg)) return;
                 cpu_relax();
@@ -155,17 +155,11 @@ static void pool_free(pb_pool *p)
 }
 
 /* PB_POOL_SPIN_US, or POSEBENCH_POOL_SPIN_US when that is a whole number (at most 1 s), in ns */
-static long pool_spin_ns(void)
+static int64_t pool_spin_ns(void)
 {
-    long us = PB_POOL_SPIN_US;
-    const char *env = getenv("POSEBENCH_POOL_SPIN_US");
-    if (env && *env >= '0' && *env <= '9') {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (!errno && !*end) us = v > 1000000 ? 1000000 : (long)v;
-    }
-    return us * 1000;
+    unsigned long long us = PB_POOL_SPIN_US;
+    if (pb_env_whole("POSEBENCH_POOL_SPIN_US", &us) && us > 1000000) us = 1000000;
+    return (int64_t)us * 1000;
 }
 
 pb_status pb_pool_create(pb_pool **pool, int threads)
