@@ -1,20 +1,22 @@
-/* pool.c — the worker pool of pool.h: T-1 pthreads; a run publishes (n, fn,
- * arg) with a new generation number, every thread runs its static share, and
- * the caller waits until the count of finished workers reaches T-1. Each
- * thread records its own first failure (task index, status, message) in its
- * own slot; the slots are read only after the handshake, so nothing is shared
- * while tasks run.
+/* pool.c — the worker pool of pool.h: T-1 pthreads, each with a slot; a run
+ * publishes (n, fn, arg), tells each worker that has tasks (the first
+ * min(n, T) - 1) the run's number in its slot, runs the caller's own share
+ * and waits until each of those workers has marked the run done in its slot.
+ * Each thread records its own first failure (task index, status, message) in
+ * its own slot; the slots are read only after the handshake, so nothing is
+ * shared while tasks run.
  *
- * Waiting: a worker first spins on the generation (and the caller on the
- * finished count) for up to the pool's spin time, then parks on a condition
+ * Waiting: a worker first spins on its slot (and the caller on the workers'
+ * done marks) for up to the pool's spin time, then parks on a condition
  * variable. Parking alone cost 50-60 us per run on the dev VM (KVM, 2 vCPUs:
  * the futex wake-up of a halted vCPU, then the wait back), measured by a
  * driver timing pb_pool_run of two 1 us tasks on 2 threads 20000 times; a
  * frame of 200 x 64 joints is 350 us on one thread, so a sixth of the
  * two-thread frame was the handshake. Frames and benchmarks call runs back to
- * back, and a spinning thread catches the next one at once. The generation is
- * incremented under the mutex, which a parking thread holds from its last
- * check to its wait, so no wake-up is lost. */
+ * back, and a spinning thread catches the next one at once. The caller
+ * broadcasts under the mutex after it writes the slots, and a parking worker
+ * holds the mutex from its last check to its wait, so no wake-up is lost
+ * (the same for the done marks and the caller). */
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +34,8 @@ typedef struct pool_slot {
     size_t failed_task;   /* (size_t)-1: none */
     pb_status status;
     char message[512];
+    atomic_ulong go;      /* the run this worker is to do next (set by the caller) */
+    atomic_ulong done;    /* the last run it finished */
     char pad[64];         /* slots of different threads on different cache lines */
 } pool_slot;
 
@@ -41,8 +45,8 @@ struct pb_pool {
     pool_slot *slot;      /* threads entries */
     pthread_mutex_t mu;
     pthread_cond_t go, done;
-    atomic_ulong generation;   /* incremented under mu by each run */
-    atomic_int finished;       /* workers done with the current generation */
+    unsigned long run;         /* the runs so far (the caller's only) */
+    int active;                /* threads with tasks in the current run: min(n, threads) */
     atomic_int stop;
     int64_t spin_ns;           /* how long a waiting thread spins before it parks */
     size_t n;
@@ -55,9 +59,17 @@ typedef struct worker_arg {
     int index;
 } worker_arg;
 
+void pb_pool_share(size_t n, int threads, int t, size_t *lo, size_t *hi)
+{
+    size_t T = (size_t)threads, base = n / T, extra = n % T, u = (size_t)t;
+    *lo = u * base + (u < extra ? u : extra);
+    *hi = *lo + base + (u < extra);
+}
+
 static void run_share(pb_pool *p, int t, size_t n, pb_pool_task fn, void *arg)
 {
-    size_t T = (size_t)p->threads, lo = n * (size_t)t / T, hi = n * ((size_t)t + 1) / T;
+    size_t lo, hi;
+    pb_pool_share(n, p->threads, t, &lo, &hi);
     pool_slot *s = &p->slot[t];
     s->failed_task = (size_t)-1;
     s->status = PB_OK;
@@ -87,19 +99,23 @@ static int64_t mono_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-/* what a worker waits for (a run newer than `seen`, or stop) and what the caller waits for */
-static int work_ready(pb_pool *p, unsigned long seen)
+/* What worker t waits for (a run in its slot newer than its last, or stop), and
+ * what the caller waits for (every active worker done with the current run). */
+static int work_ready(pb_pool *p, int t)
 {
+    pool_slot *s = &p->slot[t];
     return atomic_load_explicit(&p->stop, memory_order_acquire) ||
-           atomic_load_explicit(&p->generation, memory_order_acquire) != seen;
+           atomic_load_explicit(&s->go, memory_order_acquire) != atomic_load_explicit(&s->done, memory_order_relaxed);
 }
-static int all_done(pb_pool *p, unsigned long unused)
+static int all_done(pb_pool *p, int unused)
 {
     (void)unused;
-    return atomic_load_explicit(&p->finished, memory_order_acquire) == p->threads - 1;
+    for (int t = 1; t < p->active; t++)
+        if (atomic_load_explicit(&p->slot[t].done, memory_order_acquire) != p->run) return 0;
+    return 1;
 }
 /* ready(p, arg) within the pool's spin time (the clock read every 64 pauses), else park on cv. */
-static void wait_for(pb_pool *p, int (*ready)(pb_pool *, unsigned long), unsigned long arg, pthread_cond_t *cv)
+static void wait_for(pb_pool *p, int (*ready)(pb_pool *, int), int arg, pthread_cond_t *cv)
 {
     if (ready(p, arg)) return;
     if (p->spin_ns > 0)
@@ -120,18 +136,17 @@ static void *worker(void *varg)
     worker_arg wa = *(worker_arg *)varg;
     free(varg);
     pb_pool *p = wa.pool;
-    unsigned long seen = 0;
+    pool_slot *s = &p->slot[wa.index];
     for (;;) {
-        wait_for(p, work_ready, seen, &p->go);
+        wait_for(p, work_ready, wa.index, &p->go);
         if (atomic_load_explicit(&p->stop, memory_order_acquire)) return NULL;
-        seen = atomic_load_explicit(&p->generation, memory_order_acquire);
+        unsigned long run = atomic_load_explicit(&s->go, memory_order_acquire);
         run_share(p, wa.index, p->n, p->fn, p->arg);
-        /* the last one wakes the caller if it parked (under mu: it cannot be between its check and its wait) */
-        if (atomic_fetch_add_explicit(&p->finished, 1, memory_order_acq_rel) + 1 == p->threads - 1) {
-            pthread_mutex_lock(&p->mu);
-            pthread_cond_signal(&p->done);
-            pthread_mutex_unlock(&p->mu);
-        }
+        atomic_store_explicit(&s->done, run, memory_order_release);
+        /* wake the caller if it parked (under mu: it cannot be between its check and its wait) */
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
     }
 }
 
@@ -180,8 +195,7 @@ pb_status pb_pool_create(pb_pool **pool, int threads)
     }
     p->threads = threads;
     p->spin_ns = pool_spin_ns();
-    atomic_init(&p->generation, 0);
-    atomic_init(&p->finished, 0);
+    for (int t = 0; t < threads; t++) atomic_init(&p->slot[t].go, 0), atomic_init(&p->slot[t].done, 0);
     atomic_init(&p->stop, 0);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->go, NULL);
@@ -219,18 +233,22 @@ pb_status pb_pool_run(pb_pool *pool, size_t n, pb_pool_task fn, void *arg)
         return PB_OK;
     }
     pb_pool *p = pool;
-    p->n = n;   /* read by the workers after the generation's acquire; untouched until all have finished */
+    /* read by the active workers after their slot's acquire; rewritten only once they are done */
+    p->n = n;
     p->fn = fn;
     p->arg = arg;
-    atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
-    pthread_mutex_lock(&p->mu);
-    atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
-    pthread_cond_broadcast(&p->go);
-    pthread_mutex_unlock(&p->mu);
+    p->run++;
+    p->active = n < (size_t)p->threads ? (int)n : p->threads;
+    if (p->active > 1) {   /* workers without tasks are not woken: one task runs on the caller alone */
+        for (int t = 1; t < p->active; t++) atomic_store_explicit(&p->slot[t].go, p->run, memory_order_release);
+        pthread_mutex_lock(&p->mu);   /* a parking worker holds mu from its check to its wait */
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+    }
     run_share(p, 0, n, fn, arg);
     wait_for(p, all_done, 0, &p->done);
     /* shares are in task order, so the first failing thread holds the lowest failing task */
-    for (int t = 0; t < p->threads; t++)
+    for (int t = 0; t < p->active; t++)
         if (p->slot[t].status != PB_OK) return pb_fail(p->slot[t].status, "%s", p->slot[t].message);
     return PB_OK;
 }

@@ -6,7 +6,8 @@
  *     variant this build has, block sizes that do and do not divide the crowd; fused
  *     blocks run in their thread's scratch, two of them one after the other);
  *   - the pool: every task runs exactly once on the thread its static share
- *     names, whether its threads spin or park between runs (pool.h, "Waiting"),
+ *     names (pool.h's split; fewer tasks than threads run on threads 0 .. n-1),
+ *     whether its threads spin or park between runs (pool.h, "Waiting"),
  *     the failing task with the lowest index is the one reported,
  *     bad arguments are refused, and a worker that cannot be created gives
  *     PB_ERR_THREAD with nothing left running (address-space limit in a child).
@@ -151,11 +152,20 @@ static void pool_checks(void)
             if (mode == 1) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
             CHECK(pb_pool_run(p, n, count_task, seen) == PB_OK, "run %zu (wait mode %d)", n, mode);
             for (size_t i = 0; i < n; i++) {
-                int owner = 0;   /* the thread whose share [t n / T, (t + 1) n / T) holds task i */
-                while (i >= n * (size_t)(owner + 1) / (size_t)T) owner++;
+                /* pool.h's split: n / T tasks a thread, one more for the first n % T threads */
+                size_t base = n / (size_t)T, extra = n % (size_t)T, big = extra * (base + 1);
+                int owner = (int)(i < big ? i / (base + 1) : extra + (i - big) / base);
                 ok &= seen[i] == 1 + owner;
             }
             CHECK(ok, "%zu tasks on %d threads (wait mode %d): each once, on its static share", n, T, mode);
+            size_t next = 0;   /* pb_pool_share tiles [0, n) in thread order, as run */
+            for (int t = 0; t < T; t++) {
+                size_t lo, hi;
+                pb_pool_share(n, T, t, &lo, &hi);
+                ok &= lo == next && hi >= lo && (hi == lo || seen[lo] == 1 + t);
+                next = hi;
+            }
+            CHECK(ok && next == n, "pb_pool_share(%zu, %d) tiles the tasks as they ran", n, T);
         }
         for (int r = 0; r < 2; r++)
             CHECK(pb_pool_run(p, 100, fail_task, NULL) == PB_ERR_PARAM && strstr(pb_last_error(), "task 7"),

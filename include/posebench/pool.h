@@ -18,16 +18,19 @@
  * that is a whole number, at most 1000000; 0 parks at once), then parks on a
  * condition variable. Runs called back to back (a frame's blocks, frame
  * after frame) then skip the kernel's wake-up: on a KVM guest with 2 vCPUs a
- * parked handshake cost 50-60 us per run, a spinning one under a microsecond
- * (src/pool.c). The price is up to that long of one core per worker after
- * each run.
+ * parked handshake cost 50-60 us per run, a spinning one 2-5 us (src/pool.c).
+ * The price is up to that long of one core per worker after each run.
  *
- * Work split: with T threads and n tasks, thread t runs tasks
- * [t*n/T, (t+1)*n/T) in order; the calling thread is thread 0 and T-1 workers
- * are the others. The split depends only on n and T, never on timing, and
- * nothing is shared in the hot path but one handshake per run (a generation
- * number and a count of finished workers), so results are deterministic when the tasks are
- * independent. A pool of 1 thread creates no thread at all.
+ * Work split (pb_pool_share): with T threads and n tasks, thread t runs a
+ * contiguous range of n / T tasks, one more for t < n % T, in task order;
+ * the calling thread is thread 0 and T-1 workers are the others. With fewer
+ * tasks than threads, threads 0 .. n-1 run one each and the others are not
+ * woken at all (one task runs on the caller alone: waking an idle worker
+ * only to hear it had nothing to do cost a parked pool 35-70 us per run).
+ * The split depends only on n and T, never on timing, and nothing is shared
+ * in the hot path but one handshake per run (each active worker's slot: the
+ * run it is to do and the last it finished), so results are deterministic
+ * when the tasks are independent. A pool of 1 thread creates no thread at all.
  *
  * A pool is driven by one thread at a time (pb_pool_run is not reentrant). */
 #ifndef POSEBENCH_POOL_H
@@ -63,6 +66,9 @@ PB_API int pb_pool_threads(const pb_pool *pool);   /* 1 for NULL */
  * pb_last_error()), else PB_OK. pool NULL runs everything on the caller.
  * Errors also: PB_ERR_NULL (fn). */
 PB_API pb_status pb_pool_run(pb_pool *pool, size_t n, pb_pool_task fn, void *arg);
+/* The tasks [*lo, *hi) that thread t (0 .. threads - 1) of a pool of
+ * `threads` runs when a run has n tasks (the split above). */
+PB_API void pb_pool_share(size_t n, int threads, int t, size_t *lo, size_t *hi);
 /* Stop and join the workers. NULL is fine. */
 PB_API void pb_pool_destroy(pb_pool *pool);
 /* Hardware threads this process may run on (sched_getaffinity, else the
