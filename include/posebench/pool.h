@@ -26,7 +26,7 @@
  * the calling thread is thread 0 and T-1 workers are the others. With fewer
  * tasks than threads, threads 0 .. n-1 run one each and the others are not
  * woken at all (one task runs on the caller alone: waking an idle worker
- * only to hear it had nothing to do cost a parked pool 35-70 us per run).
+ * only to hear it had nothing to do cost a parked pool 35-80 us per run).
  * The split depends only on n and T, never on timing, and nothing is shared
  * in the hot path but one handshake per run (each active worker's slot: the
  * run it is to do and the last it finished), so results are deterministic
