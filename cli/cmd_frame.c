@@ -278,7 +278,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddStringToObject(cf, "blocked_timing", "blocked: one thread, CPU time shared out per stage by "
                                  "CLOCK_MONOTONIC reads after each stage of each block; threads: wall time of a "
                                  "block of fused frames, medians; copy: memcpy of half of what a fused frame streams (state, "
-                                 "delta, inverse bind read, globals, palette written: 316 B per element; skinned "
+                                 "delta read, globals, palette written: 276 B per element, the inverse bind being one per joint; skinned "
                                  "vertices: 24 B each), so that its reads and writes add up to the frame's, on as "
                                  "many threads, GB/s counting read + write") &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(cfg->sampler)->name) &&

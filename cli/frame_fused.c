@@ -144,9 +144,9 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
         goto out;
     }
     /* what a fused frame must stream: the 3 poses per character that outlive it (the transition state and the
-     * additive delta read, the globals written), the static inverse bind pose read and the palette written; the
-     * other 5 poses live in the threads' scratch */
-    size_t pose_bytes = whole->n * (3 * PB_PLANES + 10 + PB_PALETTE_MAT_FLOATS) * sizeof(float) +
+     * additive delta read, the globals written) and the palette written; the other 5 poses live in the threads'
+     * scratch, and the static inverse bind pose, one per joint shared by the characters, in cache */
+    size_t pose_bytes = whole->n * (3 * PB_PLANES + PB_PALETTE_MAT_FLOATS) * sizeof(float) +
                         whole->characters * sc->mesh.n * 6 * sizeof(float);   /* and the skinned vertices written */
     double *t = malloc((size_t)cfg->reps * sizeof *t);
     if (!t) goto out;

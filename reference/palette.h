@@ -2,7 +2,9 @@
  * M = M(a) M(b) with M(x) = T(x.pos) R(x.rot) S(x.scl) (a: the global pose,
  * b: the inverse bind pose), written as 3x4 row-major matrices; and the
  * rigid part of the same product as a unit dual quaternion. Outputs are the
- * n entries of k->pal (no padding). */
+ * n entries of k->pal (no padding). b is per element, or per joint (k->b_chars
+ * characters share it): element i reads b's BI(k, i). */
+#define BI(k, i) ((k)->b_chars ? (i) / (k)->b_chars : (i))
 
 /* R(q) S(s): the rotation matrix's columns scaled by s. */
 static void rs_matrix(quat q, vec3 s, REAL m[3][3])
@@ -19,8 +21,9 @@ void REF(palette)(const KARGS *k)
     for (size_t i = 0; i < k->n; i++) {
         REAL a[3][3], b[3][3];
         rs_matrix(ld_q(k->a, i), ld_v(k->a, PB_SCL_X, i), a);
-        rs_matrix(ld_q(k->b, i), ld_v(k->b, PB_SCL_X, i), b);
-        vec3 ap = ld_v(k->a, PB_POS_X, i), bp = ld_v(k->b, PB_POS_X, i);
+        size_t bi = BI(k, i);
+        rs_matrix(ld_q(k->b, bi), ld_v(k->b, PB_SCL_X, bi), b);
+        vec3 ap = ld_v(k->a, PB_POS_X, i), bp = ld_v(k->b, PB_POS_X, bi);
         const REAL t[3] = { ap.x, ap.y, ap.z }, u[3] = { bp.x, bp.y, bp.z };
         REAL *o = k->pal + i * PB_PALETTE_MAT_FLOATS;
         for (int r = 0; r < 3; r++) {
@@ -37,9 +40,10 @@ void REF(palette)(const KARGS *k)
 void REF(palette_dq)(const KARGS *k)
 {
     for (size_t i = 0; i < k->n; i++) {
-        quat ra = ld_q(k->a, i), rb = ld_q(k->b, i);
+        size_t bi = BI(k, i);
+        quat ra = ld_q(k->a, i), rb = ld_q(k->b, bi);
         vec3 t = v3_add(ld_v(k->a, PB_POS_X, i),
-                        q_mul_vec3(ra, v3_mul(ld_v(k->a, PB_SCL_X, i), ld_v(k->b, PB_POS_X, i))));
+                        q_mul_vec3(ra, v3_mul(ld_v(k->a, PB_SCL_X, i), ld_v(k->b, PB_POS_X, bi))));
         quat r = q_mul(ra, rb);
         quat d = q_mul(qt(R(0), t.x, t.y, t.z), r);
         REAL *o = k->pal + i * PB_PALETTE_DQ_FLOATS;
@@ -47,3 +51,4 @@ void REF(palette_dq)(const KARGS *k)
         o[4] = R(0.5) * d.w; o[5] = R(0.5) * d.x; o[6] = R(0.5) * d.y; o[7] = R(0.5) * d.z;
     }
 }
+#undef BI

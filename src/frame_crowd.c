@@ -53,7 +53,8 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
 /* The bind pose the palette is relative to: each joint's local position in
  * the source clip's first frame (its bone: a BVH joint's OFFSET), no
  * rotation, unit scale, roots at the origin; inv_bind its inverse globals
- * (pb_inverse_bind_from_rest), and the palette's buffer. */
+ * (pb_inverse_bind_from_rest), one per joint (the palette's shared form:
+ * the characters share it), and the palette's buffer. */
 void pb_scene_bind_local(const pb_scene *sc, pb_pose *p, size_t characters)
 {
     for (size_t j = 0; j < sc->joints; j++)
@@ -65,9 +66,9 @@ void pb_scene_bind_local(const pb_scene *sc, pb_pose *p, size_t characters)
 
 static pb_status bind_pose(pb_frame_crowd *c)
 {
-    pb_status st = pb_pose_alloc_static(&c->inv_bind, c->n);
+    pb_status st = pb_pose_alloc_static(&c->inv_bind, c->sc->joints);   /* one per joint, shared */
     if (st != PB_OK) return st;
-    pb_scene_bind_local(c->sc, &c->inv_bind, c->characters);
+    pb_scene_bind_local(c->sc, &c->inv_bind, 1);
     st = pb_inverse_bind_from_rest(&c->skel, &c->inv_bind, &c->inv_bind);
     if (st != PB_OK) return pb_fail(st, "the bind pose: %s", pb_last_error());
     c->palette.n = c->n;
@@ -455,7 +456,7 @@ pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v)
 {
     pb_status s = skin_method_check(c);
     if (s != PB_OK) return s;
-    pb_call call = { .a = &c->global, .b = &c->inv_bind, .palette = &c->palette };
+    pb_call call = { .a = &c->global, .b = &c->inv_bind, .palette = &c->palette, .per.characters = c->characters };
     return run_op(c, c->sc->skin == PB_SKIN_DQS ? PB_OP_palette_dq : PB_OP_palette, v, &call);
 }
 

@@ -73,7 +73,9 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
  * (call.via; only the rotation planes set, NULL without it): read, then written (the same
  * memory for pb_run; the harness's oracle writes elsewhere or nowhere: via_out NULL).
  * stream: the call's pose planes (a, b, out) hold more than pb_stream_bytes():
- * kernels that can write their output with cache-bypassing stores do. */
+ * kernels that can write their output with cache-bypassing stores do.
+ * b_chars: palette ops whose b holds one element per joint (the inverse bind
+ * shared by a crowd's characters): element e reads b's e / b_chars; 0: b has n. */
 #define PB_AOS_ARRAYS 6
 #define PB_DEFINE_KARGS(T, NAME)               \
     typedef struct NAME {                      \
@@ -94,6 +96,7 @@ PB_INTERNAL const pb_op_row *pb_op_row_of(const pb_op_info *info);
         pb_param_arrays per;                   \
         const T *via[PB_PLANES];               \
         T *via_out[PB_PLANES];                 \
+        size_t b_chars;                        \
     } NAME;
 PB_DEFINE_KARGS(float, pb_kargs)
 PB_DEFINE_KARGS(double, pb_kargs_f64)

@@ -22,11 +22,13 @@ pb_status pb_rest_pose_from_bvh(const pb_bvh_skeleton *bvh, const pb_skeleton *s
     if (s != PB_OK) return s;
     if (bvh->joints != skel->joints)
         return pb_fail(PB_ERR_SIZE, "pb_rest_pose_from_bvh: bvh has %zu joints, skel %zu", bvh->joints, skel->joints);
-    if (rest->n != skel->n)
-        return pb_fail(PB_ERR_SIZE, "pb_rest_pose_from_bvh: rest has n = %zu, skel has %zu joints x %zu characters",
-                       rest->n, skel->joints, skel->characters);
-    for (size_t e = 0; e < skel->n; e++) {
-        const float *o = bvh->offsets[e / skel->characters];
+    if (rest->n != skel->n && rest->n != skel->joints)
+        return pb_fail(PB_ERR_SIZE, "pb_rest_pose_from_bvh: rest has n = %zu, skel has %zu joints x %zu characters "
+                       "(n must be %zu, or %zu: one per joint)", rest->n, skel->joints, skel->characters, skel->n,
+                       skel->joints);
+    const size_t C = rest->n == skel->n ? skel->characters : 1;
+    for (size_t e = 0; e < rest->n; e++) {
+        const float *o = bvh->offsets[e / C];
         const double v[PB_STATIC_PLANES] = { o[0], o[1], o[2], 1, 0, 0, 0, 1, 1, 1 };
         set_element(rest, e, v);
     }
@@ -70,11 +72,13 @@ pb_status pb_inverse_bind_from_rest(const pb_skeleton *skel, const pb_pose *rest
     pb_status s;
     if ((s = pb_pose_check(rest_local, "rest_local")) != PB_OK || (s = pb_pose_check(inv_bind, "inv_bind")) != PB_OK)
         return s;
-    if (rest_local->n != skel->n || inv_bind->n != skel->n)
-        return pb_fail(PB_ERR_SIZE, "pb_inverse_bind_from_rest: %s has n = %zu, skel has %zu joints x %zu characters",
-                       rest_local->n != skel->n ? "rest_local" : "inv_bind",
-                       rest_local->n != skel->n ? rest_local->n : inv_bind->n, skel->joints, skel->characters);
-    const size_t n = skel->n, C = skel->characters;
+    /* n = skel->n (crowd layout), or one element per joint (the shared form) */
+    const size_t n = rest_local->n == skel->joints ? skel->joints : skel->n, C = n == skel->n ? skel->characters : 1;
+    if (rest_local->n != n || inv_bind->n != n)
+        return pb_fail(PB_ERR_SIZE, "pb_inverse_bind_from_rest: %s has n = %zu, skel has %zu joints x %zu characters "
+                       "(n must be %zu, or %zu for both)", rest_local->n != n ? "rest_local" : "inv_bind",
+                       rest_local->n != n ? rest_local->n : inv_bind->n, skel->joints, skel->characters, skel->n,
+                       skel->joints);
     for (size_t e = 0; e < n; e++)
         for (int i = 0; i < PB_STATIC_PLANES; i++) {
             float v = rest_local->plane[i][e];

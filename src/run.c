@@ -87,6 +87,10 @@ static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const c
 
 /* The palette output: non-NULL, n entries, float-aligned, not overlapping
  * the input poses (it is written while they are read). */
+/* A palette op's b of one element per joint, shared by per.characters characters. */
+#define PB_B_SHARED(info, c, n)                                                                 \
+    (((info)->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) && (c)->per.characters > 0 && (c)->b->n > 0 && \
+     (c)->b->n <= (n) / (c)->per.characters && (c)->b->n * (c)->per.characters == (n))
 static pb_status check_palette(const pb_op_info *info, const pb_call *c, size_t n)
 {
     const pb_palette *pal = c->palette;
@@ -328,8 +332,10 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
     if (info->in_b) {
         if ((s = pb_pose_check(c->b, "b")) != PB_OK || (s = need_groups(info, c->b, info->in_b, "b")) != PB_OK)
             return s;
-        if (c->b->n != n)
-            return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu", info->name, c->b->n, n);
+        if (c->b->n != n && !PB_B_SHARED(info, c, n))
+            return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu%s", info->name, c->b->n, n,
+                           (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT))
+                               ? " (or, with per.characters = C, n / C: one inverse bind per joint)" : "");
     }
     if (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) {
         if ((s = pb_clip_check(c->clip)) != PB_OK) return s;
@@ -513,6 +519,7 @@ pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call 
         for (int i = 0; i < PB_AOS_ARRAYS; i++) k->aos_out[i] = arr[i];
     }
     if (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) k->pal = c->palette->data;
+    if (c->b && PB_B_SHARED(info, c, n) && c->b->n != n) k->b_chars = c->per.characters;
     if (info->flags & PB_OPF_NCHAIN) k->iters = c->iterations;
     k->skel = c->skel;
     if (c->clip) {

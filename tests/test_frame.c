@@ -137,11 +137,14 @@ static void palette_follows(const pb_frame_crowd *c)
 {
     double worst = 0, ident = 0, x[3];
     const char *how = c->sc->skin == PB_SKIN_DQS ? "dqs" : "lbs";
-    for (size_t e = 0; e < c->n; e++) {
-        double P[3] = { -c->inv_bind.plane[PB_POS_X][e], -c->inv_bind.plane[PB_POS_Y][e], -c->inv_bind.plane[PB_POS_Z][e] };
+    CHECK(c->inv_bind.n == c->sc->joints, "palette (%s): inv_bind has %zu elements, not one per joint (%zu)", how,
+          c->inv_bind.n, c->sc->joints);
+    for (size_t e = 0; e < c->n && c->inv_bind.n == c->sc->joints; e++) {
+        size_t j = e / c->characters;   /* the joint's inverse bind, shared by the characters */
+        double P[3] = { -c->inv_bind.plane[PB_POS_X][j], -c->inv_bind.plane[PB_POS_Y][j], -c->inv_bind.plane[PB_POS_Z][j] };
         entry_apply(c, e, P, x);
         for (int r = 0; r < 3; r++) worst = fmax(worst, fabs(x[r] - c->global.plane[PB_POS_X + r][e]));
-        ident = fmax(ident, fabs(c->inv_bind.plane[PB_ROT_W][e] - 1) + fabs(c->inv_bind.plane[PB_SCL_X][e] - 1));
+        ident = fmax(ident, fabs(c->inv_bind.plane[PB_ROT_W][j] - 1) + fabs(c->inv_bind.plane[PB_SCL_X][j] - 1));
     }
     CHECK(worst < 1e-4 && ident == 0, "palette (%s): bind positions land %.3g m from the globals (inv_bind rotation/"
           "scale off identity by %.3g)", how, worst, ident);

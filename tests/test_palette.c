@@ -5,7 +5,9 @@
  * quaternions are unit with real . dual = 0 and move points as the matrix
  * does; q and -q give the same matrix (and the negated dual quaternion).
  * The inverse bind pose of a small BVH: the palette of the rest pose is the
- * identity. Bad calls are refused with the argument named and nothing
+ * identity, and its per-joint form each joint's element of the crowd's; an
+ * inverse bind per joint gives the palette of it repeated per character, bit
+ * for bit. Bad calls are refused with the argument named and nothing
  * written; NaN inputs propagate (the library does not scan pose data). Plans
  * and the typed calls run the same kernel. */
 #include <math.h>
@@ -148,6 +150,61 @@ static const char bvh_text[] =
     "  End Site\n  {\n   OFFSET 0 -40 0\n  }\n }\n}\n"
     "MOTION\nFrames: 1\nFrame Time: 0.0333333\n0 90 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
 
+/* The inverse bind per joint (b.n = n / per.characters): in every variant the
+ * same palette, bit for bit, as b repeated for each character, at crowds
+ * below, at and across the lane widths (a vector holding several joints,
+ * two, or one); bad shapes refused with the palette untouched. */
+static void check_shared(void)
+{
+    static const size_t chars[] = { 2, 5, 16, 17, 48, 200 };
+    const size_t J = 7;
+    for (size_t ci = 0; ci < sizeof chars / sizeof chars[0]; ci++) {
+        size_t C = chars[ci], n = J * C;
+        pb_pose a, b, bj, be;
+        pb_pose_alloc(&a, n), pb_pose_alloc(&b, n), pb_pose_alloc_static(&bj, J), pb_pose_alloc_static(&be, n);
+        pb_gen_case(&a, &b, PB_CLASS_RANDOM, 7 + C, pb_op_get(PB_OP_palette));
+        for (int p = 0; p < PB_STATIC_PLANES; p++)
+            for (size_t e = 0; e < n; e++) {
+                if (e % C == 0) bj.plane[p][e / C] = b.plane[p][e];   /* each joint's first character's */
+                be.plane[p][e] = b.plane[p][e - e % C];
+            }
+        float *x = malloc((n * 12 + 1) * sizeof *x), *y = malloc((n * 12 + 1) * sizeof *y);
+        for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+            const pb_variant *v = pb_all_variant_at(vi);
+            if (pb_variant_check(v) != PB_OK) continue;
+            for (int dq = 0; dq < 2; dq++) {
+                pb_op op = dq ? PB_OP_palette_dq : PB_OP_palette;
+                size_t w = dq ? 8 : 12;
+                pb_palette px = { x, n }, py = { y, n };
+                x[n * w] = y[n * w] = -7.0f;
+                pb_call ce = { .a = &a, .b = &be, .palette = &px }, cs = { .a = &a, .b = &bj, .palette = &py };
+                cs.per.characters = C;
+                CHECK(pb_run(op, v, &ce) == PB_OK && pb_run(op, v, &cs) == PB_OK, "%s C=%zu: %s", pb_variant_name(v), C,
+                      pb_last_error());
+                CHECK(memcmp(x, y, n * w * sizeof *x) == 0 && y[n * w] == -7.0f,
+                      "%s %s, %zu characters: b per joint differs from b per element", pb_variant_name(v),
+                      pb_op_get(op)->name, C);
+            }
+        }
+        /* b neither n nor n / per.characters, or no characters: refused, nothing written */
+        for (size_t e = 0; e < n * 12; e++) y[e] = 3.0f;
+        pb_palette py = { y, n };
+        pb_pose b2;
+        pb_pose_alloc_static(&b2, J + 1);
+        pb_call bad[3] = { { .a = &a, .b = &bj, .palette = &py }, { .a = &a, .b = &bj, .palette = &py },
+                           { .a = &a, .b = &b2, .palette = &py } };
+        bad[1].per.characters = C + 1, bad[2].per.characters = C;
+        for (int k = 0; k < 3; k++)
+            CHECK(pb_run(PB_OP_palette, NULL, &bad[k]) == PB_ERR_SIZE && strstr(pb_last_error(), "per.characters"),
+                  "bad shape %d (C=%zu): %s", k, C, pb_last_error());
+        int kept = 1;
+        for (size_t e = 0; e < n * 12; e++) kept &= y[e] == 3.0f;
+        CHECK(kept, "a refused call wrote the palette");
+        free(x), free(y);
+        pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&bj), pb_pose_free(&be), pb_pose_free(&b2);
+    }
+}
+
 /* The rest pose of a BVH, its inverse bind; the palette of the rest globals is the identity. */
 static void check_inverse_bind(void)
 {
@@ -197,6 +254,23 @@ static void check_inverse_bind(void)
     CHECK(pb_inverse_bind_from_rest(&sk, &rest, &ib) == PB_ERR_PARAM && strstr(pb_last_error(), "non-zero"), "%s",
           pb_last_error());
     CHECK(ib.plane[PB_POS_X][0] == keep, "inv_bind written on error");
+    /* one per joint (n = skel->joints): each joint's element of the crowd's, bit for bit */
+    pb_pose rest1, ib1;
+    pb_pose_alloc_static(&rest1, sk.joints);
+    pb_pose_alloc_static(&ib1, sk.joints);
+    rest.plane[PB_SCL_Z][4] = 1.25f;
+    CHECK(pb_inverse_bind_from_rest(&sk, &rest, &ib) == PB_OK, "%s", pb_last_error());
+    for (int p = 0; p < PB_STATIC_PLANES; p++)
+        for (size_t j = 0; j < sk.joints; j++) rest1.plane[p][j] = rest.plane[p][j * C];
+    CHECK(pb_inverse_bind_from_rest(&sk, &rest1, &ib1) == PB_OK, "%s", pb_last_error());
+    int same = 1;
+    for (int p = 0; p < PB_STATIC_PLANES; p++)
+        for (size_t j = 0; j < sk.joints; j++) same &= ib1.plane[p][j] == ib.plane[p][j * C];
+    CHECK(same, "the per-joint inverse bind differs from the crowd's");
+    CHECK(pb_rest_pose_from_bvh(&bs, &sk, &rest1) == PB_OK && rest1.plane[PB_POS_Y][2] == bs.offsets[2][1],
+          "%s (head %g)", pb_last_error(), rest1.plane[PB_POS_Y][2]);
+    CHECK(pb_inverse_bind_from_rest(&sk, &rest, &ib1) == PB_ERR_SIZE, "mixed shapes: %s", pb_last_error());
+    pb_pose_free(&rest1), pb_pose_free(&ib1);
     pb_pose small;
     pb_pose_alloc(&small, 3);
     CHECK(pb_inverse_bind_from_rest(&sk, &rest, &small) == PB_ERR_SIZE, "%s", pb_last_error());
@@ -304,5 +378,6 @@ int main(void)
     check_variants();
     check_inverse_bind();
     check_bad_calls();
+    check_shared();
     return check_done();
 }

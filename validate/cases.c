@@ -268,7 +268,7 @@ int pb_val_bufs_alloc(pb_val_bufs *b, size_t n_in, size_t n_out)
  * half-life-axes form: half-lives per joint per axis, every other parameter uniform; the
  * halflives form: half-lives per element, axis and channel (per.halflives); the limits forms:
  * joint limits per joint (clamp with half-lives per joint per axis, bounce with the uniform
- * half-life). */
+ * half-life); the shared form: the palettes' b (inverse bind) one per joint. */
 static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_info *info, int form, uint64_t seed)
 {
     size_t J = 64;
@@ -276,6 +276,17 @@ static pb_status case_arrays(pb_val_bufs *b, const pb_vcase *cs, const pb_op_inf
     size_t C = b->skel ? b->skel->characters : (info->flags & PB_OPF_NCHAIN) ? cs->characters : cs->n / J;
     size_t joints = cs->n / C;
     if (form == PB_FORM_VIA) return pb_val_via_build(b, seed);   /* uniform parameters */
+    if (form == PB_FORM_SHARED) {   /* palettes: b's first character per joint, shared by C characters */
+        static const size_t want[3] = { 3, 20, 125 };   /* fewer characters than lanes, straddling, many */
+        size_t Cs = want[seed % 3] < cs->n ? want[seed % 3] : cs->n;
+        while (cs->n % Cs) Cs++;   /* the smallest divisor of n from there (n at most) */
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t j = 0; j < b->b.stride; j++)   /* past the joints: padding, identity */
+                b->b.plane[p][j] = j < cs->n / Cs ? b->b.plane[p][j * Cs] : pb_plane_identity(p);
+        b->b.n = cs->n / Cs;
+        b->per = (pb_param_arrays){ .characters = Cs };
+        return PB_OK;
+    }
     if (form == PB_FORM_HALFLIVES) {   /* per element, per axis and channel */
         if (pb_pose_alloc(&b->hl, cs->n) != PB_OK) return pb_fail(PB_ERR_NOMEM, "validate: out of memory");
         pb_gen_halflives(&b->hl, seed);

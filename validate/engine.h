@@ -28,9 +28,10 @@ size_t pb_val_op_cases(const pb_val_cases *c, const pb_op_info *info, const pb_m
 
 /* Forms an op is validated in besides the full one: static poses for the ops
  * that need no velocities, the other scale mode, per-character parameters,
- * per-axis half-lives, joint limits (clamped and bouncing), dead blending's slerp via. */
+ * per-axis half-lives, joint limits (clamped and bouncing), dead blending's slerp via, and
+ * the palettes' inverse bind per joint (shared by the characters). */
 enum { PB_FORM_FULL, PB_FORM_STATIC, PB_FORM_SCALE_ALT, PB_FORM_PER, PB_FORM_AXES, PB_FORM_HALFLIVES, PB_FORM_CLAMP,
-       PB_FORM_BOUNCE, PB_FORM_VIA, PB_FORMS };
+       PB_FORM_BOUNCE, PB_FORM_VIA, PB_FORM_SHARED, PB_FORMS };
 
 /* Buffers of one case, and what it owns (skeleton, offsets, per arrays). */
 typedef struct pb_val_bufs {

@@ -63,6 +63,7 @@ void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_pa
     k.skel = ctx->skel;
     k.offsets = ctx->offsets;
     k.per = ctx->per;
+    if (pb_palette_width(pb_op_get(op)) && ctx->b.n != d->n) k.b_chars = ctx->per.characters;   /* the shared form */
     k.frames = ctx->frames;
     k.joints = ctx->joints;
     k.fps = ctx->fps;
@@ -141,6 +142,7 @@ int pb_val_form_applies(const pb_op_info *info, int form)
     case PB_FORM_CLAMP:
     case PB_FORM_BOUNCE: return (info->flags & PB_OPF_HALFLIFE) && !(info->flags & NO_PER_FLAGS);
     case PB_FORM_VIA: return PB_OP_TAKES_VIA(info);
+    case PB_FORM_SHARED: return (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) != 0;
     default: return ((info->flags & PARAM_FLAGS) && !(info->flags & NO_PER_FLAGS)) || CONED_CHAIN(info);
     }
 }
@@ -166,6 +168,7 @@ static const char *form_name(const pb_op_info *info, int form)
     if (form == PB_FORM_CLAMP) return "limits=clamp";
     if (form == PB_FORM_BOUNCE) return "limits=bounce";
     if (form == PB_FORM_VIA) return "via";
+    if (form == PB_FORM_SHARED) return "bind=per joint";
     return "full";
 }
 

@@ -187,12 +187,13 @@ enum {
  *   palette_dq  a unit dual quaternion (8 floats: real w x y z, then dual
  *               w x y z), dual = 1/2 (0, t) real.
  * data holds n x width floats (width: 12 or 8), float-aligned; n must equal
- * the input poses' n. The palette is written, never read. */
+ * pose a's n (b's too, or n / per.characters: palette.h). The palette is
+ * written, never read. */
 #define PB_PALETTE_MAT_FLOATS 12
 #define PB_PALETTE_DQ_FLOATS 8
 typedef struct pb_palette {
     float *data;   /* n x width floats */
-    size_t n;      /* entries: must be the input poses' n */
+    size_t n;      /* entries: must be pose a's n */
 } pb_palette;
 
 /* What the registry knows about an op (one row of src/ops.def). */
@@ -393,7 +394,8 @@ typedef struct pb_call {
  * error nothing is written. Palette ops (palette, palette_dq) besides:
  * PB_ERR_NULL (call.palette or palette.data NULL), PB_ERR_SIZE (palette.n
  * not a's n), PB_ERR_ALIGN (data not float-aligned), PB_ERR_ALIAS (data
- * overlaps pose a or b); they take no per-element parameters. Pose data is
+ * overlaps pose a or b); they take no per-element parameters, but b may hold
+ * one inverse bind per joint: b.n = n / per.characters (see palette.h). Pose data is
  * not scanned: a NaN in an input element gives NaN in that entry only. */
 PB_API pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
 
@@ -437,7 +439,8 @@ PB_API pb_status pb_fk(const pb_skeleton *skel, const pb_pose *local, pb_pose *g
 PB_API pb_status pb_fk_static(const pb_skeleton *skel, const pb_pose *local, pb_pose *global);
 PB_API pb_status pb_bk(const pb_skeleton *skel, const pb_pose *global, pb_pose *local);
 /* Skinning palettes of global pose `global` and inverse bind pose `inv_bind`
- * (same n; see palette.h): 3x4 matrices, and unit dual quaternions. */
+ * (same n; see palette.h: pb_run with per.characters takes one per joint):
+ * 3x4 matrices, and unit dual quaternions. */
 PB_API pb_status pb_matrix_palette(const pb_pose *global, const pb_pose *inv_bind, pb_palette *out);
 PB_API pb_status pb_dq_palette(const pb_pose *global, const pb_pose *inv_bind, pb_palette *out);
 

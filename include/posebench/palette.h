@@ -2,11 +2,15 @@
  * the rest (bind) pose of a skeleton and its inverse.
  *
  * The palette ops (ops.h: palette, palette_dq) take the global pose and an
- * inverse bind pose of the same n (crowd layout: element = joint x
- * characters + character). An engine's inverse bind is per joint; in the
- * crowd layout it is that per-joint kineform repeated for each character,
- * which is what pb_inverse_bind_from_rest writes for a crowd skeleton. Both
- * are set-up calls: they run once per skeleton, not per frame, so they scan
+ * inverse bind pose, either of the same n (crowd layout: element = joint x
+ * characters + character) or, with call.per.characters = C, of n / C
+ * elements: one per joint, shared by every character, as an engine keeps it
+ * per skeleton (the same output, bit for bit, as that pose repeated for each
+ * character; the per-joint form reads 40 bytes per joint once instead of per
+ * element, and makes each joint's matrix once per PB_LANES characters).
+ * pb_rest_pose_from_bvh and pb_inverse_bind_from_rest write either form:
+ * n = skel->n (every character) or skel->joints (one per joint). Both are
+ * set-up calls: they run once per skeleton, not per frame, so they scan
  * their inputs and compute in double. */
 #ifndef POSEBENCH_PALETTE_H
 #define POSEBENCH_PALETTE_H
@@ -23,9 +27,10 @@ extern "C" {
 
 /* The rest locals of a BVH skeleton for a crowd skeleton skel of the same
  * joint count: pos = the joint's OFFSET, rot = identity, scl = 1, for every
- * character (velocity planes, when rest has them, zero). Errors: PB_ERR_NULL
- * (bvh, its offsets, skel), PB_ERR_SIZE (bvh->joints != skel->joints, or
- * rest->n != skel->n), pb_pose_check's for rest (prefixed "rest"). On error
+ * character, or once per joint when rest->n = skel->joints (velocity planes,
+ * when rest has them, zero). Errors: PB_ERR_NULL (bvh, its offsets, skel),
+ * PB_ERR_SIZE (bvh->joints != skel->joints, or rest->n neither skel->n nor
+ * skel->joints), pb_pose_check's for rest (prefixed "rest"). On error
  * nothing is written. */
 PB_API pb_status pb_rest_pose_from_bvh(const pb_bvh_skeleton *bvh, const pb_skeleton *skel, pb_pose *rest);
 
@@ -37,8 +42,11 @@ PB_API pb_status pb_rest_pose_from_bvh(const pb_bvh_skeleton *bvh, const pb_skel
  * inverse is the usual engine approximation. Computed in double, rounded
  * once. inv_bind may be the same pose as rest_local; velocity planes of
  * inv_bind, when it has them, are set to zero.
+ * Both poses hold skel->n elements, or both skel->joints (one per joint: the
+ * shared form of the palette ops).
  * Errors: PB_ERR_NULL (skel, rest_local, inv_bind), PB_ERR_PARAM (skel not
- * made by pb_skeleton_init), PB_ERR_SIZE (a pose's n is not skel->n),
+ * made by pb_skeleton_init), PB_ERR_SIZE (the poses' n not both skel->n or
+ * both skel->joints),
  * pb_pose_check's (prefixed "rest_local" / "inv_bind"), PB_ERR_PARAM (a
  * non-finite value or a zero scale in rest_local, or a global rest scale
  * that underflows or overflows: the message names the element and plane).
