@@ -65,6 +65,11 @@ int bench_blend_n_run(const bench_opts *o);
  * variant, at 65536 and 1 M joints (or o->sizes), next to a memcpy of their
  * bytes. Returns as bench_run. */
 int bench_layers_run(const bench_opts *o);
+/* The skinning palettes with the inverse bind per element and per joint
+ * (palette_bench.c): palette and palette_dq of 64-joint characters, every
+ * variant, at 200, 1024 and 16384 characters (or o->sizes in joints), next to
+ * a memcpy of each form's bytes. Returns as bench_run. */
+int bench_palette_run(const bench_opts *o);
 
 #ifdef __cplusplus
 }

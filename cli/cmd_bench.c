@@ -37,7 +37,7 @@ static const opt_spec opts[O_COUNT] = {
     [O_CSV] = { "csv", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
                 "summary of the pose ops: op,variant,mode,n,ns_per_joint_median,ns_per_joint_cv,copy_ratio,\n"
                 "speedup_vs_scalar,cache,threads (threaded rows: --threads); not for skin_*, mm_*, bspace,\n"
-                "blend_n, masked (their own tables)" },
+                "blend_n, masked, palette_bind (their own tables)" },
     [O_SEED] = { "seed", OPT_U64, "N", 0, 0, NULL, 0, "from the clock and pid, printed", "input seed" },
     [O_PB_RUN] = { "pb-run", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
                    "time calls through pb_run (argument validation included), not the kernel table" },
@@ -89,7 +89,7 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
 
 static int run(const opt_val *o, int nrest, char **rest)
 {
-    int op_on[PB_OP_COUNT] = { 0 }, skin_on[2] = { 0, 0 }, nskin = 0, mm_on[2] = { 0, 0 }, nmm = 0, nbs = 0, nbn = 0, nml = 0;
+    int op_on[PB_OP_COUNT] = { 0 }, skin_on[2] = { 0, 0 }, nskin = 0, mm_on[2] = { 0, 0 }, nmm = 0, nbs = 0, nbn = 0, nml = 0, npl = 0;
     for (int i = 0; i < o[O_OP].count; i++) {
         pb_op op;
         const char *name = o[O_OP].all[i];
@@ -113,6 +113,10 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
         if (!strcmp(name, "masked")) {   /* the masked layers: ops with per-character and per-joint arrays */
             nml++;
+            continue;
+        }
+        if (!strcmp(name, "palette_bind")) {   /* the palettes with the inverse bind per element and per joint */
+            npl++;
             continue;
         }
         if (pb_op_find(o[O_OP].all[i], &op) != PB_OK) {
@@ -159,13 +163,13 @@ static int run(const opt_val *o, int nrest, char **rest)
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
     };
     if ((nskin && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) || (nbs && nbs != o[O_OP].count) ||
-        (nbn && nbn != o[O_OP].count) || (nml && nml != o[O_OP].count)) {
+        (nbn && nbn != o[O_OP].count) || (nml && nml != o[O_OP].count) || (npl && npl != o[O_OP].count)) {
         cJSON_Delete(ctx);
-        fprintf(stderr, "posebench bench: skin_lbs / skin_dqs, mm_search / mm_aabb, bspace, blend_n and masked run on "
-                        "their own (not with pose ops or each other)\n");
+        fprintf(stderr, "posebench bench: skin_lbs / skin_dqs, mm_search / mm_aabb, bspace, blend_n, masked and "
+                        "palette_bind run on their own (not with pose ops or each other)\n");
         return EXIT_USAGE;
     }
-    if ((nskin || nmm || nbs || nbn || nml) && o[O_CSV].count) {
+    if ((nskin || nmm || nbs || nbn || nml || npl) && o[O_CSV].count) {
         cJSON_Delete(ctx);
         fprintf(stderr, "posebench bench: --csv: the summary has a row per pose op, variant and size; %s prints its "
                         "own table (--json keeps every repetition)\n", o[O_OP].all[0]);
@@ -173,11 +177,11 @@ static int run(const opt_val *o, int nrest, char **rest)
     }
     int st = nskin ? bench_skin_run(&b, skin_on[0], skin_on[1])
              : nmm ? bench_mm_run(&b, mm_on[0], mm_on[1]) : nbs ? bench_bspace_run(&b) : nbn ? bench_blend_n_run(&b)
-             : nml ? bench_layers_run(&b) : bench_run(&b);
+             : nml ? bench_layers_run(&b) : npl ? bench_palette_run(&b) : bench_run(&b);
     cJSON_Delete(ctx);
     return st;
 #else   /* the options are still checked, so a bad command line says so before the missing framework */
-    (void)nrest, (void)rest, (void)op_on, (void)skin_on, (void)nskin, (void)mm_on, (void)nmm, (void)nbs, (void)nbn, (void)nml;
+    (void)nrest, (void)rest, (void)op_on, (void)skin_on, (void)nskin, (void)mm_on, (void)nmm, (void)nbs, (void)nbn, (void)nml, (void)npl;
     fprintf(stderr, "posebench bench: this build has no Google Benchmark (install libbenchmark-dev and a C++ "
                     "compiler, then reconfigure)\n");
     return EXIT_USAGE;

@@ -74,6 +74,13 @@ if run bench --quick --op masked --variant scalar --sizes 1024 --json "$tmp/m.js
      >/dev/null 2>&1 && grep -q '"name": "copy/masked/1024"' "$tmp/m.json" &&
    grep -q '"name": "masked_blend_static/scalar/1024_median"' "$tmp/m.json"; then ok; else bad "masked --json"; fi
 
+# The palettes with the inverse bind per element and per joint: a tiny run (both forms, rows and bytes), not mixed.
+check "palette_bind mixed" 2 "run on their own"         -- bench --op palette_bind --op quat_mul
+check "palette_bind run" 0 "palette_dq\[bind=per joint\]/scalar/1280 +[0-9.]+ +72 " \
+  -- bench --quick --op palette_bind --variant scalar --sizes 1280 -- --benchmark_min_time=0.001
+check "palette_bind per element" 0 "palette/scalar/1280 +[0-9.]+ +128 " \
+  -- bench --quick --op palette_bind --variant scalar --sizes 1280 -- --benchmark_min_time=0.001
+
 # One tiny real run.
 j=$tmp/b.json; c=$tmp/b.csv
 if run bench --quick --op quat_mul --variant scalar --sizes 64 --seed 7 --json "$j" --csv "$c" \
