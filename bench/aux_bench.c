@@ -48,6 +48,26 @@ int bench_copy_loop(gb_state *st, size_t bytes)
     return 0;
 }
 
+int bench_plan_loop(gb_state *st, pb_op op, const pb_variant *v, const pb_call *call)
+{
+    pb_plan *plan = NULL;
+    if (pb_plan_create(&plan, op, v, call) != PB_OK) {
+        gb_skip_with_error(st, pb_last_error());
+        return -1;
+    }
+    int status = 0;
+    while (gb_keep_running(st)) {
+        if (pb_plan_run(plan) != PB_OK) {
+            gb_skip_with_error(st, pb_last_error());
+            status = -1;
+            break;
+        }
+        gb_clobber_memory();
+    }
+    pb_plan_destroy(plan);
+    return status;
+}
+
 int bench_out_writable(const char *path)
 {
     FILE *f = fopen(path, "w");

@@ -50,6 +50,9 @@ int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int 
 /* The copy roofline of an item: memcpy of bytes / 2 (bytes read + written = bytes) each
  * iteration. 0, or -1 after gb_skip_with_error. */
 int bench_copy_loop(gb_state *st, size_t bytes);
+/* An item timing op on call through a plan made once (as an engine runs an
+ * op every frame), on variant v: 0, or -1 after gb_skip_with_error. */
+int bench_plan_loop(gb_state *st, pb_op op, const pb_variant *v, const pb_call *call);
 /* A destination of bytes for a memcpy from the address src, half a page from
  * src's alignment (4 KiB aliasing slows a copy whose destination trails its
  * source by a few bytes modulo 4096); free *block, NULL when out of memory.

@@ -90,22 +90,9 @@ static void ml_time(gb_state *st, void *user)
         return;
     }
     pb_call call = { .a = &s.a, .b = &s.b, .out = &s.out, .per = { .characters = ML_C, .alpha = s.alpha, .mask = s.mask } };
-    pb_plan *plan = NULL;   /* validated once, as an engine runs a layer every frame */
-    if (pb_plan_create(&plan, forms[r->form], r->v, &call) != PB_OK) {
-        gb_skip_with_error(st, pb_last_error());
-        set_free(&s);
-        return;
-    }
-    while (gb_keep_running(st)) {
-        if (pb_plan_run(plan) != PB_OK) {
-            gb_skip_with_error(st, pb_last_error());
-            break;
-        }
-        gb_clobber_memory();
-    }
-    pb_plan_destroy(plan);
+    int ok = bench_plan_loop(st, forms[r->form], r->v, &call) == 0;
     set_free(&s);
-    counters(st, r);
+    if (ok) counters(st, r);
 }
 
 static ml_row *add(ml_row r)

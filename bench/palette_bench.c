@@ -109,22 +109,9 @@ static void pl_time(gb_state *st, void *user)
     pb_palette pal = { s.pal, r->n };
     pb_call call = { .a = &s.a, .b = &s.b, .palette = &pal };
     if (r->shared) call.per.characters = r->n / PL_J;
-    pb_plan *plan = NULL;   /* validated once, as an engine runs it every frame */
-    if (pb_plan_create(&plan, ops[r->op], r->v, &call) != PB_OK) {
-        gb_skip_with_error(st, pb_last_error());
-        set_free(&s);
-        return;
-    }
-    while (gb_keep_running(st)) {
-        if (pb_plan_run(plan) != PB_OK) {
-            gb_skip_with_error(st, pb_last_error());
-            break;
-        }
-        gb_clobber_memory();
-    }
-    pb_plan_destroy(plan);
+    int ok = bench_plan_loop(st, ops[r->op], r->v, &call) == 0;
     set_free(&s);
-    counters(st, r);
+    if (ok) counters(st, r);
 }
 
 static pl_row *add(pl_row r)
