@@ -85,12 +85,12 @@ static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const c
     return PB_OK;
 }
 
-/* The palette output: non-NULL, n entries, float-aligned, not overlapping
- * the input poses (it is written while they are read). */
 /* A palette op's b of one element per joint, shared by per.characters characters. */
 #define PB_B_SHARED(info, c, n)                                                                 \
     (((info)->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT)) && (c)->per.characters > 0 && (c)->b->n > 0 && \
      (c)->b->n <= (n) / (c)->per.characters && (c)->b->n * (c)->per.characters == (n))
+/* The palette output: non-NULL, n entries, float-aligned, not overlapping
+ * the input poses (it is written while they are read). */
 static pb_status check_palette(const pb_op_info *info, const pb_call *c, size_t n)
 {
     const pb_palette *pal = c->palette;

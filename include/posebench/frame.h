@@ -162,7 +162,8 @@ typedef struct pb_frame_crowd {
     size_t leg_count;
     int32_t leg_at[2][4];
     pb_pose chain, target, solved;   /* IK: n = 3 x 2 legs x characters */
-    pb_pose inv_bind;         /* static: the inverse of the bind pose's globals (see pb_frame_palette) */
+    pb_pose inv_bind;         /* static, one per joint (sc->joints elements) shared by the characters: the
+                                 inverse of the bind pose's globals (see pb_frame_palette) */
     pb_palette palette;       /* the skinning palette: 3x4 matrices, M(global) M(inv_bind), n entries */
     /* Skinning (scenes with a mesh): the skinned vertices of all characters,
      * character k's V = sc->mesh.n at [k V, (k + 1) V) of each plane (skin[k]
@@ -178,10 +179,11 @@ typedef struct pb_frame_crowd {
     const char *failed;       /* the op that failed last (for messages) */
 } pb_frame_crowd;
 
-/* A crowd holds 11 poses of 76 bytes, a static pose (40 B) and a palette entry
- * (48 B) per element, 924 B, and the legs FK's two static poses over the legs'
- * joints and their ancestors (at most 80 B per element): joints x characters
- * is capped so that stays within ~4.2 GB (4096 characters x 1024 joints). */
+/* A crowd holds 11 poses of 76 bytes and a palette entry (48 B) per element,
+ * 884 B (the inverse bind, 40 B a joint, is shared by the characters), and
+ * the legs FK's two static poses over the legs' joints and their ancestors
+ * (at most 80 B per element): joints x characters is capped so that stays
+ * within ~4.0 GB (4096 characters x 1024 joints). */
 #define PB_FRAME_CROWD_MAX_ELEMENTS ((size_t)1 << 22)
 /* and characters x mesh vertices so the skinned vertices (24 B each) stay within ~800 MB */
 #define PB_FRAME_CROWD_MAX_VERTICES ((size_t)1 << 25)
@@ -212,8 +214,8 @@ PB_API pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v);
-/* The matrix palette (op palette) of the globals and inv_bind, the inverse of
- * the bind pose: each joint's local position in the source clip's first frame
+/* The matrix palette (op palette) of the globals and inv_bind (one per joint:
+ * the palettes' shared form), the inverse of the bind pose: each joint's local position in the source clip's first frame
  * (its bone; a BVH joint's OFFSET), no rotation, unit scale, roots at the
  * origin, so a mesh modelled around that pose follows the character. A scene
  * skinned by PB_SKIN_DQS gets the dual-quaternion palette (op palette_dq,
