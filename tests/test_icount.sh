@@ -35,6 +35,12 @@ for v in scalar sse41; do
     "echo \"\$tab\" | awk '\$1 == \"frame\" {d = \$9 - \$8 / 3; exit !(d < 0.05 && d > -0.05)}'"
 done
 check "the same counts on a second run" '[ "$out1" = "$out2" ]'
+# the cubic sampler counts more than the linear one in the same build (three more keys, Hermite terms)
+cub=$(run --characters 16 --frames 1 --variant sse41 --sampler cubic) || { echo "FAIL icount.sh --sampler cubic exit $?"; exit 1; }
+lin_s=$(echo "$out1" | awk '/^sse41/ {on = 1} on && $1 == "sample_dst" {print $2; exit}')
+cub_s=$(echo "$cub" | awk '$1 == "sample_dst" {print $2; exit}')
+check "sample_cubic counts more than sample_linear ($cub_s > $lin_s per joint)" "awk 'BEGIN {exit !($cub_s > $lin_s)}'"
+check "the cubic table is headed sample_cubic" "echo \"\$cub\" | grep -q 'sample_cubic'"
 refused() { # refused <name> <args...>: exit 2 and a message
   local name=$1; shift
   local err; err=$(run "$@" 2>&1 >/dev/null); local st=$?
@@ -45,6 +51,7 @@ refused "an unknown variant" --variant nope --characters 16 --frames 1
 refused "--characters 0" --characters 0
 refused "--frames x" --frames x
 refused "an unknown method" --method nope
+refused "an unknown sampler" --sampler nope
 refused "--ghz -1" --ghz -1
 refused "an unknown argument" --bogus
 exit $fail

@@ -5,17 +5,17 @@
 # and the issue floor that says how far a stage's vector arithmetic alone
 # allows it to go (tools/icount/icount.py explains the columns).
 #   tools/icount.sh [--build DIR] [--variant NAME]... [--characters N] [--frames K]
-#                   [--method KEY] [--ghz G]
+#                   [--method KEY] [--sampler linear|cubic] [--ghz G]
 # Defaults: build/ (a Release build of this tree: the counts are those of its
-# flags), every variant this CPU runs
-# but AVX-512 (valgrind does not run AVX-512 code, so it is refused), 200
-# characters, 3 frames, inertialize, no clock (floors in cycles only). Counts
-# are the same on every run of one build. Needs valgrind, python3 and objdump
-# (binutils): tools/deps.sh all installs them.
+# flags), every variant this CPU runs but AVX-512 (valgrind does not run
+# AVX-512 code, so it is refused), 200 characters, 3 frames, inertialize,
+# sample_linear, no clock (floors in cycles only). Counts are the same on
+# every run of one build. Needs valgrind, python3 and objdump (binutils):
+# tools/deps.sh all installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build=build; variants=(); chars=200; frames=3; method=inertialize; ghz=0
+build=build; variants=(); chars=200; frames=3; method=inertialize; sampler=linear; ghz=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -23,8 +23,9 @@ while [ $# -gt 0 ]; do
     --characters) chars=$2; shift 2 ;;
     --frames) frames=$2; shift 2 ;;
     --method) method=$2; shift 2 ;;
+    --sampler) sampler=$2; shift 2 ;;
     --ghz) ghz=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "icount.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,6 +41,7 @@ num() { # num <option> <value> <lo> <hi>
 }
 num --characters "$chars" 1 4096
 num --frames "$frames" 1 1000
+case "$sampler" in linear|cubic) ;; *) echo "icount.sh: --sampler $sampler is not linear or cubic" >&2; exit 2 ;; esac
 [[ $ghz =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "icount.sh: --ghz $ghz is not a number (GHz, e.g. 3.5)" >&2; exit 2; }
 "$driver" --methods | grep -qx -- "$method" ||
   { echo "icount.sh: --method $method is not a frame method ($("$driver" --methods | tr '\n' ' '))" >&2; exit 2; }
@@ -56,8 +58,8 @@ done
 joints=$((chars * 64))
 for v in "${variants[@]}"; do
   valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no \
-           --callgrind-out-file="$tmp/cg.$v" "$driver" "$v" "$chars" "$frames" "$method" \
+           --callgrind-out-file="$tmp/cg.$v" "$driver" "$v" "$chars" "$frames" "$method" 48 "$sampler" \
            >"$tmp/run.$v" 2>"$tmp/err.$v" || { cat "$tmp/run.$v" "$tmp/err.$v" >&2; exit 1; }
   python3 tools/icount/icount.py "$driver" "$tmp/cg.$v" --joints "$joints" --frames "$frames" \
-          --variant "$v ($method)" --ghz "$ghz"
+          --variant "$v ($method, sample_$sampler)" --ghz "$ghz"
 done

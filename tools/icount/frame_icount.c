@@ -10,10 +10,10 @@
  * dump, named "<stage> <frame>" (the counts zeroed before it); frame 0 (the
  * first touch) is not dumped.
  *
- * usage: frame_icount VARIANT [characters] [frames] [method] [block]
+ * usage: frame_icount VARIANT [characters] [frames] [method] [block] [linear|cubic]
  *        frame_icount --list      (the variants this CPU runs, one per line)
  *        frame_icount --methods   (the frame methods' keys, one per line)
- * (defaults 200, 3, inertialize, 48). Run under valgrind --tool=callgrind;
+ * (defaults 200, 3, inertialize, 48, linear: the sampler). Run under valgrind --tool=callgrind;
  * alone it runs the same frames without counting. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +58,7 @@ static long arg_or(int argc, char **argv, int i, long dflt, long lo, long hi)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: frame_icount VARIANT [characters] [frames] [method] [block]\n");
+        fprintf(stderr, "usage: frame_icount VARIANT [characters] [frames] [method] [block] [linear|cubic]\n");
         return 2;
     }
     if (!strcmp(argv[1], "--list")) {
@@ -80,13 +80,21 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t block = (size_t)arg_or(argc, argv, 5, 48, 16, 4096);
+    pb_op sampler = PB_OP_sample_linear;
+    if (argc > 6 && strcmp(argv[6], "linear")) {
+        if (strcmp(argv[6], "cubic")) {
+            fprintf(stderr, "frame_icount: sampler \"%s\" is not linear or cubic\n", argv[6]);
+            return 2;
+        }
+        sampler = PB_OP_sample_cubic;
+    }
     pb_scene sc;
     pb_frame_blocks b;
     if (pb_scene_synthetic(&sc, 64, 20231) != PB_OK) {
         fprintf(stderr, "frame_icount: %s\n", pb_last_error());
         return 1;
     }
-    if (pb_frame_blocks_init(&b, &sc, C, block, PB_OP_sample_linear) != PB_OK) {
+    if (pb_frame_blocks_init(&b, &sc, C, block, sampler) != PB_OK) {
         fprintf(stderr, "frame_icount: %s\n", pb_last_error());
         pb_scene_free(&sc);
         return 1;
@@ -104,8 +112,8 @@ int main(int argc, char **argv)
             }
         }
     if (st != PB_OK) fprintf(stderr, "frame_icount: %s\n", pb_last_error());
-    else printf("frame_icount: %s, %zu characters x %zu joints, %d frames, %zu blocks\n", pb_variant_name(v), C,
-                sc.joints, K, b.count);
+    else printf("frame_icount: %s, %zu characters x %zu joints, %d frames, %zu blocks, %s\n", pb_variant_name(v), C,
+                sc.joints, K, b.count, pb_op_get(sampler)->name);
     pb_frame_blocks_free(&b);
     pb_scene_free(&sc);
     return st == PB_OK ? 0 : 1;
