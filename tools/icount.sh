@@ -55,11 +55,13 @@ for v in "${variants[@]}"; do
   printf '%s\n' "${runs[@]}" | grep -qx -- "$v" ||
     { echo "icount.sh: variant '$v' is not one this build runs on this CPU (${runs[*]})" >&2; exit 2; }
 done
-joints=$((chars * 64))
 for v in "${variants[@]}"; do
   valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no \
            --callgrind-out-file="$tmp/cg.$v" "$driver" "$v" "$chars" "$frames" "$method" 48 "$sampler" \
            >"$tmp/run.$v" 2>"$tmp/err.$v" || { cat "$tmp/run.$v" "$tmp/err.$v" >&2; exit 1; }
+  # the crowd's joints as the driver reports them (characters x the scene's joints)
+  joints=$(sed -n 's/.*, \([0-9]*\) characters x \([0-9]*\) joints,.*/\1 \2/p' "$tmp/run.$v" | awk '{print $1 * $2}')
+  [ -n "$joints" ] || { echo "icount.sh: the driver did not report its crowd" >&2; cat "$tmp/run.$v" >&2; exit 1; }
   python3 tools/icount/icount.py "$driver" "$tmp/cg.$v" --joints "$joints" --frames "$frames" \
           --variant "$v ($method, sample_$sampler)" --ghz "$ghz"
 done
