@@ -43,7 +43,7 @@ for kind in static shared; do
     grep -qx pb_blend_static <<<"$syms" && grep -qx pb_version <<<"$syms" || die "shared: API not exported"
     grep -qx pb_fail <<<"$syms" || die "shared: PB_INTERNAL pb_fail not exported"
     ! grep -q '^pb_table_' <<<"$syms" || die "shared: kernel tables exported: visibility not hidden"
-    readelf -d "$lib" | grep -q 'SONAME.*libposebench\.so\.' || die "shared: no versioned SONAME"
+    grep -q 'SONAME.*libposebench\.so\.' <<<"$(readelf -d "$lib")" || die "shared: no versioned SONAME"
   fi
 
   step "$kind: consumer with find_package(posebench CONFIG)"
@@ -62,7 +62,7 @@ for kind in static shared; do
     || die "$kind: consumer build (pkg-config)"
   if [ $kind = shared ]; then
     LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/consumer-pc-$kind" || die "shared: consumer run (pkg-config)"
-    ldd "$tmp/consumer-$kind/consumer" | grep -q "libposebench.so" || die "shared: CMake consumer not linked to the .so"
+    grep -q "libposebench.so" <<<"$(ldd "$tmp/consumer-$kind/consumer")" || die "shared: CMake consumer not linked to the .so"
   else
     "$tmp/consumer-pc-$kind" || die "static: consumer run (pkg-config)"
   fi

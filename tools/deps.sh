@@ -22,7 +22,7 @@ case "${1:-core}" in
   *) echo "usage: tools/deps.sh [core|all]" >&2; exit 2 ;;
 esac
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+installed() { [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == *"install ok installed"* ]]; }
 missing=()
 for p in "${want[@]}"; do
   installed "$p" || missing+=("$p")

@@ -43,8 +43,9 @@ num --characters "$chars" 1 4096
 num --frames "$frames" 1 1000
 case "$sampler" in linear|cubic) ;; *) echo "icount.sh: --sampler $sampler is not linear or cubic" >&2; exit 2 ;; esac
 [[ $ghz =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "icount.sh: --ghz $ghz is not a number (GHz, e.g. 3.5)" >&2; exit 2; }
-"$driver" --methods | grep -qx -- "$method" ||
-  { echo "icount.sh: --method $method is not a frame method ($("$driver" --methods | tr '\n' ' '))" >&2; exit 2; }
+methods=$("$driver" --methods)   # a variable, not a pipe into grep -q (a SIGPIPE under pipefail)
+grep -qx -- "$method" <<<"$methods" ||
+  { echo "icount.sh: --method $method is not a frame method ($(tr '\n' ' ' <<<"$methods"))" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,7 +53,7 @@ mapfile -t runs < <("$driver" --list)
 [ ${#variants[@]} -gt 0 ] || mapfile -t variants < <(printf '%s\n' "${runs[@]}" | grep -v '^avx512')
 for v in "${variants[@]}"; do
   case "$v" in avx512*) echo "icount.sh: valgrind cannot run $v code; pick another variant" >&2; exit 2 ;; esac
-  printf '%s\n' "${runs[@]}" | grep -qx -- "$v" ||
+  printf '%s\n' "${runs[@]}" | grep -x -- "$v" >/dev/null ||
     { echo "icount.sh: variant '$v' is not one this build runs on this CPU (${runs[*]})" >&2; exit 2; }
 done
 for v in "${variants[@]}"; do
