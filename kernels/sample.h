@@ -232,6 +232,116 @@ PB_VINLINE void sample_put(float *dst, size_t C, const pb_vf *t, size_t cj, size
     (void)nt, (void)ln, (void)sb;
     for (size_t i = 0; i < cj; i++) vstore_n(dst + i * C, cnt, t[i]);
 }
+/* One block of a step (sample_blocked): characters c .. c + cnt - 1 (fr,
+ * al, live theirs), joints jb .. jb + cj - 1, its results transposed into
+ * the crowd (or the step's line buffer `line`, nt). full (a constant where
+ * called): a whole block, cnt = cj = PB_LANES (whose keys key_lanes loads
+ * whole, the block's joints being the character's); its loads and stores are
+ * then whole vectors without a lane count to test (the checks were 10 % of the AVX2 sampler's
+ * instructions: tools/icount.sh), the same lanes, so the same bits. */
+PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, size_t cnt, size_t (*fr)[4],
+                             const float *al, const float *live, int cubic, int vel, int lin, int nt,
+                             float (*rows)[PB_LANES][PB_LANES], float (*turn)[PB_LANES][PB_LANES],
+                             float (*line)[PB_LANES][16], size_t sb, int full)
+{
+    size_t C = k->n / k->joints, end = k->frames * k->joints;
+    int np = vel ? PB_PLANES : 10;
+    float *row_pl[PB_PLANES], *turn_pl[9];
+    for (int p = 0; p < PB_PLANES; p++) row_pl[p] = rows[p][0];
+    for (int p = 0; p < 9; p++) turn_pl[p] = turn[p][0];
+    if (full) cj = cnt = PB_LANES;
+#define SAMPLE_LANES(e) (full ? (size_t)PB_LANES : key_lanes(e, end, cj))
+#define SAMPLE_KEYS(key, l)                                                                  \
+    for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {                                  \
+        size_t e = fr[l][q] + jb;                                                            \
+        (key)[q] = vkf_load_n(k->a, e, SAMPLE_LANES(e), 10);                                 \
+    }
+    size_t l = 0;
+    /* With velocities on 8 and 16 lanes, two passes over the block's
+     * characters, each over all before the next: their turns (the
+     * atan2 chain), then the rest, so the chains overlap (the same
+     * bits; AVX-512 9.8 -> 8.4 ns per joint at 4096, the fused
+     * frame's stage 82 -> 75 us, AVX2 123 -> 96). On 4 lanes a
+     * block is 4 characters and the pairs below do better (SSE4.1
+     * 27.0 against 27.8). */
+    if (!cubic && vel && PB_LANES >= 8) {
+        for (; l < cnt; l++) {
+            size_t e1 = fr[l][1] + jb, e2 = fr[l][2] + jb;
+            pb_vf s, h;
+            vq rel = sample_turn(vq_load_n(k->a, e1, SAMPLE_LANES(e1)), vq_load_n(k->a, e2, SAMPLE_LANES(e2)), &s, &h);
+            vstore(turn[0][l], rel.x), vstore(turn[1][l], rel.y), vstore(turn[2][l], rel.z);
+            vstore(turn[3][l], s), vstore(turn[4][l], h);
+        }
+        for (l = 0; l < cnt; l++) {
+            vkf key[4], r;
+            pb_vf a = vset1(al[l]), lv = vset1(live[l]), s = vload(turn[3][l]), h = vload(turn[4][l]);
+            SAMPLE_KEYS(key, l)
+            sample_lin_rest(key, a, lv, 1, lin, &r);
+            vq rel = vq_make(vzero(), vload(turn[0][l]), vload(turn[1][l]), vload(turn[2][l]));
+            sample_turn_m(&rel, &s, &h, &key[1].rot, &a, &lv, &r, 1);
+            vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
+        }
+    }
+    /* The same for the cubic form: the keys' rotation vectors (three
+     * atan2 chains) first. AVX2 28.1-28.6 -> 26.4-26.7 ns per joint at
+     * 4096, AVX-512 unchanged (its three chains already overlap). */
+    if (cubic && PB_LANES >= 8) {
+        static const int slot[4] = { 0, -1, 3, 6 };   /* keys 0, 2, 3 in turn's planes */
+        for (; l < cnt; l++) {
+            vq q[4];
+            vv3 rv[4];
+            for (int t = 0; t < 4; t++) {
+                size_t e = fr[l][t] + jb;
+                q[t] = vq_load_n(k->a, e, SAMPLE_LANES(e));
+            }
+            sample_cubic_rv(q, rv);
+            for (int t = 0; t < 4; t++)
+                if (t != 1) vv3_store(turn_pl, slot[t], l * PB_LANES, rv[t]);
+        }
+        for (l = 0; l < cnt; l++) {
+            vkf key[4], r;
+            vv3 rv[4];
+            SAMPLE_KEYS(key, l)
+            for (int t = 0; t < 4; t++)
+                rv[t] = t == 1 ? vv3_make(vzero(), vzero(), vzero())
+                               : vv3_load((const float *const *)turn_pl, slot[t], l * PB_LANES);
+            sample_cubic_rest(key, rv, vset1(al[l]), vset1(live[l]), vel, &r);
+            vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
+        }
+    }
+    for (; !cubic && PB_ILP == 2 && l + 1 < cnt; l += 2) {   /* two characters' slerps interleaved */
+        vkf key[2][4], r[2];
+        pb_vf a[2] = { vset1(al[l]), vset1(al[l + 1]) }, lv[2] = { vset1(live[l]), vset1(live[l + 1]) };
+        SAMPLE_KEYS(key[0], l)
+        SAMPLE_KEYS(key[1], l + 1)
+        sample_math_m((const vkf (*)[4])key, a, lv, cubic, vel, lin, r, 2);
+        vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r[0]);
+        vkf_store_n(row_pl, (l + 1) * PB_LANES, PB_LANES, np, &r[1]);
+    }
+    for (; l < cnt; l++) {
+        vkf key[4];
+        SAMPLE_KEYS(key, l)
+        vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin);
+        vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
+    }
+#undef SAMPLE_KEYS
+#undef SAMPLE_LANES
+    for (int p = 0; p < np; p++) {
+        pb_vf t[PB_LANES];
+        float (*ln)[16] = line ? line[PB_LANES < 16 ? p : 0] : NULL;
+        /* Bones that keep their offsets and scales between the keys
+         * (a real clip's joints but the root) give velocity and
+         * scale-rate rows of +0 only, whose transpose is zeros. */
+        if (((p >= PB_VEL_X && p <= PB_VEL_Z) || p >= PB_SVL_X) && vall_pos0_at(rows[p][0], PB_LANES)) {
+            for (size_t i = 0; i < PB_LANES; i++) t[i] = vzero();
+            sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, ln, sb);
+            continue;
+        }
+        for (size_t i = 0; i < PB_LANES; i++) t[i] = vload(rows[p][i]);
+        vtranspose(t);
+        sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, ln, sb);
+    }
+}
 /* Lanes = joints: a block of PB_LANES characters x PB_LANES joints. Each
  * character's keys for the block's joints are contiguous in the clip (one
  * unaligned load per plane and key); its results go to a small buffer, row
@@ -240,12 +350,8 @@ PB_VINLINE void sample_put(float *dst, size_t C, const pb_vf *t, size_t cj, size
  * crowd layout. Same math per lane as the gathered form, so the same bits. */
 PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, int nt)
 {
-    size_t J = k->joints, C = k->n / J, end = k->frames * J;
-    int np = vel ? PB_PLANES : 10;
+    size_t J = k->joints, C = k->n / J;
     _Alignas(64) float rows[PB_PLANES][PB_LANES][PB_LANES], turn[9][PB_LANES][PB_LANES];
-    float *row_pl[PB_PLANES], *turn_pl[9];
-    for (int p = 0; p < PB_PLANES; p++) row_pl[p] = rows[p][0];
-    for (int p = 0; p < 9; p++) turn_pl[p] = turn[p][0];
     /* The last block by element when it fills at most a quarter of the
      * lanes, and a lone character always. Measured, sample_linear, crowds of
      * 64-joint characters, ns per joint by element / by transposes: AVX-512
@@ -264,9 +370,9 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
     size_t step = nt ? 16 : PB_LANES;
 #if defined(PB_STREAM_STORES)
     _Alignas(64) float line[PB_LANES < 16 ? PB_PLANES : 1][PB_LANES][16];   /* AVX-512: one plane's worth, unused */
-#define SAMPLE_LINE(p) line[PB_LANES < 16 ? (p) : 0]
+    float (*lines)[PB_LANES][16] = nt ? line : NULL;
 #else
-#define SAMPLE_LINE(p) NULL
+    float (*lines)[PB_LANES][16] = NULL;
 #endif
     for (size_t c0 = 0; c0 < C; c0 += step) {
         if (c0 == stop) {
@@ -281,110 +387,24 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
         for (size_t jb = 0; jb < J; jb += PB_LANES)
         for (size_t sb = 0; sb < step; sb += PB_LANES) {   /* the step's blocks (nt: all whole) */
             size_t c = c0 + sb, cj = J - jb < PB_LANES ? J - jb : PB_LANES, cnt = C - c < PB_LANES ? C - c : PB_LANES;
-            size_t (*fr)[4] = fr_step + sb;
-            const float *al = al_step + sb, *live = live_step + sb;
-#define SAMPLE_KEYS(key, l)                                                                  \
-    for (int q = cubic ? 0 : 1; q < (cubic ? 4 : 3); q++) {                                  \
-        size_t e = fr[l][q] + jb;                                                            \
-        (key)[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);                           \
-    }
-            size_t l = 0;
-            /* With velocities on 8 and 16 lanes, two passes over the block's
-             * characters, each over all before the next: their turns (the
-             * atan2 chain), then the rest, so the chains overlap (the same
-             * bits; AVX-512 9.8 -> 8.4 ns per joint at 4096, the fused
-             * frame's stage 82 -> 75 us, AVX2 123 -> 96). On 4 lanes a
-             * block is 4 characters and the pairs below do better (SSE4.1
-             * 27.0 against 27.8). */
-            if (!cubic && vel && PB_LANES >= 8) {
-                for (; l < cnt; l++) {
-                    size_t e1 = fr[l][1] + jb, e2 = fr[l][2] + jb;
-                    pb_vf s, h;
-                    vq rel = sample_turn(vq_load_n(k->a, e1, key_lanes(e1, end, cj)),
-                                         vq_load_n(k->a, e2, key_lanes(e2, end, cj)), &s, &h);
-                    vstore(turn[0][l], rel.x), vstore(turn[1][l], rel.y), vstore(turn[2][l], rel.z);
-                    vstore(turn[3][l], s), vstore(turn[4][l], h);
-                }
-                for (l = 0; l < cnt; l++) {
-                    vkf key[4], r;
-                    pb_vf a = vset1(al[l]), lv = vset1(live[l]), s = vload(turn[3][l]), h = vload(turn[4][l]);
-                    SAMPLE_KEYS(key, l)
-                    sample_lin_rest(key, a, lv, 1, lin, &r);
-                    vq rel = vq_make(vzero(), vload(turn[0][l]), vload(turn[1][l]), vload(turn[2][l]));
-                    sample_turn_m(&rel, &s, &h, &key[1].rot, &a, &lv, &r, 1);
-                    vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
-                }
-            }
-            /* The same for the cubic form: the keys' rotation vectors (three
-             * atan2 chains) first. AVX2 28.1-28.6 -> 26.4-26.7 ns per joint at
-             * 4096, AVX-512 unchanged (its three chains already overlap). */
-            if (cubic && PB_LANES >= 8) {
-                static const int slot[4] = { 0, -1, 3, 6 };   /* keys 0, 2, 3 in turn's planes */
-                for (; l < cnt; l++) {
-                    vq q[4];
-                    vv3 rv[4];
-                    for (int t = 0; t < 4; t++) {
-                        size_t e = fr[l][t] + jb;
-                        q[t] = vq_load_n(k->a, e, key_lanes(e, end, cj));
-                    }
-                    sample_cubic_rv(q, rv);
-                    for (int t = 0; t < 4; t++)
-                        if (t != 1) vv3_store(turn_pl, slot[t], l * PB_LANES, rv[t]);
-                }
-                for (l = 0; l < cnt; l++) {
-                    vkf key[4], r;
-                    vv3 rv[4];
-                    SAMPLE_KEYS(key, l)
-                    for (int t = 0; t < 4; t++)
-                        rv[t] = t == 1 ? vv3_make(vzero(), vzero(), vzero())
-                                       : vv3_load((const float *const *)turn_pl, slot[t], l * PB_LANES);
-                    sample_cubic_rest(key, rv, vset1(al[l]), vset1(live[l]), vel, &r);
-                    vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
-                }
-            }
-            for (; !cubic && PB_ILP == 2 && l + 1 < cnt; l += 2) {   /* two characters' slerps interleaved */
-                vkf key[2][4], r[2];
-                pb_vf a[2] = { vset1(al[l]), vset1(al[l + 1]) }, lv[2] = { vset1(live[l]), vset1(live[l + 1]) };
-                SAMPLE_KEYS(key[0], l)
-                SAMPLE_KEYS(key[1], l + 1)
-                sample_math_m((const vkf (*)[4])key, a, lv, cubic, vel, lin, r, 2);
-                vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r[0]);
-                vkf_store_n(row_pl, (l + 1) * PB_LANES, PB_LANES, np, &r[1]);
-            }
-            for (; l < cnt; l++) {
-                vkf key[4];
-                SAMPLE_KEYS(key, l)
-                vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin);
-                vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
-            }
-#undef SAMPLE_KEYS
-            for (int p = 0; p < np; p++) {
-                pb_vf t[PB_LANES];
-                /* Bones that keep their offsets and scales between the keys
-                 * (a real clip's joints but the root) give velocity and
-                 * scale-rate rows of +0 only, whose transpose is zeros. */
-                if (((p >= PB_VEL_X && p <= PB_VEL_Z) || p >= PB_SVL_X) && vall_pos0_at(rows[p][0], PB_LANES)) {
-                    for (size_t i = 0; i < PB_LANES; i++) t[i] = vzero();
-                    sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, SAMPLE_LINE(p), sb);
-                    continue;
-                }
-                for (size_t l = 0; l < PB_LANES; l++) t[l] = vload(rows[p][l]);
-                vtranspose(t);
-                sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, SAMPLE_LINE(p), sb);
-            }
+            if (cj == PB_LANES && cnt == PB_LANES)
+                sample_block(k, jb, c, cj, cnt, fr_step + sb, al_step + sb, live_step + sb, cubic, vel, lin, nt, rows,
+                             turn, lines, sb, 1);
+            else
+                sample_block(k, jb, c, cj, cnt, fr_step + sb, al_step + sb, live_step + sb, cubic, vel, lin, nt, rows,
+                             turn, lines, sb, 0);
 #if defined(PB_STREAM_STORES)
             if (nt && PB_LANES < 16 && sb + PB_LANES == 16)   /* the step's last block: its lines are whole */
-                for (int p = 0; p < np; p++)
+                for (int p = 0; p < (vel ? PB_PLANES : 10); p++)
                     for (size_t i = 0; i < cj; i++)
                         for (size_t v = 0; v < 16; v += PB_LANES)
-                            vstore_nt(k->out[p] + (jb + i) * C + c0 + v, vload(SAMPLE_LINE(p)[i] + v));
+                            vstore_nt(k->out[p] + (jb + i) * C + c0 + v, vload(line[p][i] + v));
 #endif
         }
     }
 #if defined(PB_STREAM_STORES)
     if (nt) vstore_nt_fence();
 #endif
-#undef SAMPLE_LINE
 }
 /* Blocks once a character fills a vector's lanes with joints; below that
  * most lanes of a block would be idle and the gathers win (measured with
