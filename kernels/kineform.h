@@ -4,10 +4,7 @@
 /* Kineform algebra. */
 static void k_kform_mul(const pb_kargs *k)
 {
-    FOR_VECTORS(k) {
-        vkf a = vkf_load(k->a, i), b = vkf_load(k->b, i), r = vkf_mul(&a, &b);
-        vkf_store(k->out, i, &r);
-    }
+    FOR_VECTORS(k) vkf_mul_planes(k->a, i, k->b, i, k->out, i);
 }
 static void k_kform_div(const pb_kargs *k)
 {

@@ -15,9 +15,48 @@ static inline size_t level_end(const pb_skeleton *s, size_t l)
 {
     return s->level_start[l] + (s->level_len[l] + PB_LANES - 1) / PB_LANES * PB_LANES;
 }
-static inline vkf compose(const vkf *parent, const vkf *local, int np)
+/* parent x local of vectors in registers (the level path's gathers, the
+ * crowd path's partial vectors): with velocities through a vector's worth
+ * of planes, so that vkf_mul_planes is the one composition. */
+PB_VINLINE vkf compose(const vkf *parent, const vkf *local, int np)
 {
-    return np == PB_PLANES ? vkf_mul(parent, local) : vkf_mul_static(parent, local);
+    if (np != PB_PLANES) return vkf_mul_static(parent, local);
+    _Alignas(64) float buf[2][PB_PLANES][PB_LANES];
+    float *pa[PB_PLANES], *pl[PB_PLANES];
+    for (int q = 0; q < PB_PLANES; q++) pa[q] = buf[0][q], pl[q] = buf[1][q];
+    vkf_store(pa, 0, parent);
+    vkf_store(pl, 0, local);
+    vkf_mul_planes((const float *const *)pa, 0, (const float *const *)pl, 0, pl, 0);
+    return vkf_load((const float *const *)pl, 0);
+}
+/* The crowd path's joints (characters >= PB_LANES), each vector of joint j
+ * composed with its parent's (already global) in out. full (a constant where
+ * called): C a multiple of PB_LANES (a frame's blocks), so every vector is
+ * whole and aligned: no lane count is tested per plane (the tests were a
+ * fifth of the AVX2 crowd FK's instructions: tools/icount.sh), and with
+ * velocities the composition goes straight from and to the planes
+ * (vkf_mul_planes); the same lanes, the same bits. */
+PB_VINLINE void fk_crowd(const pb_kargs *k, int np, int full)
+{
+    const pb_skeleton *s = k->skel;
+    size_t C = s->characters;
+    const float *const *out = (const float *const *)k->out;
+    for (size_t j = 0; j < s->joints; j++) {
+        int32_t p = s->parents[j];
+        for (size_t c = 0; c < C; c += PB_LANES) {
+            size_t cnt = full || C - c >= PB_LANES ? PB_LANES : C - c, ip = (size_t)p * C + c, il = j * C + c;
+            if (full && p >= 0 && np == PB_PLANES) {   /* whole vectors, aligned: C is a multiple of PB_LANES */
+                vkf_mul_planes(out, ip, k->a, il, k->out, il);
+                continue;
+            }
+            vkf g = vkf_load_n(k->a, il, cnt, np);
+            if (p >= 0) {
+                vkf parent = vkf_load_n(out, ip, cnt, np);
+                g = compose(&parent, &g, np);
+            }
+            vkf_store_n(k->out, il, cnt, np, &g);
+        }
+    }
 }
 static inline void fk_body(const pb_kargs *k, int np)
 {
@@ -25,18 +64,8 @@ static inline void fk_body(const pb_kargs *k, int np)
     size_t C = s->characters;
     const float *const *out = (const float *const *)k->out;
     if (C >= PB_LANES) {
-        for (size_t j = 0; j < s->joints; j++) {
-            int32_t p = s->parents[j];
-            for (size_t c = 0; c < C; c += PB_LANES) {
-                size_t cnt = C - c < PB_LANES ? C - c : PB_LANES;
-                vkf g = vkf_load_n(k->a, j * C + c, cnt, np);
-                if (p >= 0) {
-                    vkf parent = vkf_load_n(out, (size_t)p * C + c, cnt, np);
-                    g = compose(&parent, &g, np);
-                }
-                vkf_store_n(k->out, j * C + c, cnt, np, &g);
-            }
-        }
+        if (C % PB_LANES == 0) fk_crowd(k, np, 1);
+        else fk_crowd(k, np, 0);
         return;
     }
     for (size_t l = 0; l < s->levels; l++)
