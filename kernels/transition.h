@@ -304,22 +304,29 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni)
         }
         FOR_TR_VECTORS(j, nb) {
             size_t i = i0 + j;
-            vkf a = vkf_load(k->a, i), r = a;
-            if (live[j / PB_LANES]) {   /* b^w and the Jacobian of th on its rate (vq_pow_jl_sc) */
-                vkf b = vkf_load(k->b, i);
-                pb_vf w = uni ? uw : vload(bp[W] + j), wdot = uni ? uwd : vload(bp[WD] + j);
-                pb_vf s = vload(bp[S] + j), h = vload(bp[H] + j), sn = vload(bp[SN] + j), cs = vload(bp[CS] + j);
-                vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), ls = vv3_log_scl(b.scl);
-                vv3 jl;
-                vq bw = vq_pow_jl_sc(vq_abs(b.rot), s, h, w, th, th_dot, sn, cs, &jl);
-                r.pos = vv3_add(a.pos, vv3_scale(b.pos, w));
-                r.rot = vq_mul(a.rot, bw);
-                r.scl = vv3_mul_exp(a.scl, vv3_scale(ls, w));   /* a b^w */
-                r.vel = vv3_add(vv3_add(a.vel, vv3_scale(b.vel, w)), vv3_scale(b.pos, wdot));
-                r.ang = vv3_add(a.ang, vq_mul_vec3(a.rot, jl));
-                r.svl = vv3_add(vv3_add(a.svl, vv3_scale(b.svl, w)), vv3_scale(ls, wdot));
+            const float *const *a = k->a, *const *b = k->b;
+            float *const *r = k->out;
+            if (!live[j / PB_LANES]) {
+                vkf av = vkf_load(a, i);
+                vkf_store(r, i, &av);
+                continue;
             }
-            vkf_store(k->out, i, &r);
+            /* b^w and the Jacobian of th on its rate (vq_pow_jl_sc); each result stored as soon as computed,
+             * each input loaded where first used (as vkf_mul_planes) */
+            pb_vf w = uni ? uw : vload(bp[W] + j), wdot = uni ? uwd : vload(bp[WD] + j);
+            vv3 bpos = vv3_load(b, PB_POS_X, i);
+            vv3_store(r, PB_POS_X, i, vv3_add(vv3_load(a, PB_POS_X, i), vv3_scale(bpos, w)));
+            vv3_store(r, PB_VEL_X, i, vv3_add(vv3_add(vv3_load(a, PB_VEL_X, i), vv3_scale(vv3_load(b, PB_VEL_X, i), w)),
+                                              vv3_scale(bpos, wdot)));
+            pb_vf s = vload(bp[S] + j), h = vload(bp[H] + j), sn = vload(bp[SN] + j), cs = vload(bp[CS] + j);
+            vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), jl;
+            vq bw = vq_pow_jl_sc(vq_abs(vq_load(b, i)), s, h, w, th, th_dot, sn, cs, &jl), ar = vq_load(a, i);
+            vq_store(r, i, vq_mul(ar, bw));
+            vv3_store(r, PB_ANG_X, i, vv3_add(vv3_load(a, PB_ANG_X, i), vq_mul_vec3(ar, jl)));
+            vv3 ls = vv3_log_scl(vv3_load(b, PB_SCL_X, i));
+            vv3_store(r, PB_SCL_X, i, vv3_mul_exp(vv3_load(a, PB_SCL_X, i), vv3_scale(ls, w)));   /* a b^w */
+            vv3_store(r, PB_SVL_X, i, vv3_add(vv3_add(vv3_load(a, PB_SVL_X, i), vv3_scale(vv3_load(b, PB_SVL_X, i), w)),
+                                              vv3_scale(ls, wdot)));
         }
     }
 }
@@ -384,20 +391,23 @@ PB_VINLINE void inertialize_body(const pb_kargs *k, int uni, const float u[4])
             pb_vf fx = ufx, fv = ufv, dfx = udfx, dfv = udfv;
             if (!uni) fx = vload(bp[FX] + j), fv = vload(bp[FV] + j), dfx = vload(bp[DFX] + j), dfv = vload(bp[DFV] + j);
             pb_vf h = vload(bp[H] + j), sn = vload(bp[SN] + j), cs = vload(bp[CS] + j);
-            vkf d = vkf_load(k->a, i), o = vkf_load(k->b, i), r;
+            const float *const *d = k->a, *const *o = k->b;   /* destination, offset */
+            float *const *r = k->out;
+            /* each result stored as soon as computed, each input loaded where first used (as vkf_mul_planes) */
+            vv3 op = vv3_load(o, PB_POS_X, i), ov = vv3_load(o, PB_VEL_X, i);
+            vv3_store(r, PB_POS_X, i, vv3_add(vv3_load(d, PB_POS_X, i), vv3_add(vv3_scale(op, fx), vv3_scale(ov, fv))));
+            vv3_store(r, PB_VEL_X, i, vv3_add(vv3_load(d, PB_VEL_X, i), vv3_add(vv3_scale(op, dfx), vv3_scale(ov, dfv))));
             vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), v = vv3_scale(th, vset1(0.5f));
             pb_vf f = vsel(veq(h, vzero()), vset1(1.0f), vdiv(sn, h));
             vq E = vq_make(cs, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));   /* from_saa(th) */
-            vv3 jl = vjl_mul_sc(th, th_dot, vmul(h, vset1(2.0f)), sn, cs), ls0 = vv3_log_scl(o.scl);
-            vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(o.svl, fv));
-            vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(o.svl, dfv));
-            r.pos = vv3_add(d.pos, vv3_add(vv3_scale(o.pos, fx), vv3_scale(o.vel, fv)));
-            r.vel = vv3_add(d.vel, vv3_add(vv3_scale(o.pos, dfx), vv3_scale(o.vel, dfv)));
-            r.rot = vq_mul(E, d.rot);
-            r.ang = vv3_add(jl, vq_mul_vec3(E, d.ang));
-            r.scl = vv3_mul_exp(d.scl, ls);
-            r.svl = vv3_add(d.svl, ls_dot);
-            vkf_store(k->out, i, &r);
+            vv3 jl = vjl_mul_sc(th, th_dot, vmul(h, vset1(2.0f)), sn, cs);
+            vq_store(r, i, vq_mul(E, vq_load(d, i)));
+            vv3_store(r, PB_ANG_X, i, vv3_add(jl, vq_mul_vec3(E, vv3_load(d, PB_ANG_X, i))));
+            vv3 ls0 = vv3_log_scl(vv3_load(o, PB_SCL_X, i)), osv = vv3_load(o, PB_SVL_X, i);
+            vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(osv, fv));
+            vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(osv, dfv));
+            vv3_store(r, PB_SCL_X, i, vv3_mul_exp(vv3_load(d, PB_SCL_X, i), ls));
+            vv3_store(r, PB_SVL_X, i, vv3_add(vv3_load(d, PB_SVL_X, i), ls_dot));
         }
     }
 }
