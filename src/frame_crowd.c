@@ -289,6 +289,14 @@ pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method
 
 static float smoothstep01(float u) { return u * u * (3.0f - 2.0f * u); }
 
+/* The static transitions write pos, rot and scl only: the mix's velocities are 0 (its padding's identity),
+ * set every frame, so a frame never reads what an earlier frame, another method or another block left in
+ * them (a block's mix may be a thread's scratch, shared with blocks of other sizes). */
+static void mix_velocities_zero(pb_frame_crowd *c)
+{
+    for (int p = PB_VEL_X; p < PB_PLANES; p++) memset(c->mix.plane[p], 0, c->mix.stride * sizeof(float));
+}
+
 pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t)
 {
     float T = c->duration, u = T > 0 ? t / T : 1.0f;
@@ -310,6 +318,7 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
     case PB_FM_CROSSFADE:
         call.a = &c->src;
         call.b = &c->dst;
+        if (m != PB_FM_CROSSFADE) mix_velocities_zero(c);
         return run_op(c, m == PB_FM_CROSSFADE_STATIC ? PB_OP_blend_static
                          : m == PB_FM_CROSSFADE_NLERP ? PB_OP_blend_static_nlerp : PB_OP_blend, v, &call);
     case PB_FM_INERTIALIZE:
@@ -346,6 +355,7 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
         call.a = &c->tmp;
         call.b = &c->dst;
         if ((s = run_op(c, PB_OP_blend_static_nlerp, v, &call)) != PB_OK) return s;
+        mix_velocities_zero(c);
         /* as dead_blending: roots take the destination's (the controller drives them) */
         size_t C = c->characters;
         for (size_t j = 0; j < c->sc->joints; j++)

@@ -115,6 +115,28 @@ static void blocks_match(const pb_scene *sc, const pb_variant *v, pb_op sampler,
     }
 }
 
+/* A frame is a function of its inputs, not of what ran before: after frames of every other method (which
+ * leave every plane of the crowd's poses written), each method gives the globals of a fresh crowd. The static
+ * transitions write no velocities; their mix's must not be what an earlier method left there. */
+static void no_history(const pb_scene *sc, const pb_variant *v)
+{
+    for (int m = 0; m < PB_FM_COUNT; m++) {
+        const char *mk = pb_frame_method_get((pb_frame_method)m)->key;
+        pb_frame_crowd fresh, used;
+        CHECK(pb_frame_crowd_init(&fresh, sc, 19, PB_OP_sample_linear) == PB_OK &&
+              pb_frame_crowd_init(&used, sc, 19, PB_OP_sample_linear) == PB_OK, "crowds: %s", pb_last_error());
+        pb_status st = whole_frames(&fresh, v, (pb_frame_method)m);
+        for (int o = 0; st == PB_OK && o < PB_FM_COUNT; o++)
+            if (o != m) st = whole_frames(&used, v, (pb_frame_method)o);
+        if (st == PB_OK) st = whole_frames(&used, v, (pb_frame_method)m);
+        CHECK(st == PB_OK, "%s %s: %s", pb_variant_name(v), mk, pb_last_error());
+        CHECK(st == PB_OK && same_globals(&fresh, &used), "%s %s after every other method: globals differ from a "
+              "fresh crowd's", pb_variant_name(v), mk);
+        pb_frame_crowd_free(&fresh);
+        pb_frame_crowd_free(&used);
+    }
+}
+
 static pb_status count_task(void *arg, size_t i, int thread)
 {
     int *seen = arg;   /* per task: 1 + the thread that ran it */
@@ -223,6 +245,7 @@ int main(void)
     if (first) {
         blocks_match(&s, first, PB_OP_sample_linear, 53, pools, npools, 1);
         blocks_match(&s, first, PB_OP_sample_cubic, 53, pools, npools, 1);
+        no_history(&s, first);
     }
     for (size_t i = 0; i < pb_all_variant_count(); i++) {
         const pb_variant *v = pb_all_variant_at(i);
