@@ -284,8 +284,8 @@ typedef struct pb_frame_blocks {
     size_t count;             /* blocks: max(1, floor(C / block)) */
     pb_frame_crowd *crowd;    /* count crowds; crowd[b] holds characters [b x block, ...), the last up to C - 1 */
     /* The fused order's per-thread scratch: for each pool thread, the 5 poses a
-     * frame only passes between its stages (src, dst, tmp, mix, local) for one
-     * block of `block` characters. A thread runs its blocks one after another
+     * frame only passes between its stages (src, dst, tmp, mix, local) for the
+     * largest block (the last, holding the remainder); every block runs in them. A thread runs its blocks one after another
      * in these, so they stay in its L2; each block keeps only what outlives
      * the frame (the transition state, the additive delta, the globals).
      * Allocated on the first fused step with that many threads, then reused. */
@@ -309,7 +309,7 @@ PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
 /* A transition starts at `time` on every block, blocks spread over pool
  * (NULL: this thread): each block samples both clips at `time` (seconds
  * added to every character's offset, as pb_frame_sample) and runs
- * pb_frame_begin on them, full blocks in their thread's scratch (so it may
+ * pb_frame_begin on them, every block in its thread's scratch (so it may
  * be called between fused frames: it never reads poses an earlier frame left).
  * For the whole crowd this is pb_frame_sample(c, v, 0, time),
  * pb_frame_sample(c, v, 1, time), pb_frame_begin(c, v, m), bit for bit.
@@ -319,9 +319,8 @@ PB_API pb_status pb_frame_blocks_begin(pb_frame_blocks *b, const pb_variant *v, 
                                        pb_pool *pool);
 /* Timed frame k of every block in the given order, blocks spread over pool
  * (NULL: this thread; the staged order waits for all blocks after each
- * stage). Fused, a block of `block` characters runs in its thread's scratch
- * (above), so its src, dst, mix and local poses are left unchanged (the
- * remainder block, larger, uses its own). Errors: PB_ERR_NULL, PB_ERR_PARAM
+ * stage). Fused, every block runs in its thread's scratch (above), so its
+ * src, dst, tmp, mix and local poses are left unchanged. Errors: PB_ERR_NULL, PB_ERR_PARAM
  * (m, k or order), PB_ERR_NOMEM (the scratch), then the failing block's stage
  * (lowest block first), its message naming the block. */
 PB_API pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k,
