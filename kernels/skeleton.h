@@ -35,7 +35,11 @@ PB_VINLINE vkf compose(const vkf *parent, const vkf *local, int np)
  * whole and aligned: no lane count is tested per plane (the tests were a
  * fifth of the AVX2 crowd FK's instructions: tools/icount.sh), and with
  * velocities the composition goes straight from and to the planes
- * (vkf_mul_planes); the same lanes, the same bits. */
+ * (vkf_mul_planes); the same lanes, the same bits. Otherwise whole vectors
+ * go from and to the planes too, by unaligned moves, and only the last
+ * partial one of each joint through compose (AVX-512, a frame's last block
+ * of 56 characters: every vector through compose had made that block's FK
+ * half as slow again per joint as the others'). */
 PB_VINLINE void fk_crowd(const pb_kargs *k, int np, int full)
 {
     const pb_skeleton *s = k->skel;
@@ -45,8 +49,9 @@ PB_VINLINE void fk_crowd(const pb_kargs *k, int np, int full)
         int32_t p = s->parents[j];
         for (size_t c = 0; c < C; c += PB_LANES) {
             size_t cnt = full || C - c >= PB_LANES ? PB_LANES : C - c, ip = (size_t)p * C + c, il = j * C + c;
-            if (full && p >= 0 && np == PB_PLANES) {   /* whole vectors, aligned: C is a multiple of PB_LANES */
-                vkf_mul_planes(out, ip, k->a, il, k->out, il);
+            if (p >= 0 && np == PB_PLANES && cnt == PB_LANES) {   /* whole vectors: aligned when C is a multiple */
+                if (full) vkf_mul_planes(out, ip, k->a, il, k->out, il);
+                else vkf_mul_planes_al(out, ip, k->a, il, k->out, il, 0);
                 continue;
             }
             vkf g = vkf_load_n(k->a, il, cnt, np);

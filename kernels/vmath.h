@@ -277,23 +277,36 @@ PB_VINLINE vkf vkf_identity(void)
 }
 
 /* ---- planes ------------------------------------------------------------------------------ */
-PB_VINLINE vq vq_load(const float *const *pl, size_t i)
+/* Whole vectors from and to planes at element i: aligned (al, a constant where called: vload) or at any
+ * alignment (vloadu). */
+PB_VINLINE pb_vf vload_al(const float *p, int al) { return al ? vload(p) : vloadu(p); }
+PB_VINLINE void vstore_al(float *p, pb_vf v, int al)
 {
-    return vq_make(vload(pl[PB_ROT_W] + i), vload(pl[PB_ROT_X] + i), vload(pl[PB_ROT_Y] + i), vload(pl[PB_ROT_Z] + i));
+    if (al) vstore(p, v);
+    else vstoreu(p, v);
 }
-PB_VINLINE void vq_store(float *const *pl, size_t i, vq q)
+PB_VINLINE vq vq_load_al(const float *const *pl, size_t i, int al)
 {
-    vstore(pl[PB_ROT_W] + i, q.w); vstore(pl[PB_ROT_X] + i, q.x);
-    vstore(pl[PB_ROT_Y] + i, q.y); vstore(pl[PB_ROT_Z] + i, q.z);
+    return vq_make(vload_al(pl[PB_ROT_W] + i, al), vload_al(pl[PB_ROT_X] + i, al), vload_al(pl[PB_ROT_Y] + i, al),
+                   vload_al(pl[PB_ROT_Z] + i, al));
 }
-PB_VINLINE vv3 vv3_load(const float *const *pl, int first, size_t i)
+PB_VINLINE void vq_store_al(float *const *pl, size_t i, vq q, int al)
 {
-    return vv3_make(vload(pl[first] + i), vload(pl[first + 1] + i), vload(pl[first + 2] + i));
+    vstore_al(pl[PB_ROT_W] + i, q.w, al); vstore_al(pl[PB_ROT_X] + i, q.x, al);
+    vstore_al(pl[PB_ROT_Y] + i, q.y, al); vstore_al(pl[PB_ROT_Z] + i, q.z, al);
 }
-PB_VINLINE void vv3_store(float *const *pl, int first, size_t i, vv3 v)
+PB_VINLINE vv3 vv3_load_al(const float *const *pl, int first, size_t i, int al)
 {
-    vstore(pl[first] + i, v.x); vstore(pl[first + 1] + i, v.y); vstore(pl[first + 2] + i, v.z);
+    return vv3_make(vload_al(pl[first] + i, al), vload_al(pl[first + 1] + i, al), vload_al(pl[first + 2] + i, al));
 }
+PB_VINLINE void vv3_store_al(float *const *pl, int first, size_t i, vv3 v, int al)
+{
+    vstore_al(pl[first] + i, v.x, al); vstore_al(pl[first + 1] + i, v.y, al); vstore_al(pl[first + 2] + i, v.z, al);
+}
+PB_VINLINE vq vq_load(const float *const *pl, size_t i) { return vq_load_al(pl, i, 1); }
+PB_VINLINE void vq_store(float *const *pl, size_t i, vq q) { vq_store_al(pl, i, q, 1); }
+PB_VINLINE vv3 vv3_load(const float *const *pl, int first, size_t i) { return vv3_load_al(pl, first, i, 1); }
+PB_VINLINE void vv3_store(float *const *pl, int first, size_t i, vv3 v) { vv3_store_al(pl, first, i, v, 1); }
 /* The composition a b of two kineforms with velocities (a = parent), read
  * from planes a at ia and b at ib and written to out at io: position,
  * velocity, angular velocity, rotation, scale, scale rate, each stored as
@@ -302,22 +315,28 @@ PB_VINLINE void vv3_store(float *const *pl, int first, size_t i, vv3 v)
  * third of the AVX2 crowd FK's instructions were spills (tools/icount.sh:
  * 45.5 -> 35.6 instructions per joint). Each plane group of a and b is read
  * before out's is written, so out may be a or b (at the same element). The
- * terms are vkf_mul_pos's and vkf_mul_vel's, in their order: the same bits. */
+ * terms are vkf_mul_pos's and vkf_mul_vel's, in their order: the same bits.
+ * al (a constant where called): every element's vectors aligned, else any alignment. */
+PB_VINLINE void vkf_mul_planes_al(const float *const *a, size_t ia, const float *const *b, size_t ib,
+                                  float *const *out, size_t io, int al)
+{
+    vq ar = vq_load_al(a, ia, al);
+    vv3 as = vv3_load_al(a, PB_SCL_X, ia, al), bp = vv3_load_al(b, PB_POS_X, ib, al);
+    vv3 d = vq_mul_vec3(ar, vv3_mul(as, bp));   /* vkf_mul_dir(a, b.pos) */
+    vv3_store_al(out, PB_POS_X, io, vv3_add(vv3_load_al(a, PB_POS_X, ia, al), d), al);
+    vv3 aw = vv3_load_al(a, PB_ANG_X, ia, al);
+    vv3 sv = vv3_add(vv3_mul(vv3_load_al(a, PB_SVL_X, ia, al), bp), vv3_load_al(b, PB_VEL_X, ib, al));
+    vv3_store_al(out, PB_VEL_X, io, vv3_add(vv3_add(vv3_load_al(a, PB_VEL_X, ia, al), vv3_cross(aw, d)),
+                                            vq_mul_vec3(ar, vv3_mul(as, sv))), al);
+    vv3_store_al(out, PB_ANG_X, io, vv3_add(aw, vq_mul_vec3(ar, vv3_load_al(b, PB_ANG_X, ib, al))), al);
+    vq_store_al(out, io, vq_mul(ar, vq_load_al(b, ib, al)), al);
+    vv3_store_al(out, PB_SCL_X, io, vv3_mul(as, vv3_load_al(b, PB_SCL_X, ib, al)), al);
+    vv3_store_al(out, PB_SVL_X, io, vv3_add(vv3_load_al(a, PB_SVL_X, ia, al), vv3_load_al(b, PB_SVL_X, ib, al)), al);
+}
 PB_VINLINE void vkf_mul_planes(const float *const *a, size_t ia, const float *const *b, size_t ib, float *const *out,
                                size_t io)
 {
-    vq ar = vq_load(a, ia);
-    vv3 as = vv3_load(a, PB_SCL_X, ia), bp = vv3_load(b, PB_POS_X, ib);
-    vv3 d = vq_mul_vec3(ar, vv3_mul(as, bp));   /* vkf_mul_dir(a, b.pos) */
-    vv3_store(out, PB_POS_X, io, vv3_add(vv3_load(a, PB_POS_X, ia), d));
-    vv3 aw = vv3_load(a, PB_ANG_X, ia);
-    vv3 sv = vv3_add(vv3_mul(vv3_load(a, PB_SVL_X, ia), bp), vv3_load(b, PB_VEL_X, ib));
-    vv3_store(out, PB_VEL_X, io, vv3_add(vv3_add(vv3_load(a, PB_VEL_X, ia), vv3_cross(aw, d)),
-                                         vq_mul_vec3(ar, vv3_mul(as, sv))));
-    vv3_store(out, PB_ANG_X, io, vv3_add(aw, vq_mul_vec3(ar, vv3_load(b, PB_ANG_X, ib))));
-    vq_store(out, io, vq_mul(ar, vq_load(b, ib)));
-    vv3_store(out, PB_SCL_X, io, vv3_mul(as, vv3_load(b, PB_SCL_X, ib)));
-    vv3_store(out, PB_SVL_X, io, vv3_add(vv3_load(a, PB_SVL_X, ia), vv3_load(b, PB_SVL_X, ib)));
+    vkf_mul_planes_al(a, ia, b, ib, out, io, 1);
 }
 
 PB_VINLINE vkf vkf_load(const float *const *pl, size_t i)
