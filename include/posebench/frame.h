@@ -284,9 +284,10 @@ typedef struct pb_frame_blocks {
     size_t count;             /* blocks: max(1, floor(C / block)) */
     pb_frame_crowd *crowd;    /* count crowds; crowd[b] holds characters [b x block, ...), the last up to C - 1 */
     /* The fused order's per-thread scratch: for each pool thread, the 5 poses a
-     * frame only passes between its stages (src, dst, tmp, mix, local) for the
-     * largest block (the last, holding the remainder); every block runs in them. A thread runs its blocks one after another
-     * in these, so they stay in its L2; each block keeps only what outlives
+     * frame only passes between its stages (src, dst, tmp, mix, local), sized
+     * for the largest block (the last, holding the remainder). A thread runs
+     * every one of its blocks in these, one block after another, so they stay
+     * in its L2; each block keeps only what outlives
      * the frame (the transition state, the additive delta, the globals).
      * Allocated on the first fused step with that many threads, then reused. */
     pb_pose *scratch;         /* 5 x scratch_threads poses */
