@@ -331,9 +331,11 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
         float (*ln)[16] = line ? line[PB_LANES < 16 ? p : 0] : NULL;
         /* Bones that keep their offsets and scales between the keys
          * (a real clip's joints but the root) give velocity and
-         * scale-rate rows of +0 only, whose transpose is zeros. */
-        if (((p >= PB_VEL_X && p <= PB_VEL_Z) || p >= PB_SVL_X) && vall_pos0_at(rows[p][0], PB_LANES)) {
-            for (size_t i = 0; i < PB_LANES; i++) t[i] = vzero();
+         * scale-rate rows of +0 only, whose transpose is zeros; clips
+         * without scale keys (BVH) give scale rows of 1 only. */
+        int rate = (p >= PB_VEL_X && p <= PB_VEL_Z) || p >= PB_SVL_X, scl = p >= PB_SCL_X && p <= PB_SCL_Z;
+        if ((rate && vall_pos0_at(rows[p][0], PB_LANES)) || (scl && vall_bits_at(rows[p][0], PB_LANES, 1.0f))) {
+            for (size_t i = 0; i < PB_LANES; i++) t[i] = rate ? vzero() : vset1(1.0f);
             sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, ln, sb);
             continue;
         }

@@ -93,7 +93,7 @@ PB_VINLINE vv3 vjl_inv_mul_sc(vv3 th, vv3 w, pb_vf x, pb_vf sh, pb_vf ch)
  * giving s = |v| and h for vq_pow_jl_sc and vjl_inv_mul_sc (x = 2h; s and w
  * in the ratio of sin h and cos h); vhalf_angle and vsaa_from_sh are its
  * two steps, for kernels that run them in separate passes. */
-PB_VINLINE pb_vf vhalf_angle(pb_vf s, pb_vf w) { return vsel(veq(s, vzero()), vzero(), vatan2(s, w)); }
+PB_VINLINE pb_vf vhalf_angle(pb_vf s, pb_vf w) { return vsel(veq(s, vzero()), vzero(), vatan2_upper(s, w)); }
 PB_VINLINE vv3 vsaa_from_sh(vv3 v, pb_vf s, pb_vf h)
 {
     return vv3_scale(vv3_scale(v, vsel(veq(s, vzero()), vset1(1.0f), vdiv(h, s))), vset1(2.0f));

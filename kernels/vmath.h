@@ -42,6 +42,14 @@ PB_VINLINE int vall_pos0_at(const float *p, size_t m)
     for (size_t i = 1; i < m; i++) o = vi_or(o, vasint(vload(p + i * PB_LANES)));
     return !many(mnot(vi_eq(o, vi_set1(0))));
 }
+/* Every lane of the m aligned vectors from p is c, bit for bit. */
+PB_VINLINE int vall_bits_at(const float *p, size_t m, float c)
+{
+    pb_vi b = vasint(vset1(c));
+    pb_vm e = vi_eq(vasint(vload(p)), b);
+    for (size_t i = 1; i < m; i++) e = mand(e, vi_eq(vasint(vload(p + i * PB_LANES)), b));
+    return !many(mnot(e));
+}
 /* (1 - t) x + t y: exact at both ends, like the reference. */
 PB_VINLINE pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
 {
@@ -163,7 +171,7 @@ PB_VINLINE vv3 vq_log(vq q)
 {
     vv3 v = vq_vec(q);
     pb_vf s = vsqrt(vv3_dot(v, v));
-    pb_vf f = vsel(veq(s, vzero()), vset1(1.0f), vdiv(vatan2(s, q.w), s));
+    pb_vf f = vsel(veq(s, vzero()), vset1(1.0f), vdiv(vatan2_upper(s, q.w), s));   /* s >= 0 */
     return vv3_scale(v, f);
 }
 /* Slerp on the shorter arc; the angle between the 4-vectors from atan2 of

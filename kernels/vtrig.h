@@ -111,10 +111,16 @@ PB_VINLINE pb_vf vatan2_pos(pb_vf y, pb_vf x)
     pb_vf r = vadd(vsel(big, vset1(0.785398163397448f), vzero()), a);
     return vsel(vgt(y, x), vadd(vsub(vset1(PB_PIO2_HI), r), vset1(PB_PIO2_LO)), r);
 }
+/* atan2 of y >= 0 (+0, or NaN), any x: the upper half plane, where vatan2's y sign fix-up does nothing
+ * (a vector length against a cosine: vq_log, vhalf_angle) */
+PB_VINLINE pb_vf vatan2_upper(pb_vf y, pb_vf x)
+{
+    pb_vf r = vatan2_pos(y, vabs(x));
+    return vsel(vlt(x, vzero()), vadd(vsub(vset1(PB_PI_HI), r), vset1(PB_PI_LO)), r);
+}
 PB_VINLINE pb_vf vatan2(pb_vf y, pb_vf x)
 {
-    pb_vf r = vatan2_pos(vabs(y), vabs(x));
-    r = vsel(vlt(x, vzero()), vadd(vsub(vset1(PB_PI_HI), r), vset1(PB_PI_LO)), r);
+    pb_vf r = vatan2_upper(vabs(y), x);
     return vsel(vlt(y, vzero()), vneg(r), r);
 }
 /* Where m: k - r as hi + *lo (k = k_hi + k_lo, |k| >= |r|), the rounding of
