@@ -271,8 +271,11 @@ static void k_additive_local_static_nlerp(const pb_kargs *k)
  * are all 0 (a bone mask's zeros) is the base: the full form's values there
  * (b^0, q^0 and every term times 0 or rho(0) = 0; equal, though a zero of
  * the base may differ in sign), without reading b. uni (a constant where
- * called): w and wdot the per-call scalars, in registers. */
-PB_VINLINE void additive_body(const pb_kargs *k, int uni)
+ * called): w and wdot the per-call scalars, in registers; still (with uni,
+ * a constant): that wdot is 0 (a layer at a constant weight, as the frame's),
+ * whose wdot terms (9 multiplies and 9 adds a vector) are then dropped:
+ * x + y 0 is x for finite y but for a zero's sign (-0 + +0 is +0). */
+PB_VINLINE void additive_body(const pb_kargs *k, int uni, int still)
 {
     enum { TH, THD = 3, S = 6, H, SN, CS, W, WD, NBUF };
     _Alignas(64) float buf[NBUF][TR_BATCH];
@@ -281,11 +284,12 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni)
     const float *const *cb = (const float *const *)bp;
     unsigned char live[TR_BATCH / PB_LANES];
     const pb_vf uw = vset1(k->p.alpha), uwd = vset1(k->p.alpha_vel);
+    const int ulive = k->p.alpha != 0.0f || k->p.alpha_vel != 0.0f;   /* uni: every vector alike */
     FOR_TR_BATCHES(k, i0, nb) {
         FOR_TR_VECTORS(j, nb) {   /* b's rotation vector (stored in TH until the next pass) */
             size_t i = i0 + j;
             pb_vf w = uni ? uw : VALPHA(k, i), wdot = uni ? uwd : VALPHA_VEL(k, i), s, h;
-            if (!(live[j / PB_LANES] = !vall_eq(w, 0.0f) || !vall_eq(wdot, 0.0f))) continue;
+            if (!(live[j / PB_LANES] = uni ? ulive : !vall_eq(w, 0.0f) || !vall_eq(wdot, 0.0f))) continue;
             if (!uni) vstore(bp[W] + j, w), vstore(bp[WD] + j, wdot);
             vv3_store(bp, TH, j, vq_to_saa_sh(vq_abs(vq_load(k->b, i)), &s, &h));
             vstore(bp[S] + j, s), vstore(bp[H] + j, h);
@@ -298,7 +302,7 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni)
             vv3 rho = vv3_load(cb, TH, j);
             vv3 rho_dot = vjl_inv_mul_sc(rho, vv3_load(k->b, PB_ANG_X, i), vmul(h, vset1(2.0f)), s, vq_abs(vq_load(k->b, i)).w);
             vv3_store(bp, TH, j, vv3_scale(rho, w));
-            vv3_store(bp, THD, j, vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w)));
+            vv3_store(bp, THD, j, still ? vv3_scale(rho_dot, w) : vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w)));
             vsincos(vmul(w, h), &sn, &cs);
             vstore(bp[SN] + j, sn), vstore(bp[CS] + j, cs);
         }
@@ -316,8 +320,8 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni)
             pb_vf w = uni ? uw : vload(bp[W] + j), wdot = uni ? uwd : vload(bp[WD] + j);
             vv3 bpos = vv3_load(b, PB_POS_X, i);
             vv3_store(r, PB_POS_X, i, vv3_add(vv3_load(a, PB_POS_X, i), vv3_scale(bpos, w)));
-            vv3_store(r, PB_VEL_X, i, vv3_add(vv3_add(vv3_load(a, PB_VEL_X, i), vv3_scale(vv3_load(b, PB_VEL_X, i), w)),
-                                              vv3_scale(bpos, wdot)));
+            vv3 vel = vv3_add(vv3_load(a, PB_VEL_X, i), vv3_scale(vv3_load(b, PB_VEL_X, i), w));
+            vv3_store(r, PB_VEL_X, i, still ? vel : vv3_add(vel, vv3_scale(bpos, wdot)));
             pb_vf s = vload(bp[S] + j), h = vload(bp[H] + j), sn = vload(bp[SN] + j), cs = vload(bp[CS] + j);
             vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), jl;
             vq bw = vq_pow_jl_sc(vq_abs(vq_load(b, i)), s, h, w, th, th_dot, sn, cs, &jl), ar = vq_load(a, i);
@@ -325,15 +329,16 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni)
             vv3_store(r, PB_ANG_X, i, vv3_add(vv3_load(a, PB_ANG_X, i), vq_mul_vec3(ar, jl)));
             vv3 ls = vv3_log_scl(vv3_load(b, PB_SCL_X, i));
             vv3_store(r, PB_SCL_X, i, vv3_mul_exp(vv3_load(a, PB_SCL_X, i), vv3_scale(ls, w)));   /* a b^w */
-            vv3_store(r, PB_SVL_X, i, vv3_add(vv3_add(vv3_load(a, PB_SVL_X, i), vv3_scale(vv3_load(b, PB_SVL_X, i), w)),
-                                              vv3_scale(ls, wdot)));
+            vv3 svl = vv3_add(vv3_load(a, PB_SVL_X, i), vv3_scale(vv3_load(b, PB_SVL_X, i), w));
+            vv3_store(r, PB_SVL_X, i, still ? svl : vv3_add(svl, vv3_scale(ls, wdot)));
         }
     }
 }
 static void k_additive(const pb_kargs *k)
 {
-    if (uniform_params(k)) additive_body(k, 1);
-    else additive_body(k, 0);
+    if (!uniform_params(k)) additive_body(k, 0, 0);
+    else if (k->p.alpha_vel == 0.0f) additive_body(k, 1, 1);
+    else additive_body(k, 1, 0);
 }
 static void k_inertialize_offset(const pb_kargs *k)
 {
