@@ -82,6 +82,7 @@ PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm256_add_epi32(a, b); 
 PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm256_sub_epi32(a, b); }
 PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm256_and_si256(a, b); }
 PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm256_or_si256(a, b); }
+PB_BINLINE pb_vi vi_xor(pb_vi a, pb_vi b) { return simde_mm256_xor_si256(a, b); }
 #define vi_slli(a, n) simde_mm256_slli_epi32((a), (n))
 #define vi_srli(a, n) simde_mm256_srli_epi32((a), (n))
 

@@ -87,6 +87,7 @@ PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm512_add_epi32(a, b); 
 PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm512_sub_epi32(a, b); }
 PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm512_and_si512(a, b); }
 PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm512_or_si512(a, b); }
+PB_BINLINE pb_vi vi_xor(pb_vi a, pb_vi b) { return simde_mm512_xor_si512(a, b); }
 #define vi_slli(a, n) simde_mm512_slli_epi32((a), (n))
 #define vi_srli(a, n) simde_mm512_srli_epi32((a), (n))
 

@@ -91,6 +91,7 @@ PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_vaddq_s32(a, b); }
 PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_vsubq_s32(a, b); }
 PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_vandq_s32(a, b); }
 PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_vorrq_s32(a, b); }
+PB_BINLINE pb_vi vi_xor(pb_vi a, pb_vi b) { return simde_veorq_s32(a, b); }
 #define vi_slli(a, n) simde_vshlq_n_s32((a), (n))
 #define vi_srli(a, n) simde_vreinterpretq_s32_u32(simde_vshrq_n_u32(simde_vreinterpretq_u32_s32(a), (n)))
 

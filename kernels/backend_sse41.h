@@ -55,6 +55,7 @@ PB_BINLINE pb_vi vi_add(pb_vi a, pb_vi b) { return simde_mm_add_epi32(a, b); }
 PB_BINLINE pb_vi vi_sub(pb_vi a, pb_vi b) { return simde_mm_sub_epi32(a, b); }
 PB_BINLINE pb_vi vi_and(pb_vi a, pb_vi b) { return simde_mm_and_si128(a, b); }
 PB_BINLINE pb_vi vi_or(pb_vi a, pb_vi b) { return simde_mm_or_si128(a, b); }
+PB_BINLINE pb_vi vi_xor(pb_vi a, pb_vi b) { return simde_mm_xor_si128(a, b); }
 #define vi_slli(a, n) simde_mm_slli_epi32((a), (n))
 #define vi_srli(a, n) simde_mm_srli_epi32((a), (n))
 

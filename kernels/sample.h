@@ -214,6 +214,20 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
     }
 }
 
+/* Character l's results into the block's rows (row = character), addressed
+ * from the rows themselves: through a table of plane pointers, gcc 12 kept
+ * the table on the stack and loaded a pointer for every store. */
+PB_VINLINE void sample_row_store(float (*rows)[PB_LANES][PB_LANES], size_t l, int np, const vkf *r)
+{
+    vstore(rows[PB_POS_X][l], r->pos.x), vstore(rows[PB_POS_Y][l], r->pos.y), vstore(rows[PB_POS_Z][l], r->pos.z);
+    vstore(rows[PB_ROT_W][l], r->rot.w), vstore(rows[PB_ROT_X][l], r->rot.x);
+    vstore(rows[PB_ROT_Y][l], r->rot.y), vstore(rows[PB_ROT_Z][l], r->rot.z);
+    vstore(rows[PB_SCL_X][l], r->scl.x), vstore(rows[PB_SCL_Y][l], r->scl.y), vstore(rows[PB_SCL_Z][l], r->scl.z);
+    if (np < PB_PLANES) return;
+    vstore(rows[PB_VEL_X][l], r->vel.x), vstore(rows[PB_VEL_Y][l], r->vel.y), vstore(rows[PB_VEL_Z][l], r->vel.z);
+    vstore(rows[PB_ANG_X][l], r->ang.x), vstore(rows[PB_ANG_Y][l], r->ang.y), vstore(rows[PB_ANG_Z][l], r->ang.z);
+    vstore(rows[PB_SVL_X][l], r->svl.x), vstore(rows[PB_SVL_Y][l], r->svl.y), vstore(rows[PB_SVL_Z][l], r->svl.z);
+}
 /* One plane of a block, as vectors t[i] of joint i (i < cj) across the
  * block's cnt characters: to the crowd from dst, rows C floats apart, or
  * (nt) streamed, or (nt, fewer than 16 lanes) into the step's line buffer
@@ -232,6 +246,26 @@ PB_VINLINE void sample_put(float *dst, size_t C, const pb_vf *t, size_t cj, size
     (void)nt, (void)ln, (void)sb;
     for (size_t i = 0; i < cj; i++) vstore_n(dst + i * C, cnt, t[i]);
 }
+/* Plane p of a block's rows transposed into the crowd (sample_put). kind (a
+ * constant where called): 1 a rate (velocity, scale rate), 2 a scale, 0
+ * any other. Bones that keep their offsets and scales between the keys (a
+ * real clip's joints but the root) give rate rows of +0 only, whose
+ * transpose is zeros; clips without scale keys (BVH) give scale rows of 1
+ * only: the transposes are skipped. */
+PB_VINLINE void sample_plane_out(const pb_kargs *k, float (*rows)[PB_LANES][PB_LANES], int p, int kind, size_t jb,
+                                 size_t c, size_t cj, size_t cnt, int nt, float (*line)[PB_LANES][16], size_t sb)
+{
+    size_t C = k->n / k->joints;
+    pb_vf t[PB_LANES];
+    float (*ln)[16] = line ? line[PB_LANES < 16 ? p : 0] : NULL;
+    if (kind && vall_bits_at(rows[p][0], PB_LANES, kind == 1 ? 0.0f : 1.0f)) {
+        for (size_t i = 0; i < PB_LANES; i++) t[i] = kind == 1 ? vzero() : vset1(1.0f);
+    } else {
+        for (size_t i = 0; i < PB_LANES; i++) t[i] = vload(rows[p][i]);
+        vtranspose(t);
+    }
+    sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, ln, sb);
+}
 /* One block of a step (sample_blocked): characters c .. c + cnt - 1 (fr,
  * al, live theirs), joints jb .. jb + cj - 1, its results transposed into
  * the crowd (or the step's line buffer `line`, nt). full (a constant where
@@ -244,11 +278,8 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
                              float (*rows)[PB_LANES][PB_LANES], float (*turn)[PB_LANES][PB_LANES],
                              float (*line)[PB_LANES][16], size_t sb, int full)
 {
-    size_t C = k->n / k->joints, end = k->frames * k->joints;
+    size_t end = k->frames * k->joints;
     int np = vel ? PB_PLANES : 10;
-    float *row_pl[PB_PLANES], *turn_pl[9];
-    for (int p = 0; p < PB_PLANES; p++) row_pl[p] = rows[p][0];
-    for (int p = 0; p < 9; p++) turn_pl[p] = turn[p][0];
     if (full) cj = cnt = PB_LANES;
 #define SAMPLE_LANES(e) (full ? (size_t)PB_LANES : key_lanes(e, end, cj))
 #define SAMPLE_KEYS(key, l)                                                                  \
@@ -279,7 +310,7 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
             sample_lin_rest(key, a, lv, 1, lin, &r);
             vq rel = vq_make(vzero(), vload(turn[0][l]), vload(turn[1][l]), vload(turn[2][l]));
             sample_turn_m(&rel, &s, &h, &key[1].rot, &a, &lv, &r, 1);
-            vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
+            sample_row_store(rows, l, np, &r);
         }
     }
     /* The same for the cubic form: the keys' rotation vectors (three
@@ -296,7 +327,8 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
             }
             sample_cubic_rv(q, rv);
             for (int t = 0; t < 4; t++)
-                if (t != 1) vv3_store(turn_pl, slot[t], l * PB_LANES, rv[t]);
+                if (t != 1) vstore(turn[slot[t]][l], rv[t].x), vstore(turn[slot[t] + 1][l], rv[t].y),
+                            vstore(turn[slot[t] + 2][l], rv[t].z);
         }
         for (l = 0; l < cnt; l++) {
             vkf key[4], r;
@@ -304,9 +336,9 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
             SAMPLE_KEYS(key, l)
             for (int t = 0; t < 4; t++)
                 rv[t] = t == 1 ? vv3_make(vzero(), vzero(), vzero())
-                               : vv3_load((const float *const *)turn_pl, slot[t], l * PB_LANES);
+                               : vv3_make(vload(turn[slot[t]][l]), vload(turn[slot[t] + 1][l]), vload(turn[slot[t] + 2][l]));
             sample_cubic_rest(key, rv, vset1(al[l]), vset1(live[l]), vel, &r);
-            vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
+            sample_row_store(rows, l, np, &r);
         }
     }
     for (; !cubic && PB_ILP == 2 && l + 1 < cnt; l += 2) {   /* two characters' slerps interleaved */
@@ -315,34 +347,25 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
         SAMPLE_KEYS(key[0], l)
         SAMPLE_KEYS(key[1], l + 1)
         sample_math_m((const vkf (*)[4])key, a, lv, cubic, vel, lin, r, 2);
-        vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r[0]);
-        vkf_store_n(row_pl, (l + 1) * PB_LANES, PB_LANES, np, &r[1]);
+        sample_row_store(rows, l, np, &r[0]);
+        sample_row_store(rows, l + 1, np, &r[1]);
     }
     for (; l < cnt; l++) {
         vkf key[4];
         SAMPLE_KEYS(key, l)
         vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin);
-        vkf_store_n(row_pl, l * PB_LANES, PB_LANES, np, &r);
+        sample_row_store(rows, l, np, &r);
     }
 #undef SAMPLE_KEYS
 #undef SAMPLE_LANES
-    for (int p = 0; p < np; p++) {
-        pb_vf t[PB_LANES];
-        float (*ln)[16] = line ? line[PB_LANES < 16 ? p : 0] : NULL;
-        /* Bones that keep their offsets and scales between the keys
-         * (a real clip's joints but the root) give velocity and
-         * scale-rate rows of +0 only, whose transpose is zeros; clips
-         * without scale keys (BVH) give scale rows of 1 only. */
-        int rate = (p >= PB_VEL_X && p <= PB_VEL_Z) || p >= PB_SVL_X, scl = p >= PB_SCL_X && p <= PB_SCL_Z;
-        if ((rate && vall_pos0_at(rows[p][0], PB_LANES)) || (scl && vall_bits_at(rows[p][0], PB_LANES, 1.0f))) {
-            for (size_t i = 0; i < PB_LANES; i++) t[i] = rate ? vzero() : vset1(1.0f);
-            sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, ln, sb);
-            continue;
-        }
-        for (size_t i = 0; i < PB_LANES; i++) t[i] = vload(rows[p][i]);
-        vtranspose(t);
-        sample_put(k->out[p] + jb * C + c, C, t, cj, cnt, nt, ln, sb);
-    }
+    /* by plane kind, a loop each (one loop testing each plane's kind cost
+     * 15 scalar instructions a plane: tools/icount.sh) */
+    for (int p = PB_POS_X; p <= PB_ROT_Z; p++) sample_plane_out(k, rows, p, 0, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_SCL_X; p <= PB_SCL_Z; p++) sample_plane_out(k, rows, p, 2, jb, c, cj, cnt, nt, line, sb);
+    if (np < PB_PLANES) return;
+    for (int p = PB_VEL_X; p <= PB_VEL_Z; p++) sample_plane_out(k, rows, p, 1, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_ANG_X; p <= PB_ANG_Z; p++) sample_plane_out(k, rows, p, 0, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_SVL_X; p <= PB_SVL_Z; p++) sample_plane_out(k, rows, p, 1, jb, c, cj, cnt, nt, line, sb);
 }
 /* Lanes = joints: a block of PB_LANES characters x PB_LANES joints. Each
  * character's keys for the block's joints are contiguous in the clip (one

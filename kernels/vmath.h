@@ -35,20 +35,13 @@ PB_VINLINE pb_vf vzero(void) { return vset1(0.0f); }
 PB_VINLINE pb_vf vneg(pb_vf a) { return vsub(vzero(), a); }
 PB_VINLINE pb_vm vgt(pb_vf a, pb_vf b) { return vlt(b, a); }
 PB_VINLINE int vall_eq(pb_vf v, float c) { return !many(mnot(veq(v, vset1(c)))); }   /* every lane == c */
-/* Every lane of the m aligned vectors from p is +0.0, bit for bit (their bits OR to 0; -0 is not). */
-PB_VINLINE int vall_pos0_at(const float *p, size_t m)
-{
-    pb_vi o = vasint(vload(p));
-    for (size_t i = 1; i < m; i++) o = vi_or(o, vasint(vload(p + i * PB_LANES)));
-    return !many(mnot(vi_eq(o, vi_set1(0))));
-}
-/* Every lane of the m aligned vectors from p is c, bit for bit. */
+/* Every lane of the m aligned vectors from p is c, bit for bit (their
+ * differences from c's bits, XORed, OR to 0; for c = +0, -0 is not). */
 PB_VINLINE int vall_bits_at(const float *p, size_t m, float c)
 {
-    pb_vi b = vasint(vset1(c));
-    pb_vm e = vi_eq(vasint(vload(p)), b);
-    for (size_t i = 1; i < m; i++) e = mand(e, vi_eq(vasint(vload(p + i * PB_LANES)), b));
-    return !many(mnot(e));
+    pb_vi b = vasint(vset1(c)), o = vi_xor(vasint(vload(p)), b);
+    for (size_t i = 1; i < m; i++) o = vi_or(o, vi_xor(vasint(vload(p + i * PB_LANES)), b));
+    return !many(mnot(vi_eq(o, vi_set1(0))));
 }
 /* (1 - t) x + t y: exact at both ends, like the reference. */
 PB_VINLINE pb_vf vlerp(pb_vf x, pb_vf y, pb_vf t)
