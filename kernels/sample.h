@@ -252,10 +252,9 @@ PB_VINLINE void sample_put(float *dst, size_t C, const pb_vf *t, size_t cj, size
  * real clip's joints but the root) give rate rows of +0 only, whose
  * transpose is zeros; clips without scale keys (BVH) give scale rows of 1
  * only: the transposes are skipped. */
-PB_VINLINE void sample_plane_out(const pb_kargs *k, float (*rows)[PB_LANES][PB_LANES], int p, int kind, size_t jb,
-                                 size_t c, size_t cj, size_t cnt, int nt, float (*line)[PB_LANES][16], size_t sb)
+PB_VINLINE void sample_plane_out(const pb_kargs *k, size_t C, float (*rows)[PB_LANES][PB_LANES], int p, int kind,
+                                 size_t jb, size_t c, size_t cj, size_t cnt, int nt, float (*line)[PB_LANES][16], size_t sb)
 {
-    size_t C = k->n / k->joints;
     pb_vf t[PB_LANES];
     float (*ln)[16] = line ? line[PB_LANES < 16 ? p : 0] : NULL;
     if (kind && vall_bits_at(rows[p][0], PB_LANES, kind == 1 ? 0.0f : 1.0f)) {
@@ -278,7 +277,7 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
                              float (*rows)[PB_LANES][PB_LANES], float (*turn)[PB_LANES][PB_LANES],
                              float (*line)[PB_LANES][16], size_t sb, int full)
 {
-    size_t end = k->frames * k->joints;
+    size_t C = k->n / k->joints, end = k->frames * k->joints;   /* C: once a block, not a plane */
     int np = vel ? PB_PLANES : 10;
     if (full) cj = cnt = PB_LANES;
 #define SAMPLE_LANES(e) (full ? (size_t)PB_LANES : key_lanes(e, end, cj))
@@ -360,12 +359,12 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
 #undef SAMPLE_LANES
     /* by plane kind, a loop each (one loop testing each plane's kind cost
      * 15 scalar instructions a plane: tools/icount.sh) */
-    for (int p = PB_POS_X; p <= PB_ROT_Z; p++) sample_plane_out(k, rows, p, 0, jb, c, cj, cnt, nt, line, sb);
-    for (int p = PB_SCL_X; p <= PB_SCL_Z; p++) sample_plane_out(k, rows, p, 2, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_POS_X; p <= PB_ROT_Z; p++) sample_plane_out(k, C, rows, p, 0, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_SCL_X; p <= PB_SCL_Z; p++) sample_plane_out(k, C, rows, p, 2, jb, c, cj, cnt, nt, line, sb);
     if (np < PB_PLANES) return;
-    for (int p = PB_VEL_X; p <= PB_VEL_Z; p++) sample_plane_out(k, rows, p, 1, jb, c, cj, cnt, nt, line, sb);
-    for (int p = PB_ANG_X; p <= PB_ANG_Z; p++) sample_plane_out(k, rows, p, 0, jb, c, cj, cnt, nt, line, sb);
-    for (int p = PB_SVL_X; p <= PB_SVL_Z; p++) sample_plane_out(k, rows, p, 1, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_VEL_X; p <= PB_VEL_Z; p++) sample_plane_out(k, C, rows, p, 1, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_ANG_X; p <= PB_ANG_Z; p++) sample_plane_out(k, C, rows, p, 0, jb, c, cj, cnt, nt, line, sb);
+    for (int p = PB_SVL_X; p <= PB_SVL_Z; p++) sample_plane_out(k, C, rows, p, 1, jb, c, cj, cnt, nt, line, sb);
 }
 /* Lanes = joints: a block of PB_LANES characters x PB_LANES joints. Each
  * character's keys for the block's joints are contiguous in the clip (one
