@@ -136,26 +136,55 @@ PB_VINLINE vkf vkf_extrapolate_per(const pb_kargs *k, size_t i, pb_vf t, const v
     vkf r = vkf_extrapolate_half(k, i, t, a);
     return k->per.limits ? vkf_limited(k, i, a->rot, r) : r;
 }
-/* Root joints' elements, set apart after the vector loop: hold a (zero
- * velocities) or take b. */
-static void roots_fixup(const pb_kargs *k, int take_b)
+/* Root joints' elements (j x C .. (j + 1) x C - 1) are set apart: extrapolate_decayed's hold
+ * a (zero velocities), dead blending's take b (the destination drives them). Either is set
+ * where the element is written, so that out may be a or b (in place: a fix-up after the loop
+ * would read back what the loop wrote). Whether a root joint's elements meet [i, i + w);
+ * *cur: the first root joint whose elements end past i (callers go in order: it only moves on). */
+PB_VINLINE int roots_meet(const pb_skeleton *s, size_t i, size_t w, size_t *cur)
+{
+    size_t C = s->characters;
+    while (*cur < s->joints && (s->parents[*cur] >= 0 || (*cur + 1) * C <= i)) ++*cur;
+    return *cur < s->joints && *cur * C < i + w;
+}
+/* The root lanes of the vector at i take a's transform, zero velocities. */
+PB_VINLINE void roots_hold(const pb_kargs *k, size_t i, size_t *cur, const vkf *a, vkf *r)
 {
     const pb_skeleton *s = k->skel;
-    for (size_t j = 0; j < s->joints; j++) {
+    if (!roots_meet(s, i, PB_LANES, cur)) return;
+    _Alignas(64) float m[PB_LANES];
+    for (size_t l = 0; l < PB_LANES; l++) {
+        size_t j = (i + l) / s->characters;
+        m[l] = j < s->joints && s->parents[j] < 0 ? 1.0f : 0.0f;
+    }
+    vkf hold = *a;
+    hold.vel = hold.ang = hold.svl = vv3_make(vzero(), vzero(), vzero());
+    *r = vkf_sel(vlt(vzero(), vload(m)), &hold, r);
+}
+/* The root elements of the batch [i0, i0 + nb) (a root joint at cur or later): b's values saved
+ * (to_out 0, before the blend writes out) or written to out (to_out 1, after it). */
+static void roots_take_b(const pb_kargs *k, size_t i0, size_t nb, size_t cur, float (*save)[TR_BATCH], int to_out)
+{
+    const pb_skeleton *s = k->skel;
+    size_t C = s->characters, end = i0 + nb < k->n ? i0 + nb : k->n;
+    for (size_t j = cur; j < s->joints && j * C < end; j++) {
         if (s->parents[j] >= 0) continue;
-        for (size_t e = j * s->characters; e < (j + 1) * s->characters; e++)
-            for (int p = 0; p < PB_PLANES; p++)
-                k->out[p][e] = take_b ? k->b[p][e] : (p >= PB_VEL_X ? 0.0f : k->a[p][e]);
+        size_t lo = j * C > i0 ? j * C : i0, hi = (j + 1) * C < end ? (j + 1) * C : end;
+        for (int p = 0; p < PB_PLANES; p++)
+            for (size_t e = lo; e < hi; e++)
+                if (to_out) k->out[p][e] = save[p][e - i0];
+                else save[p][e - i0] = k->b[p][e];
     }
 }
 static void k_extrapolate_decayed(const pb_kargs *k)
 {
+    size_t cur = 0;
     if (!uniform_params(k)) {
         FOR_VECTORS(k) {
             vkf a = vkf_load(k->a, i), r = vkf_extrapolate_per(k, i, vparam(k, k->per.time, k->p.time, 0, i), &a);
+            roots_hold(k, i, &cur, &a, &r);
             vkf_store(k->out, i, &r);
         }
-        roots_fixup(k, 0);
         return;
     }
     float f, df;
@@ -163,9 +192,9 @@ static void k_extrapolate_decayed(const pb_kargs *k)
     pb_vf vf = vset1(f), vdf = vset1(df);
     FOR_VECTORS(k) {
         vkf a = vkf_load(k->a, i), r = vkf_extrapolate(&a, vf, vdf);
+        roots_hold(k, i, &cur, &a, &r);
         vkf_store(k->out, i, &r);
     }
-    roots_fixup(k, 0);
 }
 /* The weight alpha of dead blending's blend (smoothstep of t / T) and its rate, per lane. */
 PB_VINLINE void vdead_alpha(pb_vf t, pb_vf T, pb_vf *va, pb_vf *vad)
@@ -184,11 +213,14 @@ PB_VINLINE void vdead_alpha(pb_vf t, pb_vf T, pb_vf *va, pb_vf *vad)
  * in registers; else per lane (half-lives, limits). */
 PB_VINLINE void dead_body(const pb_kargs *k, int uni, pb_vf f, pb_vf df, pb_vf va, pb_vf vad)
 {
-    _Alignas(64) float ebuf[PB_PLANES][TR_BATCH], buf[BL_NBUF][TR_BATCH];
+    _Alignas(64) float ebuf[PB_PLANES][TR_BATCH], buf[BL_NBUF][TR_BATCH], save[PB_PLANES][TR_BATCH];
     float *ep[PB_PLANES];
     tr_buffers(ebuf, ep, PB_PLANES);
     int via = k->via[PB_ROT_W] != NULL;
+    size_t cur = 0;
     FOR_TR_BATCHES(k, i0, nb) {
+        int roots = roots_meet(k->skel, i0, nb, &cur);
+        if (roots) roots_take_b(k, i0, nb, cur, save, 0);
         FOR_TR_VECTORS(j, nb) {
             size_t i = i0 + j;
             vkf a = vkf_load(k->a, i), ext;
@@ -204,8 +236,8 @@ PB_VINLINE void dead_body(const pb_kargs *k, int uni, pb_vf f, pb_vf df, pb_vf v
         }
         blend_batch((const float *const *)ep, 0, k->b, i0, k->out, nb, uni, va, vad, 0, via ? k->via : NULL,
                     via ? k->via_out : NULL, buf);
+        if (roots) roots_take_b(k, i0, nb, cur, save, 1);
     }
-    roots_fixup(k, 1);
 }
 static void k_dead_blending(const pb_kargs *k)
 {

@@ -2,6 +2,7 @@
  * float reference and every variant; errors accumulated per variant and
  * metric; the n = 0 check; the rows judged against the tolerance table. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
@@ -75,10 +76,12 @@ void pb_val_oracle(pb_op op, const pb_dpose *da, const pb_dpose *db, const pb_pa
 /* Run variant v through the public entry point (so argument checks and
  * padding restoration are exercised too) into d. Outputs are pre-filled with
  * NaN so a lane a kernel forgets to write is caught. */
+/* ip (NULL, or a copy of pose a, or with on_b of pose b): the op run in place in it (a = out = ip, or
+ * b = out = ip) instead, b->out left as it is. */
 static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const pb_variant *v, pb_val_bufs *b,
-                             const pb_params *p, pb_dpose *d)
+                             const pb_params *p, pb_dpose *d, const pb_pose *ip, int on_b)
 {
-    size_t n = b->out.n;
+    size_t n = ip ? 0 : b->out.n;
     pb_val_via_reset(b);
     for (int i = 0; i < PB_PLANES; i++)
         for (size_t j = 0; j < n; j++) b->out.plane[i][j] = NAN;
@@ -94,19 +97,19 @@ static pb_status run_variant(pb_op op, const pb_op_info *info, int stat, const p
                 for (size_t j = 0; j < n; j++) b->out.plane[p][j] = pb_plane_identity(p);
     pb_clip clip = { b->frames, b->joints, b->fps > 0 ? 1 / b->fps : 0, b->fps, 0, b->a };
     /* the static form: the same planes seen as static poses (no velocity planes or arrays) */
-    pb_pose sa = b->a, sb = b->b, so = b->out;
+    pb_pose sa = ip && !on_b ? *ip : b->a, sb = ip && on_b ? *ip : b->b, so = b->out;
     pb_pose_aos ai = b->aos_in, ao = b->aos_out;
     if (stat) {
         for (int i = PB_STATIC_PLANES; i < PB_PLANES; i++) sa.plane[i] = sb.plane[i] = so.plane[i] = NULL;
         ai.vel = ai.ang = ai.svl = ao.vel = ao.ang = ao.svl = NULL;
         clip.pose = sa;
     }
-    pb_call c = { .a = &sa, .b = &sb, .out = &so, .aos_in = &ai, .aos_out = &ao,
+    pb_call c = { .a = &sa, .b = &sb, .out = ip ? (on_b ? &sb : &sa) : &so, .aos_in = &ai, .aos_out = &ao,
                   .skel = b->skel, .clip = (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &clip : NULL,
                   .offsets = b->offsets, .palette = &b->pal, .via = b->via.n ? &b->via : NULL,
                   .params = *p, .per = b->per };
     pb_status s = pb_run(op, v, &c);
-    if (s != PB_OK) return s;
+    if (s != PB_OK || ip) return s;
     pb_dpose_from_pose(d, &b->out);   /* the full pose: planes a static run leaves alone are not compared */
     /* AoS outputs only exist for AoS ops (whose n is the inputs'; sampling outputs are larger) */
     if (info->flags & PB_OPF_AOS_OUT) pb_dpose_from_aos(d, &b->aos_out);
@@ -178,7 +181,7 @@ typedef struct {
     int nm;
     acc accs[PB_VAL_MAXV][PB_MAX_METRICS], ref[PB_MAX_METRICS];
     double method_max[PB_MAX_METRICS];
-    size_t nan[PB_VAL_MAXV], pad_bad[PB_VAL_MAXV], state_bad[PB_VAL_MAXV];
+    size_t nan[PB_VAL_MAXV], pad_bad[PB_VAL_MAXV], state_bad[PB_VAL_MAXV], inplace_bad[PB_VAL_MAXV];
     int rejects_empty[PB_VAL_MAXV];
     double vel_worst;
     size_t ill_posed, elements;   /* PERTURBED ops: elements left out, of all */
@@ -358,6 +361,46 @@ static size_t drop_skipped(double *err, const unsigned char *skip, size_t n)
     return m;
 }
 
+/* Ops whose output is a pose of the inputs' elements (not sampling, AoS or palettes): pb_run takes out ==
+ * a or out == b (exactly the same pose), and the result must be the same bits as into a separate out. */
+static int inplace_applies(const pb_op_info *info, const pb_val_bufs *b)
+{
+    const unsigned other = PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_MAT_OUT | PB_OPF_DQ_OUT;
+    return info->in_a && info->out && !(info->flags & other) && b->a.n == b->out.n;
+}
+/* The op in place in a copy of a (on_b: of b): the elements whose written planes differ in any bit from
+ * the separate run's (in b->out), n + 1 if the in-place call failed, SIZE_MAX out of memory. */
+static size_t inplace_run(pb_op op, const pb_op_info *info, int stat, const pb_variant *v, pb_val_bufs *b,
+                          const pb_params *p, int on_b)
+{
+    const pb_pose *in = on_b ? &b->b : &b->a;
+    pb_pose ip;
+    if (pb_pose_alloc(&ip, in->n) != PB_OK) return SIZE_MAX;
+    for (int i = 0; i < PB_PLANES; i++) memcpy(ip.plane[i], in->plane[i], in->stride * sizeof(float));
+    size_t n = b->out.n, bad = 0;
+    if (run_variant(op, info, stat, v, b, p, NULL, &ip, on_b) != PB_OK) bad = n + 1;
+    for (size_t j = 0; j < n && !bad; j++) {
+        int differs = 0;
+        for (int g = 0; g < PB_GROUPS; g++)
+            if ((info->out & (1u << g)) && !(stat && g >= PB_G_VEL))
+                for (int q = pb_group_first((pb_group)g); q < pb_group_first((pb_group)g) + pb_group_size((pb_group)g); q++)
+                    differs |= memcmp(&ip.plane[q][j], &b->out.plane[q][j], sizeof(float)) != 0;
+        bad += (size_t)differs;
+    }
+    pb_pose_free(&ip);
+    return bad;
+}
+static size_t inplace_bad(pb_op op, const pb_op_info *info, int stat, const pb_variant *v, pb_val_bufs *b,
+                          const pb_params *p)
+{
+    size_t bad = inplace_run(op, info, stat, v, b, p, 0);
+    if (bad != SIZE_MAX && info->in_b && b->b.n == b->out.n) {
+        size_t bb = inplace_run(op, info, stat, v, b, p, 1);
+        bad = bb == SIZE_MAX ? bb : bad + bb;
+    }
+    return bad;
+}
+
 /* One case: oracle, method oracle, velocity check, reference, every variant.
  * Errors are taken over the outputs the case has (b->out.n: for clip ops
  * frames x joints keys, not the case's n). */
@@ -388,7 +431,7 @@ static pb_status run_case(const pb_val_run *run, pb_op op, int form, const pb_op
         if (!ok) s = pb_fail(PB_ERR_NOMEM, "validate: out of memory (velocity check)");
         else if (!(e <= st->vel_worst)) st->vel_worst = e;
     }
-    if (s == PB_OK) s = run_variant(op, info, stat, run->scalar, &b, &cs->p, &b.ref);
+    if (s == PB_OK) s = run_variant(op, info, stat, run->scalar, &b, &cs->p, &b.ref, NULL, 0);
     for (int mi = 0; mi < st->nm && s == PB_OK; mi++) {
         pb_metric_eval(&st->m[mi], &b.ref, &b.oracle, err);
         if (pert)
@@ -405,10 +448,15 @@ static pb_status run_case(const pb_val_run *run, pb_op op, int form, const pb_op
         }
     }
     for (size_t vi = 0; vi < run->nv && s == PB_OK; vi++) {
-        s = run_variant(op, info, stat, run->vars[vi], &b, &cs->p, &b.test);
+        s = run_variant(op, info, stat, run->vars[vi], &b, &cs->p, &b.test, NULL, 0);
         if (s != PB_OK) break;
         if (pb_pose_check(&b.out, "out") != PB_OK) st->pad_bad[vi]++;
         st->state_bad[vi] += pb_val_via_bad(&b, skip);
+        if (inplace_applies(info, &b)) {
+            size_t bad = inplace_bad(op, info, stat, run->vars[vi], &b, &cs->p);
+            if (bad == SIZE_MAX) s = pb_fail(PB_ERR_NOMEM, "validate: out of memory (in-place run)");
+            else st->inplace_bad[vi] += bad;
+        }
         st->nan[vi] += pb_count_nan(info, &b.test, &b.oracle);
         for (int mi = 0; mi < st->nm && s == PB_OK; mi++) {
             acc *a = &st->accs[vi][mi];
@@ -495,13 +543,14 @@ int pb_val_op(const pb_val_run *run, pb_op op, int form)
             r.nan = st->nan[vi];
             r.pad_bad = st->pad_bad[vi];
             r.state_bad = st->state_bad[vi];
+            r.inplace_bad = st->inplace_bad[vi];
             r.rejects_empty = st->rejects_empty[vi];
             r.ill_posed = st->ill_posed;
             r.elements = st->elements;
             int velcheck = (info->flags & PB_OPF_VELCHECK) && form != PB_FORM_PER;
             r.vel_consistency = velcheck ? st->vel_worst : -1;
             r.vel_bound = velcheck ? tol->vel_bound : -1;
-            r.pass = r.nan == 0 && r.pad_bad == 0 && r.state_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
+            r.pass = r.nan == 0 && r.pad_bad == 0 && r.state_bad == 0 && r.inplace_bad == 0 && r.rejects_empty && (r.bound < 0 || r.max_err <= r.bound) &&
                      (r.vel_bound < 0 || r.vel_consistency <= r.vel_bound) &&
                      (r.method_bound < 0 || r.method_err <= r.method_bound);
             if (!r.pass) failures++;

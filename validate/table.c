@@ -37,7 +37,8 @@ static void print_row(FILE *f, const pb_val_row *r, int fail)
     else snprintf(opf, sizeof opf, "%s[%s]", r->op, r->form);
     fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", opf, r->variant, r->mode,
             r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, vel, r->nan,
-            fail ? (r->rejects_empty ? "FAIL" : "FAIL (n = 0 not rejected)") : "pass");
+            fail ? (!r->rejects_empty ? "FAIL (n = 0 not rejected)" : r->inplace_bad ? "FAIL (in place differs)" : "FAIL")
+                 : "pass");
 }
 
 static void flush_worst(report *rp)
@@ -70,7 +71,8 @@ static cJSON *row_json(const pb_val_row *r)
            add_num(o, "bound", r->bound, 1) | add_num(o, "method_err", r->method_err, 1) |
            add_num(o, "method_bound", r->method_bound, 1) | add_num(o, "vel_consistency", r->vel_consistency, 1) |
            add_num(o, "vel_bound", r->vel_bound, 1) | add_num(o, "nan", (double)r->nan, 0) |
-           add_num(o, "padding_bad", (double)r->pad_bad, 0) | add_num(o, "state_bad", (double)r->state_bad, 0) | add_num(o, "ill_posed", (double)r->ill_posed, 0) |
+           add_num(o, "padding_bad", (double)r->pad_bad, 0) | add_num(o, "state_bad", (double)r->state_bad, 0) |
+           add_num(o, "inplace_bad", (double)r->inplace_bad, 0) | add_num(o, "ill_posed", (double)r->ill_posed, 0) |
            add_num(o, "elements", (double)r->elements, 0);
     bad |= !cJSON_AddBoolToObject(o, "rejects_n0", r->rejects_empty);
     for (int c = 0; c < PB_CLASSES && !bad; c++) bad |= add_num(classes, pb_class_name((pb_class)c), r->class_max[c], 0);

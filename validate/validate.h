@@ -272,6 +272,8 @@ typedef struct pb_val_row {
     size_t nan, pad_bad;
     size_t state_bad;     /* the via form: elements whose direction state (call.via) is not the oracle's
                              choice, outside the ill-posed ones; must be 0 */
+    size_t inplace_bad;   /* ops writing a pose of a's size: elements whose result in place (out == a) is not the
+                             separate out's, bit for bit (all of them if the in-place call failed); must be 0 */
     int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing */
     double vel_consistency; /* PB_OPF_VELCHECK ops: oracle velocities vs central finite differences of the
                                oracle's own outputs (steps h and 2h, Richardson-extrapolated) (relative, max(1, |v|)); -1 if not applicable */
