@@ -297,7 +297,9 @@ static void mix_velocities_zero(pb_frame_crowd *c)
     for (int p = PB_VEL_X; p < PB_PLANES; p++) memset(c->mix.plane[p], 0, c->mix.stride * sizeof(float));
 }
 
-pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t)
+/* inplace (the frame's stages): inertialization writes over dst, the additive layer's input then (the
+ * other methods read two poses, or a state and dst, and write mix). */
+static pb_status frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t, int inplace)
 {
     float T = c->duration, u = T > 0 ? t / T : 1.0f;
     if (u > 1.0f) u = 1.0f;
@@ -324,6 +326,7 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
     case PB_FM_INERTIALIZE:
         call.a = &c->dst;
         call.b = &c->state;
+        if (inplace) call.out = &c->dst, c->mixed = &c->dst;
         return run_op(c, PB_OP_inertialize, v, &call);
     case PB_FM_DEAD:
     case PB_FM_DEAD_UE:
@@ -524,12 +527,17 @@ const char *pb_frame_stage_name(pb_frame_stage s)
     return (unsigned)s < PB_FS_COUNT ? stage_names[s] : NULL;
 }
 
+pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t)
+{
+    return frame_transition(c, v, m, t, 0);
+}
+
 static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int samples, int k, pb_frame_stage s)
 {
     switch (s) {
     case PB_FS_SAMPLE_SRC: return samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
     case PB_FS_SAMPLE_DST: return pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
-    case PB_FS_TRANSITION: return pb_frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k));
+    case PB_FS_TRANSITION: return frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k), 1);
     case PB_FS_ADDITIVE: return pb_frame_additive(c, v);
     case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);
     case PB_FS_IK: return pb_frame_ik(c, v);
