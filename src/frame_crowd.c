@@ -226,15 +226,19 @@ pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float
 
 /* Sampling is the crowd builder's job (one pb_run of the sampler across the
  * characters, as a game would do it); the stage only picks the variant. */
-pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time)
+static pb_status frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time, pb_pose *out)
 {
     if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_sample: crowd is NULL or not initialized");
     if (role != 0 && role != 1) return pb_fail(PB_ERR_PARAM, "pb_frame_sample: role = %d (0 source, 1 destination)", role);
     pb_crowd_builder *b = &c->play[role];
     pb_status s = pb_crowd_builder_set_variant(b, v);
-    if (s == PB_OK) s = pb_crowd_build(b, time, role ? &c->dst : &c->src);
+    if (s == PB_OK) s = pb_crowd_build(b, time, out);
     if (s != PB_OK) c->failed = pb_op_get(c->sampler)->name;
     return s;
+}
+pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time)
+{
+    return frame_sample(c, v, role, time, c && role ? &c->dst : c ? &c->src : NULL);
 }
 
 /* The joint limits of the limited dead blending: the scene's two clips' range, once. */
@@ -297,8 +301,9 @@ static void mix_velocities_zero(pb_frame_crowd *c)
     for (int p = PB_VEL_X; p < PB_PLANES; p++) memset(c->mix.plane[p], 0, c->mix.stride * sizeof(float));
 }
 
-/* inplace (the frame's stages): inertialization writes over dst, the additive layer's input then (the
- * other methods read two poses, or a state and dst, and write mix). */
+/* inplace (the frame's stages): inertialization's destination was sampled into local (stage_do), and
+ * the transition runs in place there, as the additive layer then does (the other methods read two
+ * poses, or a state and dst, and write mix). */
 static pb_status frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t, int inplace)
 {
     float T = c->duration, u = T > 0 ? t / T : 1.0f;
@@ -326,7 +331,7 @@ static pb_status frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_fra
     case PB_FM_INERTIALIZE:
         call.a = &c->dst;
         call.b = &c->state;
-        if (inplace) call.out = &c->dst, c->mixed = &c->dst;
+        if (inplace) call.a = call.out = &c->local, c->mixed = &c->local;
         return run_op(c, PB_OP_inertialize, v, &call);
     case PB_FM_DEAD:
     case PB_FM_DEAD_UE:
@@ -536,7 +541,8 @@ static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_metho
 {
     switch (s) {
     case PB_FS_SAMPLE_SRC: return samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
-    case PB_FS_SAMPLE_DST: return pb_frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k));
+    case PB_FS_SAMPLE_DST:
+        return frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k), m == PB_FM_INERTIALIZE ? &c->local : &c->dst);
     case PB_FS_TRANSITION: return frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k), 1);
     case PB_FS_ADDITIVE: return pb_frame_additive(c, v);
     case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);

@@ -175,7 +175,7 @@ typedef struct pb_frame_crowd {
     int skin_ready;
     pb_skin_method skin_method;   /* the method skin_jobs were made for */
     float *lift;              /* per-character IK target height change (m) */
-    const pb_pose *mixed;     /* what the additive layer reads: &mix, or &dst for a cut and for the
+    const pb_pose *mixed;     /* what the additive layer reads: &mix, &dst for a cut, &local for the
                                  stages' inertialization (in place, see pb_frame_step) */
     const char *failed;       /* the op that failed last (for messages) */
 } pb_frame_crowd;
@@ -238,11 +238,12 @@ PB_API float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k);
  * pb_frame_crowd_clip_time, the transition at pb_frame_crowd_trans_time, the
  * additive layer, leg FK, the IK, FK, the palette and the skinning; the globals
  * are then in c->global, the skinning matrices in c->palette, the skinned
- * vertices in c->skin. Unlike pb_frame_transition, the transition stage runs
- * inertialization in place in dst (which then holds the transition's output,
- * c->mixed == &c->dst): the frame passes one pose fewer through the caches
- * (the fused default frame 21.2 -> 20.3 ns per joint on AVX-512, the
- * destination's sampling 73 -> 64 us).
+ * vertices in c->skin. Unlike pb_frame_sample and pb_frame_transition, the
+ * stages of an inertialization sample the destination into c->local and run the
+ * transition in place there (c->mixed == &c->local), and the additive layer then
+ * runs in place on it: the frame passes two poses fewer through the caches (the
+ * fused default frame 21.2 -> 19.3 ns per joint on AVX-512; the destination's
+ * sampling 72 -> 61 us, the transition 54 -> 48, the additive layer 53 -> 47).
  * pb_frame_begin must have run for m. Errors: PB_ERR_NULL, PB_ERR_PARAM
  * (m or k), then the first failing stage's (c->failed names its op). */
 PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k);
