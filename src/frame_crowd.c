@@ -36,6 +36,7 @@ void pb_frame_crowd_free(pb_frame_crowd *c)
                          &c->leg_local, &c->leg_global };
     for (size_t i = 0; i < sizeof poses / sizeof poses[0]; i++) pb_pose_free(poses[i]);
     free(c->palette.data);
+    free(c->memos);
     skin_jobs_free(c);
     free(c->skin_jobs);
     free(c->skin);
@@ -162,7 +163,8 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
     if (st == PB_OK) st = legs_init(c);
     float *offset[2] = { malloc(characters * sizeof(float)), malloc(characters * sizeof(float)) };
     c->lift = malloc(characters * sizeof(float));
-    if (st != PB_OK || !offset[0] || !offset[1] || !c->lift) {
+    c->memos = calloc(1, sizeof *c->memos);
+    if (st != PB_OK || !offset[0] || !offset[1] || !c->lift || !c->memos) {
         free(offset[0]);
         free(offset[1]);
         pb_frame_crowd_free(c);
@@ -207,7 +209,7 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
 /* ---- stages ------------------------------------------------------------------------------------ */
 static pb_status run_op(pb_frame_crowd *c, pb_op op, const pb_variant *v, const pb_call *call)
 {
-    pb_status s = pb_run(op, v, call);
+    pb_status s = pb_run_memoized(c->memos, op, v, call);
     if (s != PB_OK) c->failed = pb_op_get(op)->name;
     return s;
 }

@@ -314,6 +314,32 @@ struct pb_plan {
     const int32_t *skel_parents;
 };
 
+/* Validate a call completely (everything pb_run checks) and fill pl; nothing written on error. */
+pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c);
+
+/* A call site's last validated call (run_memo.c), for the library's own callers that repeat a
+ * call every frame with new data and parameters (the frame's stages): pb_run_memo(m, ...) is
+ * pb_run, except that where op, variant and every struct the call points to describe what the
+ * last successful call through m did, only the parameters are checked again (as a plan runs:
+ * pb_plan_set_params), not the poses' layouts, sizes and overlaps. Zero-initialize; no free. */
+typedef struct pb_run_memo {
+    int valid;
+    pb_plan plan;
+    pb_call call;                   /* its pointers, and per; params are not compared */
+    pb_pose pose[5];                /* what a, b, out, via and per.halflives described */
+    pb_palette pal;
+    const int32_t *parents;         /* the skeleton's arrays */
+    const int32_t *order;
+} pb_run_memo;
+/* A caller's memos, one per op (the last PB_RUN_MEMOS ops called through it: an op not among them
+ * takes the oldest's place). */
+#define PB_RUN_MEMOS 8
+struct pb_run_memos {
+    pb_run_memo m[PB_RUN_MEMOS];
+    unsigned next;
+};
+PB_INTERNAL pb_status pb_run_memoized(struct pb_run_memos *ms, pb_op op, const pb_variant *v, const pb_call *c);
+
 /* params.scale: PB_SCALE_DEFAULT replaced by the op's default (PB_ERR_PARAM
  * for an unknown mode); the kernels and the oracle only see resolved modes. */
 PB_INTERNAL pb_status pb_params_resolve_scale(const pb_op_info *info, pb_params *p);

@@ -318,7 +318,7 @@ static pb_status check_via(const pb_op_info *info, const pb_call *c, size_t n)
 }
 
 /* Validate a call completely and fill pl (the kernel and its arguments). */
-static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c)
+pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c)
 {
     const pb_op_info *info = pb_op_get(op);
     if (!info) return pb_fail(PB_ERR_OP, "pb_run: op id %d is not a registered op", (int)op);
@@ -443,7 +443,7 @@ static pb_status prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_ca
 pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
 {
     pb_plan pl;
-    pb_status s = prepare(&pl, op, v, c);
+    pb_status s = pb_plan_prepare(&pl, op, v, c);
     if (s != PB_OK) return s;
     pl.fn(&pl.k);
     return PB_OK;
@@ -455,7 +455,7 @@ pb_status pb_plan_create(pb_plan **plan, pb_op op, const pb_variant *v, const pb
     if (!plan) return pb_fail(PB_ERR_NULL, "pb_plan_create: plan pointer is NULL");
     *plan = NULL;
     pb_plan tmp;
-    pb_status s = prepare(&tmp, op, v, call);
+    pb_status s = pb_plan_prepare(&tmp, op, v, call);
     if (s != PB_OK) return s;
     pb_plan *p = malloc(sizeof *p);
     if (!p) return pb_fail(PB_ERR_NOMEM, "pb_plan_create: out of memory (%zu bytes)", sizeof *p);

@@ -1,6 +1,6 @@
 /* test_plan.c — static poses and plans: what a static pose may be passed to,
  * the errors where it may not, plans that run what pb_run runs (bit for bit),
- * parameters changed between runs, stale-plan detection, and many threads
+ * parameters changed between runs, stale-plan detection, the frame's memoized calls, and many threads
  * running plans at once (CI runs this under ThreadSanitizer too), cache-bypassing
  * output giving the same bits as plain stores. */
 #include <math.h>
@@ -11,6 +11,7 @@
 #include "check.h"
 #include "validate.h"
 #include "all_variants.h"
+#include "internal.h"   /* pb_run_memoized */
 
 #define N 1000
 
@@ -465,6 +466,56 @@ static void test_stream(void)
     pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&plain), pb_pose_free(&streamed), pb_pose_free(&inplace);
 }
 
+/* The frame's memoized calls (run_memo.c): the same bits as pb_run while the call repeats with
+ * new data and parameters; a pose that changed between calls validated again (its error, nothing
+ * written); bad parameters refused on the memo's short path too. */
+static void test_memo(void)
+{
+    const pb_variant *v;
+    CHECK(pb_variant_active(&v) == PB_OK, "active variant");
+    struct pb_run_memos *ms = calloc(1, sizeof *ms);
+    pb_pose a, b, o1, o2, small;
+    CHECK(ms && pb_pose_alloc(&a, N) == PB_OK && pb_pose_alloc(&b, N) == PB_OK && pb_pose_alloc(&o1, N) == PB_OK &&
+          pb_pose_alloc(&o2, N) == PB_OK && pb_pose_alloc(&small, N / 2) == PB_OK, "alloc");
+    if (!ms) return;
+    for (int r = 0; r < 4; r++) {
+        random_pose(&a, PB_CLASS_RANDOM, 10 + r);
+        random_pose(&b, PB_CLASS_RANDOM, 20 + r);
+        pb_call c = { .a = &a, .b = &b, .out = &o1, .params = { .alpha = 0.2f * (float)r } };
+        CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_OK, "memoized run %d: %s", r, pb_last_error());
+        c.out = &o2;
+        CHECK(pb_run(PB_OP_blend, v, &c) == PB_OK, "pb_run %d", r);
+        CHECK(same_planes(&o1, &o2, PB_PLANES), "memoized run %d: the same bits as pb_run", r);
+        /* in place through the memo, then again out of place: each its own call */
+        c.out = (pb_pose *)&a;
+        CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_OK && same_planes(&a, &o2, PB_PLANES),
+              "memoized in place %d: %s", r, pb_last_error());
+    }
+    /* the memo's pose struct now describes other memory: validated again, refused, nothing written */
+    pb_call c = { .a = &a, .b = &b, .out = &o1, .params = { .alpha = 0.5f } };
+    CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_OK, "memoized");
+    CHECK(pb_pose_copy(&o2, &o1) == PB_OK, "copy");
+    pb_pose keep = o1;
+    o1 = small;
+    CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_ERR_SIZE && strstr(pb_last_error(), "out"),
+          "a smaller out after a memoized call: %s", pb_last_error());
+    o1 = keep;
+    float *plane = o1.plane[PB_ROT_X];
+    o1.plane[PB_ROT_X] = plane + 1;   /* misaligned */
+    CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_ERR_ALIGN, "a misaligned plane after a memoized call: %s",
+          pb_last_error());
+    o1.plane[PB_ROT_X] = plane;
+    c.params.alpha = 0.5f;
+    CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_OK, "memoized again");
+    c.params.alpha = NAN;
+    CHECK(pb_run_memoized(ms, PB_OP_blend, v, &c) == PB_ERR_PARAM && strstr(pb_last_error(), "alpha"),
+          "NaN alpha on the memo's path: %s", pb_last_error());
+    CHECK(same_planes(&o1, &o2, PB_PLANES), "nothing written by the refused calls");
+    pb_pose *all[] = { &a, &b, &o1, &o2, &small };
+    for (int i = 0; i < 5; i++) pb_pose_free(all[i]);
+    free(ms);
+}
+
 int main(void)
 {
     test_static_poses();
@@ -472,6 +523,7 @@ int main(void)
     test_per_element();
     test_halflife_axes();
     test_stream();
+    test_memo();
     const char *no_threads = getenv("PB_TEST_NO_THREADS");
     if (no_threads) printf("threads: skipped (%s); the tsan stage runs them natively\n", no_threads);
     else test_threads();

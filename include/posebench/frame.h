@@ -178,6 +178,8 @@ typedef struct pb_frame_crowd {
     const pb_pose *mixed;     /* what the additive layer reads: &mix, &dst for a cut, &local for the
                                  stages' inertialization (in place, see pb_frame_step) */
     const char *failed;       /* the op that failed last (for messages) */
+    struct pb_run_memos *memos;   /* the stages' calls as last validated (internal: checked in full
+                                     again only where a pose or buffer of a call changed) */
 } pb_frame_crowd;
 
 /* A crowd holds 11 poses of 76 bytes and a palette entry (48 B) per element,
