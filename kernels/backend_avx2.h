@@ -56,6 +56,7 @@ PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm256_div_ps(a, b); }
 #define PB_FMA_EXACT 1
 #endif
 PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm256_fmadd_ps(a, b, c); }
+PB_BINLINE pb_vf vfnma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm256_fnmadd_ps(a, b, c); }
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm256_min_ps(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm256_max_ps(a, b); }
 PB_BINLINE pb_vf vabs(pb_vf a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }

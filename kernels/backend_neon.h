@@ -33,6 +33,7 @@ PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_vmulq_f32(a, b); }
 #define PB_FMA_EXACT 1
 #endif
 PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_vfmaq_f32(c, a, b); }
+PB_BINLINE pb_vf vfnma(pb_vf a, pb_vf b, pb_vf c) { return simde_vfmaq_f32(c, simde_vnegq_f32(a), b); }
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_vminq_f32(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_vmaxq_f32(a, b); }
 PB_BINLINE pb_vf vabs(pb_vf a) { return simde_vabsq_f32(a); }

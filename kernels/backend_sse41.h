@@ -28,6 +28,7 @@ PB_BINLINE pb_vf vmul(pb_vf a, pb_vf b) { return simde_mm_mul_ps(a, b); }
 PB_BINLINE pb_vf vdiv(pb_vf a, pb_vf b) { return simde_mm_div_ps(a, b); }
 /* a*b + c. No FMA on this ISA: two roundings. */
 PB_BINLINE pb_vf vfma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
+PB_BINLINE pb_vf vfnma(pb_vf a, pb_vf b, pb_vf c) { return simde_mm_sub_ps(c, simde_mm_mul_ps(a, b)); }
 PB_BINLINE pb_vf vmin(pb_vf a, pb_vf b) { return simde_mm_min_ps(a, b); }
 PB_BINLINE pb_vf vmax(pb_vf a, pb_vf b) { return simde_mm_max_ps(a, b); }
 PB_BINLINE pb_vf vabs(pb_vf a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }

@@ -134,8 +134,8 @@ static void k_palette(const pb_kargs *k)
         const pb_vf t[3] = { tp.x, tp.y, tp.z };
         for (int r = 0; r < 3; r++) {
             for (int c = 0; c < 3; c++)
-                o[4 * r + c] = vadd(vadd(vmul(a[r][0], b[0][c]), vmul(a[r][1], b[1][c])), vmul(a[r][2], b[2][c]));
-            o[4 * r + 3] = vadd(vadd(vadd(vmul(a[r][0], u[0]), vmul(a[r][1], u[1])), vmul(a[r][2], u[2])), t[r]);
+                o[4 * r + c] = vfma(a[r][2], b[2][c], vfma(a[r][1], b[1][c], vmul(a[r][0], b[0][c])));
+            o[4 * r + 3] = vfma(a[r][2], u[2], vfma(a[r][1], u[1], vfma(a[r][0], u[0], t[r])));
         }
         float *dst = k->pal + i * PB_PALETTE_MAT_FLOATS;
         if (k->n - i >= PB_LANES) pal_store(dst, o, PB_PALETTE_MAT_FLOATS / 4);
@@ -154,9 +154,9 @@ static void k_palette_dq(const pb_kargs *k)
         pal_b_load(&w, k, i, bv);
         vq ra = vq_load(k->a, i), rb = PAL_VQ(bv);
         vv3 t = vv3_add(vv3_load(k->a, PB_POS_X, i),
-                        vq_mul_vec3(ra, vv3_mul(vv3_load(k->a, PB_SCL_X, i), PAL_VV3(bv, PB_POS_X))));
-        vq r = vq_mul(ra, rb);
-        vq d = vq_mul(vq_make(vzero(), t.x, t.y, t.z), r);
+                        vq_mul_vec3_fma(ra, vv3_mul(vv3_load(k->a, PB_SCL_X, i), PAL_VV3(bv, PB_POS_X))));
+        vq r = vq_mul_fma(ra, rb);
+        vq d = vq_mul_fma(vq_make(vzero(), t.x, t.y, t.z), r);
         pb_vf o[PB_PALETTE_DQ_FLOATS] = { r.w, r.x, r.y, r.z, vmul(half, d.w), vmul(half, d.x), vmul(half, d.y),
                                           vmul(half, d.z) };
         float *dst = k->pal + i * PB_PALETTE_DQ_FLOATS;
