@@ -32,7 +32,7 @@ PB_VINLINE void sample_turn_m(const vq *rel, const pb_vf *s, const pb_vf *h, con
     vq pw[2];
     vq_pow_sh_m(rel, s, h, a, pw, m);
     for (int j = 0; j < m; j++) {
-        r[j].rot = vq_mul(pw[j], q1[j]);
+        r[j].rot = vq_mul_fma(pw[j], q1[j]);
         r[j].ang = vv3_scale(vsaa_from_sh(vq_vec(rel[j]), s[j], h[j]), lv[j]);
     }
 }
@@ -99,7 +99,7 @@ PB_VINLINE void sample_cubic_rest(const vkf *kj, const vv3 *rv, pb_vf a, pb_vf l
     vv3 th = vv3_hermite(rv, a, &dr);
     r.scl = vv3_mul_exp(vv3_make(vset1(1.0f), vset1(1.0f), vset1(1.0f)), ls);
     vv3 jl;   /* from_saa(th); its half angle's sincos serves the Jacobian too */
-    r.rot = vq_mul(vq_from_saa_jl(th, dr, &jl), kj[1].rot);
+    r.rot = vq_mul_fma(vq_from_saa_jl(th, dr, &jl), kj[1].rot);
     if (vel) {
         r.vel = vv3_scale(dp, lv);
         r.svl = vv3_scale(dl, lv);

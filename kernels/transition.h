@@ -240,7 +240,7 @@ PB_VINLINE void additive_static_body(const pb_kargs *k, int local, int nlerp, in
     vq dq[PB_ILP];
     FOR_GROUPS_STORE(k, PB_ILP, PB_ROT_W, 4, additive_delta_rot(k, i, nlerp, w, dq), {
         vq a = vq_load(k->a, i);
-        if (!vall_eq(w[j], 0.0f)) a = local ? vq_mul(a, dq[j]) : vq_mul(dq[j], a);
+        if (!vall_eq(w[j], 0.0f)) a = local ? vq_mul_fma(a, dq[j]) : vq_mul_fma(dq[j], a);
         o[0] = a.w, o[1] = a.x, o[2] = a.y, o[3] = a.z;
     });
     FOR_VECTORS_STORE(k, PB_SCL_X, 3, {   /* the three axes' pow together (vpow_m) where any needs one */
@@ -302,7 +302,7 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni, int still)
             vv3 rho = vv3_load(cb, TH, j);
             vv3 rho_dot = vjl_inv_mul_sc(rho, vv3_load(k->b, PB_ANG_X, i), vmul(h, vset1(2.0f)), s, vq_abs(vq_load(k->b, i)).w);
             vv3_store(bp, TH, j, vv3_scale(rho, w));
-            vv3_store(bp, THD, j, still ? vv3_scale(rho_dot, w) : vv3_add(vv3_scale(rho, wdot), vv3_scale(rho_dot, w)));
+            vv3_store(bp, THD, j, still ? vv3_scale(rho_dot, w) : vv3_fma(rho, wdot, vv3_scale(rho_dot, w)));
             vsincos(vmul(w, h), &sn, &cs);
             vstore(bp[SN] + j, sn), vstore(bp[CS] + j, cs);
         }
@@ -319,18 +319,18 @@ PB_VINLINE void additive_body(const pb_kargs *k, int uni, int still)
              * each input loaded where first used (as vkf_mul_planes) */
             pb_vf w = uni ? uw : vload(bp[W] + j), wdot = uni ? uwd : vload(bp[WD] + j);
             vv3 bpos = vv3_load(b, PB_POS_X, i);
-            vv3_store(r, PB_POS_X, i, vv3_add(vv3_load(a, PB_POS_X, i), vv3_scale(bpos, w)));
-            vv3 vel = vv3_add(vv3_load(a, PB_VEL_X, i), vv3_scale(vv3_load(b, PB_VEL_X, i), w));
-            vv3_store(r, PB_VEL_X, i, still ? vel : vv3_add(vel, vv3_scale(bpos, wdot)));
+            vv3_store(r, PB_POS_X, i, vv3_fma(bpos, w, vv3_load(a, PB_POS_X, i)));
+            vv3 vel = vv3_fma(vv3_load(b, PB_VEL_X, i), w, vv3_load(a, PB_VEL_X, i));
+            vv3_store(r, PB_VEL_X, i, still ? vel : vv3_fma(bpos, wdot, vel));
             pb_vf s = vload(bp[S] + j), h = vload(bp[H] + j), sn = vload(bp[SN] + j), cs = vload(bp[CS] + j);
             vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), jl;
             vq bw = vq_pow_jl_sc(vq_abs(vq_load(b, i)), s, h, w, th, th_dot, sn, cs, &jl), ar = vq_load(a, i);
-            vq_store(r, i, vq_mul(ar, bw));
-            vv3_store(r, PB_ANG_X, i, vv3_add(vv3_load(a, PB_ANG_X, i), vq_mul_vec3(ar, jl)));
+            vq_store(r, i, vq_mul_fma(ar, bw));
+            vv3_store(r, PB_ANG_X, i, vv3_add(vv3_load(a, PB_ANG_X, i), vq_mul_vec3_fma(ar, jl)));
             vv3 ls = vv3_log_scl(vv3_load(b, PB_SCL_X, i));
             vv3_store(r, PB_SCL_X, i, vv3_mul_exp(vv3_load(a, PB_SCL_X, i), vv3_scale(ls, w)));   /* a b^w */
-            vv3 svl = vv3_add(vv3_load(a, PB_SVL_X, i), vv3_scale(vv3_load(b, PB_SVL_X, i), w));
-            vv3_store(r, PB_SVL_X, i, still ? svl : vv3_add(svl, vv3_scale(ls, wdot)));
+            vv3 svl = vv3_fma(vv3_load(b, PB_SVL_X, i), w, vv3_load(a, PB_SVL_X, i));
+            vv3_store(r, PB_SVL_X, i, still ? svl : vv3_fma(ls, wdot, svl));
         }
     }
 }
@@ -382,8 +382,8 @@ PB_VINLINE void inertialize_body(const pb_kargs *k, int uni, const float u[4])
                 vstore(bp[FX] + j, fx), vstore(bp[FV] + j, fv), vstore(bp[DFX] + j, dfx), vstore(bp[DFV] + j, dfv);
             }
             vv3 rho = vq_to_saa(vq_abs(vq_load(k->b, i))), ang = vv3_load(k->b, PB_ANG_X, i);
-            vv3_store(bp, TH, j, vv3_add(vv3_scale(rho, fx), vv3_scale(ang, fv)));
-            vv3_store(bp, THD, j, vv3_add(vv3_scale(rho, dfx), vv3_scale(ang, dfv)));
+            vv3_store(bp, TH, j, vv3_fma(ang, fv, vv3_scale(rho, fx)));
+            vv3_store(bp, THD, j, vv3_fma(ang, dfv, vv3_scale(rho, dfx)));
         }
         FOR_TR_VECTORS(j, nb) {   /* from_saa's half angle (vq_exp_sc), its sin and cos */
             vv3 v = vv3_scale(vv3_load(cb, TH, j), vset1(0.5f));
@@ -400,19 +400,18 @@ PB_VINLINE void inertialize_body(const pb_kargs *k, int uni, const float u[4])
             float *const *r = k->out;
             /* each result stored as soon as computed, each input loaded where first used (as vkf_mul_planes) */
             vv3 op = vv3_load(o, PB_POS_X, i), ov = vv3_load(o, PB_VEL_X, i);
-            vv3_store(r, PB_POS_X, i, vv3_add(vv3_load(d, PB_POS_X, i), vv3_add(vv3_scale(op, fx), vv3_scale(ov, fv))));
-            vv3_store(r, PB_VEL_X, i, vv3_add(vv3_load(d, PB_VEL_X, i), vv3_add(vv3_scale(op, dfx), vv3_scale(ov, dfv))));
+            vv3_store(r, PB_POS_X, i, vv3_fma(ov, fv, vv3_fma(op, fx, vv3_load(d, PB_POS_X, i))));
+            vv3_store(r, PB_VEL_X, i, vv3_fma(ov, dfv, vv3_fma(op, dfx, vv3_load(d, PB_VEL_X, i))));
             vv3 th = vv3_load(cb, TH, j), th_dot = vv3_load(cb, THD, j), v = vv3_scale(th, vset1(0.5f));
             pb_vf f = vsel(veq(h, vzero()), vset1(1.0f), vdiv(sn, h));
             vq E = vq_make(cs, vmul(f, v.x), vmul(f, v.y), vmul(f, v.z));   /* from_saa(th) */
             vv3 jl = vjl_mul_sc(th, th_dot, vmul(h, vset1(2.0f)), sn, cs);
-            vq_store(r, i, vq_mul(E, vq_load(d, i)));
-            vv3_store(r, PB_ANG_X, i, vv3_add(jl, vq_mul_vec3(E, vv3_load(d, PB_ANG_X, i))));
+            vq_store(r, i, vq_mul_fma(E, vq_load(d, i)));
+            vv3_store(r, PB_ANG_X, i, vv3_add(jl, vq_mul_vec3_fma(E, vv3_load(d, PB_ANG_X, i))));
             vv3 ls0 = vv3_log_scl(vv3_load(o, PB_SCL_X, i)), osv = vv3_load(o, PB_SVL_X, i);
-            vv3 ls = vv3_add(vv3_scale(ls0, fx), vv3_scale(osv, fv));
-            vv3 ls_dot = vv3_add(vv3_scale(ls0, dfx), vv3_scale(osv, dfv));
+            vv3 ls = vv3_fma(osv, fv, vv3_scale(ls0, fx));
             vv3_store(r, PB_SCL_X, i, vv3_mul_exp(vv3_load(d, PB_SCL_X, i), ls));
-            vv3_store(r, PB_SVL_X, i, vv3_add(vv3_load(d, PB_SVL_X, i), ls_dot));
+            vv3_store(r, PB_SVL_X, i, vv3_fma(osv, dfv, vv3_fma(ls0, dfx, vv3_load(d, PB_SVL_X, i))));
         }
     }
 }

@@ -15,9 +15,9 @@ PB_VINLINE pb_vf vv3_length(vv3 v) { return vsqrt(vv3_dot(v, v)); }
 PB_VINLINE void vjac_series(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
 {
     pb_vf x2 = vmul(x, x);
-    *A = vsub(vset1(0.5f), vmul(x2, vsub(vset1(1.0f / 24), vmul(x2, vsub(vset1(1.0f / 720), vmul(x2, vset1(1.0f / 40320)))))));
-    *B = vsub(vset1(1.0f / 6), vmul(x2, vsub(vset1(1.0f / 120), vmul(x2, vsub(vset1(1.0f / 5040), vmul(x2, vset1(1.0f / 362880)))))));
-    *C = vadd(vset1(1.0f / 12), vmul(x2, vadd(vset1(1.0f / 720), vmul(x2, vadd(vset1(1.0f / 30240), vmul(x2, vset1(1.0f / 1209600)))))));
+    *A = vfnma(x2, vfnma(x2, vfnma(x2, vset1(1.0f / 40320), vset1(1.0f / 720)), vset1(1.0f / 24)), vset1(0.5f));
+    *B = vfnma(x2, vfnma(x2, vfnma(x2, vset1(1.0f / 362880), vset1(1.0f / 5040)), vset1(1.0f / 120)), vset1(1.0f / 6));
+    *C = vfma(x2, vfma(x2, vfma(x2, vset1(1.0f / 1209600), vset1(1.0f / 30240)), vset1(1.0f / 720)), vset1(1.0f / 12));
 }
 PB_VINLINE void vjac_closed(pb_vf x, pb_vf sh, pb_vf ch, pb_vf *A, pb_vf *B, pb_vf *C)
 {
@@ -55,13 +55,13 @@ PB_VINLINE void vjac_coefs(pb_vf x, pb_vf *A, pb_vf *B, pb_vf *C)
 }
 PB_VINLINE vv3 vjl_apply(vv3 th, vv3 u, pb_vf A, pb_vf B)
 {
-    vv3 tu = vv3_cross(th, u);
-    return vv3_add(vv3_add(u, vv3_scale(tu, A)), vv3_scale(vv3_cross(th, tu), B));
+    vv3 tu = vv3_cross_fma(th, u);
+    return vv3_fma(vv3_cross_fma(th, tu), B, vv3_fma(tu, A, u));
 }
 PB_VINLINE vv3 vjl_inv_apply(vv3 th, vv3 w, pb_vf C)
 {
-    vv3 tw = vv3_cross(th, w);
-    return vv3_add(vv3_sub(w, vv3_scale(tw, vset1(0.5f))), vv3_scale(vv3_cross(th, tw), C));
+    vv3 tw = vv3_cross_fma(th, w);
+    return vv3_fma(vv3_cross_fma(th, tw), C, vv3_fma(tw, vset1(-0.5f), w));
 }
 PB_VINLINE vv3 vjl_mul(vv3 th, vv3 u)
 {
