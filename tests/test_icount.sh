@@ -35,7 +35,10 @@ for v in scalar sse41; do
   check "$v: the frame row is the stages' sum" \
     "awk '\$1 == \"frame\" {t = \$2} \$1 != \"frame\" && \$1 != \"stage\" {s += \$2} END {d = t - s; exit !(t > 0 && d < 0.6 && d > -0.6)}' <<< \"\$tab\""
   check "$v: floors in ns at --ghz 3 are cycles / 3" \
-    "awk '\$1 == \"frame\" {d = \$9 - \$8 / 3; exit !(d < 0.05 && d > -0.05)}' <<< \"\$tab\""
+    "awk '\$1 == \"frame\" {d = \$10 - \$9 / 3; exit !(d < 0.05 && d > -0.05)}' <<< \"\$tab\""
+  # multiplies and fused multiply-adds are vector arithmetic: some in every kernel stage, never more than valu
+  check "$v: vmul within valu, some in each kernel stage" \
+    "awk '\$1 ~ /^(sample_dst|transition|additive|fk|palette)\$/ && !(\$8 > 0.5 && \$8 <= \$3) {bad = 1} END {exit bad}' <<< \"\$tab\""
 done
 check "the same counts on a second run" '[ "$out1" = "$out2" ]'
 # the cubic sampler counts more than the linear one in the same build (three more keys, Hermite terms)

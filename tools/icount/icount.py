@@ -9,6 +9,8 @@ driver, which links the library statically):
   vmove   vector loads, stores, broadcasts and register moves (vmov*,
           vbroadcast*; load/store ports, or removed at rename)
   vdiv    divisions and square roots (also in valu): the divider is one port
+  vmul    multiplies and fused multiply-adds (also in valu): on Zen 4 two of
+          the four vector ports run them, so vmul / 2 is a second floor
   scalar  the rest of the driver's code (loop control, addresses, the
           per-call checks)
   lib     code outside the driver (libm's and libc's: the scalar variant's
@@ -94,11 +96,13 @@ def main():
                 st["zmm"] += n
             if mn and re.match(r"v?(div|sqrt)[ps][sd]$", mn):
                 st["vdiv"] += n
+            if mn and kind == "valu" and re.match(r"v?(mul|f(n)?m(add|sub)\d*)[ps][sd]$", mn):
+                st["vmul"] += n
     if not stages:
         sys.exit("icount.py: no stage dumps in %s.*" % a.dumps)
     per = a.joints * a.frames
-    head = "%-12s %9s %8s %8s %8s %7s %7s %11s" % ("stage", "instr/j", "valu/j", "vmove/j", "scalar/j", "lib/j",
-                                                    "vdiv/j", "floor cyc/j")
+    head = "%-12s %9s %8s %8s %8s %7s %7s %7s %11s" % ("stage", "instr/j", "valu/j", "vmove/j", "scalar/j", "lib/j",
+                                                        "vdiv/j", "vmul/j", "floor cyc/j")
     if a.ghz:
         head += " %9s" % "floor ns/j"
     print("%s: instructions per joint per frame (%d joints, mean of %d frames)" % (a.variant, a.joints, a.frames))
@@ -112,9 +116,9 @@ def main():
         if not st["all"]:
             continue
         floor = ((st["valu"] - st["zmm"]) / 3.0 + st["zmm"] / 2.0) / per
-        row = "%-12s %9.1f %8.1f %8.1f %8.1f %7.1f %7.2f %11.1f" % (
+        row = "%-12s %9.1f %8.1f %8.1f %8.1f %7.1f %7.2f %7.1f %11.1f" % (
             name, st["all"] / per, st["valu"] / per, st["vmove"] / per, st["scalar"] / per, st["lib"] / per,
-            st["vdiv"] / per, floor)
+            st["vdiv"] / per, st["vmul"] / per, floor)
         if a.ghz:
             row += " %9.2f" % (floor / a.ghz)
         print(row)
