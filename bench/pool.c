@@ -144,6 +144,7 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     /* Sampling reads keys by gathers: pos/rot/scl of two (linear) or four
      * (cubic) keys per output element, counted as if streamed. */
     if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
+    if ((info->flags & PB_OPF_SAMPLE) && info->in_b) rd += 5;   /* sample_linear_turns: a turn per element (5 planes) */
     size_t wr = (size_t)planes_of(info->out | (info->out ? info->opt : 0)) +
                 ((info->flags & PB_OPF_AOS_OUT) ? PB_AOS_FLOATS : 0) + (size_t)pb_palette_width(info);
     p->bytes_read = rd * n * sizeof(float);
@@ -193,7 +194,7 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
         bufset *s = &p->sets[i];
         if (info->in_a || (info->flags & PB_OPF_CLIP_IN))
             fail |= pb_pose_alloc(&s->a, n) != PB_OK || pb_pose_copy(&s->a, &ga) != PB_OK;
-        if (info->in_b) fail |= pb_pose_alloc(&s->b, n) != PB_OK || pb_pose_copy(&s->b, &gb) != PB_OK;
+        if (info->in_b) fail |= pb_pose_alloc(&s->b, sample ? n_in : n) != PB_OK || pb_pose_copy(&s->b, &gb) != PB_OK;
         if (info->out) fail |= pb_pose_alloc(&s->out, n) != PB_OK;
         if (fail) break;
         if (info->flags & PB_OPF_AOS_IN) {
@@ -235,7 +236,14 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
         }
         /* The copy roofline's view: every array the op reads, every array it writes. */
         if (info->in_a) add_planes(&s->a, info->in_a | info->opt, s->in, s->in_len, &s->nin);
-        if (info->in_b) add_planes(&s->b, info->in_b, s->in, s->in_len, &s->nin);
+        if (info->in_b && !sample) add_planes(&s->b, info->in_b, s->in, s->in_len, &s->nin);
+        if (info->in_b && sample) {   /* the turns' five planes read (pb_clip_turns), as many floats as counted */
+            static const int turn_planes[5] = { PB_ROT_X, PB_ROT_Y, PB_ROT_Z, PB_POS_X, PB_POS_Y };
+            for (int q = 0; q < 5; q++) {
+                s->in[s->nin] = s->b.plane[turn_planes[q]];
+                s->in_len[s->nin++] = s->b.n < n ? s->b.n : n;
+            }
+        }
         if (info->flags & PB_OPF_CLIP_IN) add_planes(&s->a, CLIP_KEYS, s->in, s->in_len, &s->nin);
         if (info->flags & PB_OPF_SAMPLE)   /* the keys' pos/rot/scl planes, as many floats as counted */
             for (int pl = 0; pl < 10; pl++) {

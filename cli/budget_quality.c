@@ -73,7 +73,9 @@ pb_status bq_add_trajectory(const pb_scene *in, pb_scene *out)
     for (int l = 0; l < 2; l++)
         for (int i = 0; i < 3; i++) out->leg[l][i] = in->leg[l][0] < 0 ? -1 : in->leg[l][i] + 1;
     snprintf(out->leg_desc, sizeof out->leg_desc, "%.200s, one joint down (the trajectory joint is 0)", in->leg_desc);
-    return PB_OK;
+    pb_status st = pb_scene_turns(out);   /* the new clips' turns (the sample_linear_turns sampler) */
+    if (st != PB_OK) pb_scene_free(out);
+    return st;
 }
 
 /* World transforms of a one-character global pose. */

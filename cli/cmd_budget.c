@@ -43,7 +43,7 @@ static const opt_spec opts[O_COUNT] = {
     [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton for the cost" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
                     "variant to run (default: the forced one, else the one dispatch picks on this CPU)" },
-    [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, "linear|cubic", 0, "linear", "sample_linear or sample_cubic" },
+    [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, PICK_SAMPLER_CHOICES, 0, "linear", PICK_SAMPLER_HELP },
     [O_DURATION] = { "duration", OPT_DOUBLE, "S", 0.02, 10, NULL, 0, "0.3", "transition window in seconds" },
     [O_HALFLIFE] = { "halflife", OPT_DOUBLE, "S", 0, 10, NULL, 0, "0.1",
                      "dead blending's extrapolation half-life in seconds" },
@@ -327,7 +327,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     R.joints = o[O_JOINTS].count ? o[O_JOINTS].l : 64;
     R.frames = o[O_FRAMES].count ? o[O_FRAMES].l : quick ? 30 : 100;
     R.reps = o[O_REPS].count ? o[O_REPS].l : quick ? 3 : 5;
-    R.sampler = o[O_SAMPLER].count && o[O_SAMPLER].choice == 1 ? PB_OP_sample_cubic : PB_OP_sample_linear;
+    R.sampler = pick_sampler(o[O_SAMPLER].count ? o[O_SAMPLER].choice : 0);
     R.threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads();
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;

@@ -39,7 +39,7 @@ static const opt_spec opts[O_COUNT] = {
                    "cross-fade (blend), inertialize, dead (dead_blending)" },
     [O_FRAMES] = { "frames", OPT_LONG, "N", 1, 1000000, NULL, 0, "200; --quick 20", "timed frames per repetition" },
     [O_REPS] = { "reps", OPT_LONG, "N", 1, 1000, NULL, 0, "5; --quick 3", "repetitions, median reported" },
-    [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, "linear|cubic", 0, "linear", "sample_linear or sample_cubic" },
+    [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, PICK_SAMPLER_CHOICES, 0, "linear", PICK_SAMPLER_HELP },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
                     "only this variant (default: the forced one, else every native variant this CPU runs)" },
     [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "20 frames x 3 repetitions, a 200-vertex mesh" },
@@ -437,7 +437,7 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (v[O_CHARACTERS].count) cfg.characters = (size_t)v[O_CHARACTERS].l;
     if (v[O_FRAMES].count) cfg.frames = (int)v[O_FRAMES].l;
     if (v[O_REPS].count) cfg.reps = (int)v[O_REPS].l;
-    if (v[O_SAMPLER].count && v[O_SAMPLER].choice == 1) cfg.sampler = PB_OP_sample_cubic;
+    if (v[O_SAMPLER].count) cfg.sampler = pick_sampler(v[O_SAMPLER].choice);
     long joints = v[O_JOINTS].count ? v[O_JOINTS].l : 64;
     float bvh_scale = v[O_BVH_SCALE].count ? (float)v[O_BVH_SCALE].d : 0.01f;
     int want_m[3] = { 0, 0, 0 };

@@ -84,6 +84,10 @@ static int check_stream(void)
 }
 
 int pick_threads(void) { return threads_default > 0 ? threads_default : pb_cpu_threads(); }
+pb_op pick_sampler(int choice)
+{
+    return choice == 1 ? PB_OP_sample_cubic : choice == 2 ? PB_OP_sample_linear_turns : PB_OP_sample_linear;
+}
 
 int pick_init(const char *global_variant)
 {

@@ -17,6 +17,10 @@ int pick_init(const char *global_variant);
 const char *pick_forced(void);
 /* The default thread count of --threads: POSEBENCH_THREADS, else every CPU this process may run on. */
 int pick_threads(void);
+/* The sampling op of a --sampler choice (linear|cubic|turns: its index in that list). */
+pb_op pick_sampler(int choice);
+#define PICK_SAMPLER_CHOICES "linear|cubic|turns"
+#define PICK_SAMPLER_HELP "sample_linear, sample_cubic, or sample_linear_turns (each clip's key-to-key turns made once)"
 /* The features POSEBENCH_DISABLE hides (0: none). */
 uint32_t pick_disabled(void);
 /* 1 if v runs on this CPU once POSEBENCH_DISABLE is ignored (v fails pb_variant_check only because of it). */

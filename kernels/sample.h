@@ -47,8 +47,15 @@ PB_VINLINE vq sample_turn(vq q1, vq q2, pb_vf *s, pb_vf *h)
 }
 /* The linear form's rotations of m lanes' sets at once (m <= 2, as
  * vsincos_m: each step for all, so their chains overlap; the same bits). */
-PB_VINLINE void sample_rot_m(const vkf (*key)[4], const pb_vf *a, const pb_vf *lv, int vel, vkf *r, int m)
+PB_VINLINE void sample_rot_m(const vkf (*key)[4], const pb_vf *a, const pb_vf *lv, int vel, vkf *r, int m,
+                             const vq *trel, const pb_vf *ts, const pb_vf *th)
 {
+    if (trel) {   /* the turns read from the table (sample_linear_turns), with or without velocities */
+        vq q1[2];
+        for (int j = 0; j < m; j++) q1[j] = key[j][1].rot;
+        sample_turn_m(trel, ts, th, q1, a, lv, r, m);
+        return;
+    }
     if (!vel) {
         vq q[2], p[2], o[2];
         for (int j = 0; j < m; j++) q[j] = key[j][1].rot, p[j] = vq_hemi(q[j], key[j][2].rot);
@@ -109,7 +116,8 @@ PB_VINLINE void sample_cubic_rest(const vkf *kj, const vv3 *rv, pb_vf a, pb_vf l
 }
 /* m lanes' sets of keys at once (m <= 2; the linear form's rotations
  * interleaved), the same bits as one at a time. */
-PB_VINLINE void sample_math_m(const vkf (*key)[4], const pb_vf *av, const pb_vf *lvv, int cubic, int vel, int lin, vkf *out, int m)
+PB_VINLINE void sample_math_m(const vkf (*key)[4], const pb_vf *av, const pb_vf *lvv, int cubic, int vel, int lin, vkf *out, int m,
+                              const vq *trel, const pb_vf *ts, const pb_vf *th)
 {
     for (int j = 0; j < m; j++) {
         const vkf *kj = key[j];
@@ -122,13 +130,21 @@ PB_VINLINE void sample_math_m(const vkf (*key)[4], const pb_vf *av, const pb_vf 
         sample_cubic_rv(q, rv);
         sample_cubic_rest(kj, rv, av[j], lvv[j], vel, &out[j]);
     }
-    if (!cubic) sample_rot_m(key, av, lvv, vel, out, m);
+    if (!cubic) sample_rot_m(key, av, lvv, vel, out, m, trel, ts, th);
 }
-PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel, int lin)
+PB_VINLINE vkf sample_math(const vkf *key, pb_vf a, pb_vf lv, int cubic, int vel, int lin, const vq *trel,
+                           const pb_vf *ts, const pb_vf *th)
 {
     vkf r;
-    sample_math_m((const vkf (*)[4])key, &a, &lv, cubic, vel, lin, &r, 1);
+    sample_math_m((const vkf (*)[4])key, &a, &lv, cubic, vel, lin, &r, 1, trel, ts, th);
     return r;
+}
+/* The table's turn of the keys from clip element e (sample_linear_turns: pose b, pb_clip_turns), cnt lanes. */
+PB_VINLINE vq sample_turn_load(const pb_kargs *k, size_t e, size_t cnt, pb_vf *s, pb_vf *h)
+{
+    *s = vload_n(k->b[PB_POS_X] + e, cnt, 0.0f);
+    *h = vload_n(k->b[PB_POS_Y] + e, cnt, 0.0f);
+    return vq_load_n(k->b, e, cnt);
 }
 /* How many lanes to load of a key's joints from clip element e (end: the
  * clip's elements; cj: the joints left in the block): whole vectors where
@@ -170,7 +186,7 @@ PB_VINLINE void sample_gathered(const pb_kargs *k, int cubic, int vel, int lin)
                 for (size_t l = 0; l < PB_LANES; l++) idx[q][l] = fr[q][l] + (int32_t)j;
                 key[q] = vkf_gather(k->a, idx[q], 10);
             }
-            vkf r = sample_math(key, a, lv, cubic, vel, lin);
+            vkf r = sample_math(key, a, lv, cubic, vel, lin, NULL, NULL, NULL);   /* turns computed, not read */
             vkf_store_n(k->out, j * C + c, cnt, vel ? PB_PLANES : 10, &r);
         }
     }
@@ -184,7 +200,7 @@ PB_VINLINE void sample_gathered(const pb_kargs *k, int cubic, int vel, int lin)
  * values (fast all the same: 9.4 ns per joint, one character). Its key loads
  * repeat sample_blocked's: one shared helper for both measured the AVX2
  * crowd loop 5 % slower again (16.7 against 15.9 ns per joint at 4096). */
-FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, int lin)
+FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, int lin, int tn)
 {
     size_t J = k->joints, C = k->n / J, end = k->frames * J;
     int np = vel ? PB_PLANES : 10;
@@ -202,7 +218,10 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
                 size_t e = fr[q] + jb;
                 key[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);
             }
-            vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin);
+            vq trel;
+            pb_vf ts, th;
+            if (tn) trel = sample_turn_load(k, fr[1] + jb, key_lanes(fr[1] + jb, end, cj), &ts, &th);
+            vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin, tn ? &trel : NULL, &ts, &th);
             if (C == 1) {
                 vkf_store_n(k->out, jb, cj, np, &r);
                 continue;
@@ -272,10 +291,11 @@ PB_VINLINE void sample_plane_out(const pb_kargs *k, size_t C, float (*rows)[PB_L
  * whole, the block's joints being the character's); its loads and stores are
  * then whole vectors without a lane count to test (the checks were 10 % of the AVX2 sampler's
  * instructions: tools/icount.sh), the same lanes, so the same bits. */
+
 PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, size_t cnt, size_t (*fr)[4],
                              const float *al, const float *live, int cubic, int vel, int lin, int nt,
                              float (*rows)[PB_LANES][PB_LANES], float (*turn)[PB_LANES][PB_LANES],
-                             float (*line)[PB_LANES][16], size_t sb, int full)
+                             float (*line)[PB_LANES][16], size_t sb, int full, int tn)
 {
     size_t C = k->n / k->joints, end = k->frames * k->joints;   /* C: once a block, not a plane */
     int np = vel ? PB_PLANES : 10;
@@ -294,7 +314,7 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
      * frame's stage 82 -> 75 us, AVX2 123 -> 96). On 4 lanes a
      * block is 4 characters and the pairs below do better (SSE4.1
      * 27.0 against 27.8). */
-    if (!cubic && vel && PB_LANES >= 8) {
+    if (!cubic && vel && !tn && PB_LANES >= 8) {   /* (with the turns read, the loops below: one pass) */
         for (; l < cnt; l++) {
             size_t e1 = fr[l][1] + jb, e2 = fr[l][2] + jb;
             pb_vf s, h;
@@ -340,19 +360,25 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
             sample_row_store(rows, l, np, &r);
         }
     }
-    for (; !cubic && PB_ILP == 2 && l + 1 < cnt; l += 2) {   /* two characters' slerps interleaved */
+    /* two characters' slerps interleaved; not with the turns read, where the pairs' turns went through the
+     * stack (tools/icount.sh --sampler turns, the sampler in instructions per joint: AVX2 55.1 in pairs
+     * against 42.0 one by one, SSE4.1 125.6 against 98.0) */
+    for (; !cubic && PB_ILP == 2 && !tn && l + 1 < cnt; l += 2) {
         vkf key[2][4], r[2];
         pb_vf a[2] = { vset1(al[l]), vset1(al[l + 1]) }, lv[2] = { vset1(live[l]), vset1(live[l + 1]) };
         SAMPLE_KEYS(key[0], l)
         SAMPLE_KEYS(key[1], l + 1)
-        sample_math_m((const vkf (*)[4])key, a, lv, cubic, vel, lin, r, 2);
+        sample_math_m((const vkf (*)[4])key, a, lv, cubic, vel, lin, r, 2, NULL, NULL, NULL);
         sample_row_store(rows, l, np, &r[0]);
         sample_row_store(rows, l + 1, np, &r[1]);
     }
     for (; l < cnt; l++) {
         vkf key[4];
         SAMPLE_KEYS(key, l)
-        vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin);
+        vq trel;
+        pb_vf ts, th;
+        if (tn) trel = sample_turn_load(k, fr[l][1] + jb, SAMPLE_LANES(fr[l][1] + jb), &ts, &th);
+        vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin, tn ? &trel : NULL, &ts, &th);
         sample_row_store(rows, l, np, &r);
     }
 #undef SAMPLE_KEYS
@@ -372,7 +398,7 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
  * = character, and each plane's rows are transposed in registers into
  * vectors of one joint across the characters, which are contiguous in the
  * crowd layout. Same math per lane as the gathered form, so the same bits. */
-PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, int nt)
+PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, int nt, int tn)
 {
     size_t J = k->joints, C = k->n / J;
     _Alignas(64) float rows[PB_PLANES][PB_LANES][PB_LANES], turn[9][PB_LANES][PB_LANES];
@@ -400,7 +426,7 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
 #endif
     for (size_t c0 = 0; c0 < C; c0 += step) {
         if (c0 == stop) {
-            sample_few(k, c0, cubic, vel, lin);
+            sample_few(k, c0, cubic, vel, lin, tn);
             break;
         }
         size_t chars = C - c0 < step ? C - c0 : step;
@@ -413,10 +439,10 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
             size_t c = c0 + sb, cj = J - jb < PB_LANES ? J - jb : PB_LANES, cnt = C - c < PB_LANES ? C - c : PB_LANES;
             if (cj == PB_LANES && cnt == PB_LANES)
                 sample_block(k, jb, c, cj, cnt, fr_step + sb, al_step + sb, live_step + sb, cubic, vel, lin, nt, rows,
-                             turn, lines, sb, 1);
+                             turn, lines, sb, 1, tn);
             else
                 sample_block(k, jb, c, cj, cnt, fr_step + sb, al_step + sb, live_step + sb, cubic, vel, lin, nt, rows,
-                             turn, lines, sb, 0);
+                             turn, lines, sb, 0, tn);
 #if defined(PB_STREAM_STORES)
             if (nt && PB_LANES < 16 && sb + PB_LANES == 16)   /* the step's last block: its lines are whole */
                 for (int p = 0; p < (vel ? PB_PLANES : 10); p++)
@@ -435,13 +461,13 @@ PB_VINLINE void sample_blocked(const pb_kargs *k, int cubic, int vel, int lin, i
  * pb_run, 65536 joints, AVX-512 / AVX2: J = 64 blocked 14.8 / 19.4 ns per
  * joint, gathered 16.5 / 21.6; J = 8 on AVX-512 27.7 vs 15.9; J = 1 221 vs 20).
  * Blocks past the caches (nt) where sample_blocked says. */
-PB_VINLINE void sample_body(const pb_kargs *k, int cubic, int vel, int lin)
+PB_VINLINE void sample_body(const pb_kargs *k, int cubic, int vel, int lin, int tn)
 {
     if (k->joints < PB_LANES) sample_gathered(k, cubic, vel, lin);
 #if defined(PB_STREAM_STORES)
-    else if (k->stream && k->n / k->joints % 16 == 0) sample_blocked(k, cubic, vel, lin, 1);
+    else if (k->stream && k->n / k->joints % 16 == 0) sample_blocked(k, cubic, vel, lin, 1, tn);
 #endif
-    else sample_blocked(k, cubic, vel, lin, 0);
+    else sample_blocked(k, cubic, vel, lin, 0, tn);
 }
 /* Velocities only into a pose that has them (a static out skips their
  * math); scales by params.scale for the linear form. Constant flags at each
@@ -449,13 +475,21 @@ PB_VINLINE void sample_body(const pb_kargs *k, int cubic, int vel, int lin)
 static void k_sample_linear(const pb_kargs *k)
 {
     int vel = k->out[PB_VEL_X] != NULL, lin = k->p.scale == PB_SCALE_LINEAR;
-    if (vel) lin ? sample_body(k, 0, 1, 1) : sample_body(k, 0, 1, 0);
-    else lin ? sample_body(k, 0, 0, 1) : sample_body(k, 0, 0, 0);
+    if (vel) lin ? sample_body(k, 0, 1, 1, 0) : sample_body(k, 0, 1, 0, 0);
+    else lin ? sample_body(k, 0, 0, 1, 0) : sample_body(k, 0, 0, 0, 0);
+}
+/* The same with the turns read from b (the characters' blocks and the few; the gathered form of
+ * characters narrower than a vector computes them, the same turns in float). */
+static void k_sample_linear_turns(const pb_kargs *k)
+{
+    int vel = k->out[PB_VEL_X] != NULL, lin = k->p.scale == PB_SCALE_LINEAR;
+    if (vel) lin ? sample_body(k, 0, 1, 1, 1) : sample_body(k, 0, 1, 0, 1);
+    else lin ? sample_body(k, 0, 0, 1, 1) : sample_body(k, 0, 0, 0, 1);
 }
 static void k_sample_cubic(const pb_kargs *k)
 {
-    if (k->out[PB_VEL_X]) sample_body(k, 1, 1, 0);
-    else sample_body(k, 1, 0, 0);
+    if (k->out[PB_VEL_X]) sample_body(k, 1, 1, 0, 0);
+    else sample_body(k, 1, 0, 0, 0);
 }
 
 /* Frame by frame (each depends on the previous), SIMD across joints: a

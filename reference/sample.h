@@ -75,6 +75,9 @@ static void sample_impl(const KARGS *k, int cubic)
 }
 void REF(sample_linear)(const KARGS *k) { sample_impl(k, 0); }
 void REF(sample_cubic)(const KARGS *k) { sample_impl(k, 1); }
+/* The turns in b are a cache of what the formulas above compute from the keys: the reference's
+ * twin is sample_linear itself, b unread. */
+void REF(sample_linear_turns)(const KARGS *k) { sample_impl(k, 0); }
 
 /* Hemisphere continuity along a clip: frame 0 as it is, then each joint's
  * rotation negated where the dot with its (already unrolled) previous frame

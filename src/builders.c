@@ -61,6 +61,7 @@ void pb_crowd_builder_free(pb_crowd_builder *crowd)
 {
     if (!crowd) return;
     free(crowd->clips);
+    free((void *)crowd->turns);
     free(crowd->clip_of);
     free(crowd->offsets);
     free(crowd->group_start);
@@ -101,6 +102,19 @@ static pb_status crowd_check_desc(const pb_crowd_desc *d, size_t *joints)
         pb_status s = pb_variant_check(d->variant);
         if (s != PB_OK) return s;
     }
+    if (d->turns && d->method != PB_SAMPLE_LINEAR)
+        return pb_fail(PB_ERR_PARAM, "%s: desc.turns is given but desc.method is not PB_SAMPLE_LINEAR (only the linear "
+                       "sampler reads turns; leave it NULL)", fn);
+    for (size_t k = 0; d->turns && k < d->nclips; k++) {
+        char what[48];
+        snprintf(what, sizeof what, "desc.turns[%zu]", k);
+        if (!d->turns[k]) return pb_fail(PB_ERR_NULL, "%s: %s is NULL", fn, what);
+        pb_status s = pb_pose_check(d->turns[k], what);
+        if (s != PB_OK) return s;
+        if (d->turns[k]->n != d->clips[k]->pose.n)
+            return pb_fail(PB_ERR_SIZE, "%s: %s has n = %zu but clips[%zu] has %zu keys (pb_clip_turns makes it)", fn,
+                           what, d->turns[k]->n, k, d->clips[k]->pose.n);
+    }
     return PB_OK;
 }
 
@@ -119,7 +133,8 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
     crowd->group_start = calloc(K + 1, sizeof *crowd->group_start);
     crowd->members = malloc(C * sizeof *crowd->members);
     crowd->times = malloc(C * sizeof *crowd->times);
-    if (!crowd->clips || !crowd->clip_of || !crowd->offsets || !crowd->group_start || !crowd->members || !crowd->times) {
+    if (desc->turns) crowd->turns = malloc(K * sizeof *crowd->turns);
+    if (!crowd->clips || (desc->turns && !crowd->turns) || !crowd->clip_of || !crowd->offsets || !crowd->group_start || !crowd->members || !crowd->times) {
         pb_crowd_builder_free(crowd);
         return pb_fail(PB_ERR_NOMEM, "pb_crowd_builder_init: out of memory for %zu characters", C);
     }
@@ -131,6 +146,7 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
     crowd->loop = desc->loop != 0;
     crowd->variant = desc->variant;
     for (size_t k = 0; k < K; k++) crowd->clips[k] = desc->clips[k];
+    for (size_t k = 0; desc->turns && k < K; k++) crowd->turns[k] = desc->turns[k];
 
     uint64_t rng = desc->seed;
     for (size_t c = 0; c < C; c++) {
@@ -169,12 +185,12 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
 static int poses_overlap(const pb_pose *x, const pb_pose *y)
 {
     uintptr_t xl = UINTPTR_MAX, xh = 0, yl = UINTPTR_MAX, yh = 0;
-    for (int i = 0; i < PB_PLANES; i++) {
+    for (int i = 0; i < PB_PLANES; i++) {   /* a static pose's velocity planes (NULL) cover nothing */
         uintptr_t a = (uintptr_t)x->plane[i], b = (uintptr_t)y->plane[i];
-        if (a < xl) xl = a;
-        if (a + x->stride * sizeof(float) > xh) xh = a + x->stride * sizeof(float);
-        if (b < yl) yl = b;
-        if (b + y->stride * sizeof(float) > yh) yh = b + y->stride * sizeof(float);
+        if (a && a < xl) xl = a;
+        if (a && a + x->stride * sizeof(float) > xh) xh = a + x->stride * sizeof(float);
+        if (b && b < yl) yl = b;
+        if (b && b + y->stride * sizeof(float) > yh) yh = b + y->stride * sizeof(float);
     }
     return xl < yh && yl < xh;
 }
@@ -218,6 +234,11 @@ static pb_status crowd_check_build(const char *fn, const pb_crowd_builder *crowd
                            crowd->clips[k]->joints, crowd->joints);
         if (poses_overlap(out, &crowd->clips[k]->pose))
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps clips[%zu]", fn, k);
+        if (crowd->turns && crowd->turns[k]->n != crowd->clips[k]->pose.n)
+            return pb_fail(PB_ERR_SIZE, "%s: turns[%zu] has n = %zu but clips[%zu] now has %zu keys", fn, k,
+                           crowd->turns[k]->n, k, crowd->clips[k]->pose.n);
+        if (crowd->turns && poses_overlap(out, crowd->turns[k]))
+            return pb_fail(PB_ERR_ALIAS, "%s: out overlaps turns[%zu]", fn, k);
     }
     *v = crowd->variant;
     if (*v) return pb_variant_check(*v);
@@ -265,14 +286,16 @@ static pb_status crowd_build(const char *fn, pb_crowd_builder *crowd, float time
     for (size_t k = 0; k < crowd->nclips; k++) {
         size_t first = crowd->group_start[k], len = crowd->group_start[k + 1] - first;
         if (len == 0) continue;
-        pb_call call = { .clip = crowd->clips[k], .offsets = crowd->times + first, .params = { .time = clock } };
+        pb_call call = { .clip = crowd->clips[k], .b = crowd->turns ? crowd->turns[k] : NULL,
+                         .offsets = crowd->times + first, .params = { .time = clock } };
+        pb_op op = crowd->turns ? PB_OP_sample_linear_turns : method_op(crowd->method);
         if (len == C) {   /* the whole crowd plays this clip, in character order */
             call.out = out;
-            return pb_run(method_op(crowd->method), v, &call);
+            return pb_run(op, v, &call);
         }
         pb_pose group = scratch_view(&crowd->scratch, J * len);
         call.out = &group;
-        if ((s = pb_run(method_op(crowd->method), v, &call)) != PB_OK) return s;
+        if ((s = pb_run(op, v, &call)) != PB_OK) return s;
         const size_t *who = crowd->members + first;
         for (int p = 0; p < PB_PLANES; p++)
             for (size_t j = 0; j < J; j++) {

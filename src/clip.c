@@ -76,3 +76,36 @@ pb_status pb_clip_joint_limits(const pb_clip *const *clips, size_t count, const 
     }
     return PB_OK;
 }
+
+/* The turns of sample_linear_turns (clip.h). Checked whole, then written: nothing half-written. */
+pb_status pb_clip_turns(const pb_clip *clip, pb_pose *turns)
+{
+    if (!clip || !turns) return pb_fail(PB_ERR_NULL, "pb_clip_turns: %s is NULL", clip ? "turns" : "clip");
+    pb_status s = pb_clip_check(clip);
+    if (s == PB_OK) s = pb_pose_check(turns, "turns");
+    if (s != PB_OK) return s;
+    size_t F = clip->frames, J = clip->joints;
+    if (turns->n != clip->pose.n)
+        return pb_fail(PB_ERR_SIZE, "pb_clip_turns: turns has n = %zu, the clip %zu frames x %zu joints", turns->n, F, J);
+    if (turns->plane[0] == clip->pose.plane[0])
+        return pb_fail(PB_ERR_ALIAS, "pb_clip_turns: turns is the clip's own pose");
+    for (size_t e = 0; e < clip->pose.n; e++)
+        for (int p = PB_ROT_W; p <= PB_ROT_Z; p++)
+            if (!isfinite(clip->pose.plane[p][e]))
+                return pb_fail(PB_ERR_PARAM, "pb_clip_turns: the key of frame %zu, joint %zu has rotation component %d = %g "
+                               "(must be finite)", e / J, e % J, p - PB_ROT_W, (double)clip->pose.plane[p][e]);
+    for (size_t e = 0; e < clip->pose.n; e++) {
+        size_t e2 = e + J < clip->pose.n ? e + J : e;   /* the last frame: its turn to itself */
+        qd t = qd_mul(qd_get(&clip->pose, e2), qd_conj(qd_get(&clip->pose, e)));
+        if (t.w < 0) t = (qd){ -t.w, -t.x, -t.y, -t.z };   /* the shorter arc */
+        double sv = sqrt(t.x * t.x + t.y * t.y + t.z * t.z);
+        float *const *o = turns->plane;
+        o[PB_ROT_W][e] = (float)t.w, o[PB_ROT_X][e] = (float)t.x, o[PB_ROT_Y][e] = (float)t.y, o[PB_ROT_Z][e] = (float)t.z;
+        o[PB_POS_X][e] = (float)sv;
+        o[PB_POS_Y][e] = sv > 0 ? (float)atan2(sv, t.w) : 0.0f;
+        o[PB_POS_Z][e] = 0.0f;
+        for (int p = PB_SCL_X; p < PB_PLANES; p++)
+            if (o[p]) o[p][e] = pb_plane_identity(p);
+    }
+    return PB_OK;
+}

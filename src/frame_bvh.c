@@ -83,7 +83,8 @@ pb_status pb_scene_bvh(pb_scene *s, const char *name, const pb_bvh_file *a, cons
     snprintf(s->clip_name[0], sizeof s->clip_name[0], "%s", ba);
     snprintf(s->clip_name[1], sizeof s->clip_name[1], "%s", bb);
     pb_scene_pick_legs(s, (const char(*)[PB_BVH_NAME_MAX])a->skel.names);
-    return PB_OK;
+    if ((st = pb_scene_turns(s)) != PB_OK) pb_scene_free(s);
+    return st;
 }
 
 pb_status pb_scene_bvh_files(pb_scene *s, const char *name, const char *path_a, const char *path_b,

@@ -135,6 +135,13 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
                                     pb_op sampler)
 {
     memset(c, 0, sizeof *c);
+    if (sampler != PB_OP_sample_linear && sampler != PB_OP_sample_linear_turns && sampler != PB_OP_sample_cubic)
+        return pb_fail(PB_ERR_PARAM, "sampler %s is not sample_linear, sample_linear_turns or sample_cubic",
+                       pb_op_get(sampler) ? pb_op_get(sampler)->name : "(not an op)");
+    for (int k = 0; sampler == PB_OP_sample_linear_turns && k < 2; k++)
+        if (sc->turns[k].n != sc->clip[k].pose.n)
+            return pb_fail(PB_ERR_PARAM, "sample_linear_turns: the scene's clip %d (%s) has no turns (pb_scene_turns makes "
+                           "them)", k, sc->clip_name[k]);
     if (sc->mesh.n && characters > PB_FRAME_CROWD_MAX_VERTICES / sc->mesh.n)
         return pb_fail(PB_ERR_SIZE, "a crowd of %zu characters x %zu mesh vertices is above %zu skinned vertices "
                        "(24 bytes each): use fewer characters or a smaller mesh", characters, sc->mesh.n,
@@ -217,8 +224,10 @@ static pb_status run_op(pb_frame_crowd *c, pb_op op, const pb_variant *v, const 
 pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets)
 {
     const pb_clip *clips[] = { &c->sc->clip[clip] };
+    const pb_pose *turns[] = { &c->sc->turns[clip] };
     pb_crowd_desc d = { .clips = clips, .nclips = 1, .characters = c->characters, .offsets = offsets,
-                        .method = c->sampler == PB_OP_sample_cubic ? PB_SAMPLE_CUBIC : PB_SAMPLE_LINEAR };
+                        .method = c->sampler == PB_OP_sample_cubic ? PB_SAMPLE_CUBIC : PB_SAMPLE_LINEAR,
+                        .turns = c->sampler == PB_OP_sample_linear_turns ? turns : NULL };
     pb_crowd_builder_free(&c->play[role]);
     pb_status st = pb_crowd_builder_init(&c->play[role], &d);
     if (st != PB_OK) return pb_fail(st, "crowd builder for %s: %s", c->sc->clip_name[clip], pb_last_error());

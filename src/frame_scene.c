@@ -21,6 +21,8 @@ void pb_scene_free(pb_scene *s)
     free(s->parents);
     pb_clip_free(&s->clip[0]);
     pb_clip_free(&s->clip[1]);
+    pb_pose_free(&s->turns[0]);
+    pb_pose_free(&s->turns[1]);
     pb_mesh_free(&s->mesh);
     memset(s, 0, sizeof *s);
 }
@@ -133,6 +135,21 @@ static pb_status synth_clip(pb_clip *clip, const float (*offset)[3], size_t J, u
     return PB_OK;
 }
 
+pb_status pb_scene_turns(pb_scene *s)
+{
+    if (!s) return pb_fail(PB_ERR_NULL, "pb_scene_turns: scene is NULL");
+    for (int k = 0; k < 2; k++) {
+        pb_status st = PB_OK;
+        if (s->turns[k].n != s->clip[k].pose.n) {   /* static: the turns use pos and rot only */
+            pb_pose_free(&s->turns[k]);
+            st = pb_pose_alloc_static(&s->turns[k], s->clip[k].pose.n);
+        }
+        if (st == PB_OK) st = pb_clip_turns(&s->clip[k], &s->turns[k]);
+        if (st != PB_OK) return pb_fail(st, "the turns of clip %d (%s): %s", k, s->clip_name[k], pb_last_error());
+    }
+    return PB_OK;
+}
+
 pb_status pb_scene_synthetic(pb_scene *s, size_t joints, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
@@ -171,7 +188,8 @@ pb_status pb_scene_synthetic(pb_scene *s, size_t joints, uint64_t seed)
     snprintf(s->clip_name[0], sizeof s->clip_name[0], "synthetic A");
     snprintf(s->clip_name[1], sizeof s->clip_name[1], "synthetic B");
     pb_scene_pick_legs(s, NULL);
-    return PB_OK;
+    if ((st = pb_scene_turns(s)) != PB_OK) pb_scene_free(s);
+    return st;
 }
 
 /* ---- transition methods -------------------------------------------------------------------- */

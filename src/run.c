@@ -335,7 +335,7 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
     if (info->in_b) {
         if ((s = pb_pose_check(c->b, "b")) != PB_OK || (s = need_groups(info, c->b, info->in_b, "b")) != PB_OK)
             return s;
-        if (c->b->n != n && !PB_B_SHARED(info, c, n))
+        if (c->b->n != n && !PB_B_SHARED(info, c, n) && !(info->flags & PB_OPF_SAMPLE))   /* sampling: below */
             return pb_fail(PB_ERR_SIZE, "%s: pose b has n = %zu but a has n = %zu%s", info->name, c->b->n, n,
                            (info->flags & (PB_OPF_MAT_OUT | PB_OPF_DQ_OUT))
                                ? " (or, with per.characters = C, n / C: one inverse bind per joint)" : "");
@@ -365,6 +365,13 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
                 return pb_fail(PB_ERR_PARAM, "%s: offsets[%zu] is %g (must be finite)", info->name, ch, (double)c->offsets[ch]);
         if (spans_overlap(pose_span(c->out), pose_span(&c->clip->pose)))
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps the clip", info->name);
+        if (info->in_b) {   /* the clip's turns (pb_clip_turns): one element per key */
+            if (c->b->n != c->clip->pose.n)
+                return pb_fail(PB_ERR_SIZE, "%s: pose b (the clip's turns) has n = %zu but the clip has %zu frames x "
+                               "%zu joints (pb_clip_turns makes it)", info->name, c->b->n, c->clip->frames, J);
+            if (spans_overlap(pose_span(c->out), pose_span(c->b)))
+                return pb_fail(PB_ERR_ALIAS, "%s: out overlaps pose b (the clip's turns)", info->name);
+        }
         n = c->out->n;
     } else if (info->flags & PB_OPF_CLIP_IN) {
         if ((s = pb_pose_check(c->out, "out")) != PB_OK || (s = need_groups(info, c->out, info->out, "out")) != PB_OK)
@@ -392,7 +399,8 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
     /* Optional velocity groups are read from a and b when written to out. */
     if (info->opt && info->out && pb_pose_has_velocities(c->out)) {
         if (info->in_a && (s = need_groups(info, c->a, info->opt, "a")) != PB_OK) return s;
-        if (info->in_b && (s = need_groups(info, c->b, info->opt, "b")) != PB_OK) return s;
+        if (info->in_b && !(info->flags & PB_OPF_SAMPLE) && (s = need_groups(info, c->b, info->opt, "b")) != PB_OK)
+            return s;   /* (a sampler's b is the clip's turns: no velocities) */
     }
     if ((s = check_params(info, &c->params)) != PB_OK) return s;
     if ((info->flags & PB_OPF_CHAIN) && n % 3 != 0)

@@ -101,7 +101,7 @@ check "ops after --"         2 "takes no arguments after '--'" -- ops -- x
 check "validate seed -1"     2 "--seed expects a non-negative integer.*'-1'" -- validate --seed -1
 check "validate bvh-scale"   2 "--bvh-scale expects a number"  -- validate --bvh-scale 0
 check "validate bvh-scale ok" 0 "all passed"                   -- validate --quick --op quat_mul --variant scalar --bvh-scale=0.02
-check "budget bad sampler"   2 "--sampler expects linear or cubic, got 'x'" -- budget --sampler x
+check "budget bad sampler"   2 "--sampler expects linear, cubic or turns, got 'x'" -- budget --sampler x
 env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
   local name=$1 want=$2 re=$3 var=$4; shift 5
   local out; out=$(env "$var" bash -c 'emu=$1; shift; if [ -n "$emu" ]; then $emu "$@"; else "$@"; fi' _ "$emu" "$bin" "$@" 2>&1)

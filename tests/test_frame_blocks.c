@@ -2,7 +2,7 @@
  * pool (frame.h, pool.h):
  *   - a crowd split into blocks, run fused or staged, on 1, 2 or 3 threads,
  *     gives the same globals, bit for bit, as one crowd of all characters run
- *     stage by stage on one thread (every method, both samplers, every
+ *     stage by stage on one thread (every method, all three samplers, every
  *     variant this build has, block sizes that do and do not divide the crowd; fused
  *     blocks run in their thread's scratch, two of them one after the other);
  *   - the pool: every task runs exactly once on the thread its static share
@@ -244,6 +244,7 @@ int main(void)
     if (!only) CHECK(pb_variant_active(&first) == PB_OK, "active variant: %s", pb_last_error());
     if (first) {
         blocks_match(&s, first, PB_OP_sample_linear, 53, pools, npools, 1);
+        blocks_match(&s, first, PB_OP_sample_linear_turns, 53, pools, npools, 1);
         blocks_match(&s, first, PB_OP_sample_cubic, 53, pools, npools, 1);
         no_history(&s, first);
     }
@@ -251,6 +252,7 @@ int main(void)
         const pb_variant *v = pb_all_variant_at(i);
         if (pb_variant_check(v) != PB_OK || (only && strcmp(only, pb_variant_name(v))) || (first && !strcmp(pb_variant_name(v), pb_variant_name(first)))) continue;
         blocks_match(&s, v, PB_OP_sample_linear, 53, pools, npools, only != NULL);
+        blocks_match(&s, v, PB_OP_sample_linear_turns, 53, pools, npools, only != NULL);
         blocks_match(&s, v, PB_OP_sample_cubic, 53, pools, npools, only != NULL);
     }
     CHECK(pb_frame_blocks_init(&b0, &s, 20, 16, PB_OP_sample_linear) == PB_OK, "blocks for begin: %s", pb_last_error());

@@ -1,5 +1,6 @@
-/* test_sample.c — clip sampling in every variant: at a key's time both
- * samplers return that key; before the clip and past its end they hold the
+/* test_sample.c — clip sampling in every variant: at a key's time the
+ * samplers (sample_linear, sample_cubic, sample_linear_turns with the
+ * clip's turns) return that key; before the clip and past its end they hold the
  * first / last key with zero velocity (never a negative weight); a crowd of
  * characters at their own offsets matches sampling them one by one (few
  * joints, gathered; many, by blocks with every kind of last block); the
@@ -34,15 +35,15 @@ static void key_gap(pose_gap *g, const pb_pose *out, size_t C, size_t c, const p
 /* A crowd of nch characters at its own offsets equals sampling each
  * character alone at its offset: the same arithmetic per lane, so bit for
  * bit, every plane. */
-static void crowd_vs_one(const pb_variant *v, pb_op op, const pb_clip *clip, const pb_pose *crowd, const float *off,
-                         size_t nch, const char *how)
+static void crowd_vs_one(const pb_variant *v, pb_op op, const pb_clip *clip, const pb_pose *turns, const pb_pose *crowd,
+                         const float *off, size_t nch, const char *how)
 {
     size_t nj = clip->joints;
     pb_pose one;
     if (!poses_alloc(nj, 1, &one)) return;
     size_t mismatched = 0;
     for (size_t c = 0; c < nch; c++) {
-        pb_call call = { .out = &one, .clip = clip, .offsets = &off[c], .params = { .time = 0.5f } };
+        pb_call call = { .out = &one, .clip = clip, .b = turns, .offsets = &off[c], .params = { .time = 0.5f } };
         CHECK(pb_run(op, v, &call) == PB_OK, "%s one character: %s", pb_variant_name(v), pb_last_error());
         for (size_t j = 0; j < nj; j++)
             for (int p = 0; p < PB_PLANES; p++)
@@ -62,7 +63,7 @@ static void crowd_vs_one(const pb_variant *v, pb_op op, const pb_clip *clip, con
  * 48 (multiples of 16) again with pb_stream_bytes 0: AVX-512 and AVX2 write
  * whole lines past the caches (AVX2 two blocks to a line, 40 joints: a last
  * joint block of 8 rows on AVX-512), the same bits. */
-static void blocked_crowds(const pb_variant *v, pb_op op, const pb_clip *clip)
+static void blocked_crowds(const pb_variant *v, pb_op op, const pb_clip *clip, const pb_pose *turns)
 {
     static const size_t sizes[] = { 18, 21, 32, 48 };
     float off[48];
@@ -73,11 +74,11 @@ static void blocked_crowds(const pb_variant *v, pb_op op, const pb_clip *clip)
             pb_pose crowd;
             if (!poses_alloc(clip->joints * nch, 1, &crowd)) return;
             for (size_t c = 0; c < nch; c++) off[c] = (float)((c * 7919) % 101) / 100.0f * 0.6f - 0.55f;
-            pb_call call = { .out = &crowd, .clip = clip, .offsets = off, .params = { .time = 0.5f } };
+            pb_call call = { .out = &crowd, .clip = clip, .b = turns, .offsets = off, .params = { .time = 0.5f } };
             pb_stream_bytes_set(streamed ? 0 : SIZE_MAX);
             CHECK(pb_run(op, v, &call) == PB_OK, "%s blocked crowd: %s", pb_variant_name(v), pb_last_error());
             pb_stream_bytes_set(dflt);
-            crowd_vs_one(v, op, clip, &crowd, off, nch, streamed ? "streamed" : "plain stores");
+            crowd_vs_one(v, op, clip, turns, &crowd, off, nch, streamed ? "streamed" : "plain stores");
             pb_pose_free(&crowd);
         }
 }
@@ -151,18 +152,28 @@ int main(void)
             int held = (p < PB_ROT_W || p >= PB_SCL_X) && e % JS != 0;
             still.pose.plane[p][e] = wide.pose.plane[p][held ? e % JS : e];
         }
+    /* sample_linear_turns reads each clip's turns (pb_clip_turns) */
+    pb_pose turns[3];
+    const pb_clip *of[3] = { &clip, &wide, &still };
+    for (int k = 0; k < 3; k++) {
+        CHECK(pb_pose_alloc(&turns[k], of[k]->pose.n) == PB_OK && pb_clip_turns(of[k], &turns[k]) == PB_OK,
+              "turns of clip %d: %s", k, pb_last_error());
+    }
     float off[NCH];
     for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
         const pb_variant *v = pb_all_variant_at(vi);
         if (pb_variant_check(v) != PB_OK) continue;
         same_scale_bits(v, PB_OP_sample_linear);
         same_scale_bits(v, PB_OP_sample_cubic);
-        for (int cubic = 0; cubic < 2; cubic++) {
-            pb_op op = cubic ? PB_OP_sample_cubic : PB_OP_sample_linear;
+        for (int which = 0; which < 3; which++) {
+            static const pb_op ops[3] = { PB_OP_sample_linear, PB_OP_sample_cubic, PB_OP_sample_linear_turns };
+            pb_op op = ops[which];
+            int tn = op == PB_OP_sample_linear_turns;
             const char *vn = pb_variant_name(v);
             /* character c at key c (clamped to the last), via offsets from a clock at 0.5 s */
             for (size_t c = 0; c < NCH; c++) off[c] = (float)(c < F ? c : F - 1) / 30.0f - 0.5f;
-            pb_call call = { .out = &out, .clip = &clip, .offsets = off, .params = { .time = 0.5f } };
+            pb_call call = { .out = &out, .clip = &clip, .b = tn ? &turns[0] : NULL, .offsets = off,
+                             .params = { .time = 0.5f } };
             CHECK(pb_run(op, v, &call) == PB_OK, "%s: %s", vn, pb_last_error());
             pose_gap keys = { 0, 0, 0 };
             for (size_t c = 0; c < NCH; c++) key_gap(&keys, &out, NCH, c, &clip, c < F ? c : F - 1);
@@ -172,9 +183,9 @@ int main(void)
             /* random offsets inside and around the clip: crowd = one by one */
             for (size_t c = 0; c < NCH; c++) off[c] = (float)((c * 7919) % 101) / 100.0f * 0.6f - 0.55f;
             CHECK(pb_run(op, v, &call) == PB_OK, "%s crowd: %s", vn, pb_last_error());
-            crowd_vs_one(v, op, &clip, &out, off, NCH, "few joints");
-            blocked_crowds(v, op, &wide);
-            blocked_crowds(v, op, &still);
+            crowd_vs_one(v, op, &clip, tn ? &turns[0] : NULL, &out, off, NCH, "few joints");
+            blocked_crowds(v, op, &wide, tn ? &turns[1] : NULL);
+            blocked_crowds(v, op, &still, tn ? &turns[2] : NULL);
             /* before and after the clip: end keys, zero velocity */
             for (size_t c = 0; c < NCH; c++) off[c] = c % 2 ? -3.0f - (float)c : 5.0f + (float)c;
             CHECK(pb_run(op, v, &call) == PB_OK, "outside");
@@ -213,6 +224,7 @@ int main(void)
     bad.clip = &badclip;
     CHECK(pb_run(PB_OP_sample_linear, NULL, &bad) == PB_ERR_PARAM && strstr(pb_last_error(), "fps"), "fps 0");
     pb_pose_free(&odd);
+    for (int k = 0; k < 3; k++) pb_pose_free(&turns[k]);
     pb_pose_free(&out);
     pb_pose_free(&dummy);
     pb_pose_free(&dummy_w);

@@ -5,7 +5,7 @@
 # and the issue floor that says how far a stage's vector arithmetic alone
 # allows it to go (tools/icount/icount.py explains the columns).
 #   tools/icount.sh [--build DIR] [--variant NAME]... [--characters N] [--frames K]
-#                   [--method KEY] [--sampler linear|cubic] [--ghz G]
+#                   [--method KEY] [--sampler linear|cubic|turns] [--ghz G]
 # Defaults: build/ (a Release build of this tree: the counts are those of its
 # flags), every variant this CPU runs but AVX-512 (valgrind does not run
 # AVX-512 code, so it is refused), 200 characters, 3 frames, inertialize,
@@ -41,7 +41,7 @@ num() { # num <option> <value> <lo> <hi>
 }
 num --characters "$chars" 1 4096
 num --frames "$frames" 1 1000
-case "$sampler" in linear|cubic) ;; *) echo "icount.sh: --sampler $sampler is not linear or cubic" >&2; exit 2 ;; esac
+case "$sampler" in linear|cubic|turns) ;; *) echo "icount.sh: --sampler $sampler is not linear, cubic or turns" >&2; exit 2 ;; esac
 [[ $ghz =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "icount.sh: --ghz $ghz is not a number (GHz, e.g. 3.5)" >&2; exit 2; }
 methods=$("$driver" --methods)   # a variable, not a pipe into grep -q (a SIGPIPE under pipefail)
 grep -qx -- "$method" <<<"$methods" ||
@@ -64,5 +64,5 @@ for v in "${variants[@]}"; do
   joints=$(sed -n 's/.*, \([0-9]*\) characters x \([0-9]*\) joints,.*/\1 \2/p' "$tmp/run.$v" | awk '{print $1 * $2}')
   [ -n "$joints" ] || { echo "icount.sh: the driver did not report its crowd" >&2; cat "$tmp/run.$v" >&2; exit 1; }
   python3 tools/icount/icount.py "$driver" "$tmp/cg.$v" --joints "$joints" --frames "$frames" \
-          --variant "$v ($method, sample_$sampler)" --ghz "$ghz"
+          --variant "$v ($method, sample_${sampler/turns/linear_turns})" --ghz "$ghz"
 done

@@ -138,6 +138,10 @@ pb_status pb_case_fill(const pb_case_bufs *o, const pb_vcase *cs, const pb_op_in
         if (real) copy_window(o->a, pb_mocap_clip(m, cs->clip), cs->frame0, cs->frames);
         else pb_gen_clip_class(o->a, cs->frames, cs->joints, cs->cls);
         pb_gen_offsets(o->offsets, cs->characters, real ? PB_CLASS_RANDOM : cs->cls, cs->frames, cs->fps, cs->p.time, s1);
+        if (info->in_b) {   /* sample_linear_turns: b is the clip's turns, made from its keys */
+            pb_clip clip = { cs->frames, cs->joints, 1.0f / cs->fps, cs->fps, 0, *o->a };
+            s = pb_clip_turns(&clip, o->b);
+        }
     }
     if (skeletal && s == PB_OK) s = case_skeleton(o, cs, m, s1);
     if (s == PB_OK && o->aos_in) {

@@ -35,7 +35,7 @@ static void print_row(FILE *f, const pb_val_row *r, int fail)
     char opf[64];
     if (strcmp(r->form, "full") == 0) snprintf(opf, sizeof opf, "%s", r->op);
     else snprintf(opf, sizeof opf, "%s[%s]", r->op, r->form);
-    fprintf(f, "%-28s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", opf, r->variant, r->mode,
+    fprintf(f, "%-34s %-11s %-8s %-10s %9.2e %9.2e %9.2e %9.2e %9s %9s %9s %5zu  %s\n", opf, r->variant, r->mode,
             r->metric.name, r->max_err, r->p99_err, r->ref_err, r->var_vs_ref, bound, method, vel, r->nan,
             fail ? (!r->rejects_empty ? "FAIL (n = 0 not rejected)" : r->inplace_bad ? "FAIL (in place differs)" : "FAIL")
                  : "pass");
@@ -157,7 +157,7 @@ int pb_validate_report(const pb_validate_opts *o)
         return -1;
     }
     if (o->table)
-        fprintf(o->table, "%-28s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
+        fprintf(o->table, "%-34s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
                 o->verbose ? "metric" : "worst", "max", "p99", "ref", "vs_ref", "bound", "method", "velchk", "nan",
                 "verdict");
     int fails = pb_validate(o, on_row, &rp);

@@ -54,6 +54,10 @@ typedef struct pb_crowd_desc {
     int loop;                     /* nonzero: time + offsets[c] wraps into [0, duration) of the clip, so
                                      the crowd plays forever; 0: past the end the last key holds */
     const pb_variant *variant;    /* the variant the sampler runs with; NULL: the active one */
+    const pb_pose *const *turns;  /* nclips poses, or NULL: clips[k]'s key-to-key turns (pb_clip_turns,
+                                     clip.h; borrowed, as the clips). With PB_SAMPLE_LINEAR the crowd is
+                                     then sampled by sample_linear_turns, which reads them instead of
+                                     computing them per character; they must follow the clips' keys */
 } pb_crowd_desc;
 
 /* The crowd builder: a copy of the description plus its scratch.
@@ -67,6 +71,7 @@ typedef struct pb_crowd_builder {
     int loop;
     const pb_variant *variant;
     const pb_clip **clips;          /* copy of desc->clips (the clips themselves are borrowed) */
+    const pb_pose **turns;          /* copy of desc->turns (borrowed), or NULL */
     size_t *clip_of;                /* per character: the clip it plays */
     float *offsets;                 /* per character: its time offset in s (given or drawn) */
     /* characters grouped by clip: group k is members[group_start[k] .. group_start[k + 1]) */

@@ -47,6 +47,8 @@ typedef struct pb_scene {
     size_t joints;
     int32_t *parents;         /* joints entries, parents first */
     pb_clip clip[2];          /* source (0) and destination (1) clips, same skeleton */
+    pb_pose turns[2];         /* each clip's key-to-key turns (pb_clip_turns, clip.h), made by the scene
+                                 constructors below, read by the sample_linear_turns sampler */
     char clip_name[2][64];
     int leg[2][3];            /* two-bone chains (root, mid, end joints); leg[0][0] < 0: none */
     char leg_desc[256];       /* how the legs were chosen, for the output */
@@ -61,6 +63,10 @@ typedef struct pb_scene {
  * swinging smoothly (0.5-2 Hz); two 2 s clips at 60 fps from different seeds.
  * Errors: PB_ERR_NOMEM, the clip allocation's. */
 PB_API pb_status pb_scene_synthetic(pb_scene *s, size_t joints, uint64_t seed);
+/* (Re)make s->turns from s->clip (pb_clip_turns), allocating them where they are not yet: the
+ * constructors call it; call it after making a scene's clips by hand or changing their keys.
+ * Errors: PB_ERR_NULL, pb_pose_alloc's and pb_clip_turns' (naming the clip). */
+PB_API pb_status pb_scene_turns(pb_scene *s);
 
 /* ---- BVH scenes (in builds with the BVH loader: PB_HAVE_BVH in posebench/version.h) ----
  * A BVH file loaded once (its warnings reported once, through warn). */
@@ -135,7 +141,8 @@ typedef struct pb_frame_crowd {
     size_t characters, n;     /* n = joints x characters (crowd layout) */
     size_t first;             /* the crowd's first character in a larger crowd (blocks); 0 for a whole crowd */
     pb_skeleton skel;
-    pb_op sampler;            /* PB_OP_sample_linear or PB_OP_sample_cubic */
+    pb_op sampler;            /* PB_OP_sample_linear, PB_OP_sample_linear_turns (the scene's turns) or
+                                 PB_OP_sample_cubic */
     int clip_of[2];           /* scene clip played as the source (role 0) and the destination (role 1) */
     pb_crowd_builder play[2]; /* the crowd builders sampling them, each character at its own time offset */
     float duration, halflife; /* transition window and dead blending's extrapolation half-life (s) */

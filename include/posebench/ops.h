@@ -79,7 +79,8 @@ extern "C" {
     X(palette)                   \
     X(palette_dq)                \
     X(foot_ik)                   \
-    X(foot_ik_vel)
+    X(foot_ik_vel)               \
+    X(sample_linear_turns)
 
 typedef enum pb_op {
 #define PB_X_ENUM(name) PB_OP_##name,
@@ -371,7 +372,8 @@ typedef struct pb_param_arrays {
 
 typedef struct pb_call {
     const pb_pose *a;            /* first input pose */
-    const pb_pose *b;            /* second input pose (ops that read b) */
+    const pb_pose *b;            /* second input pose (ops that read b; sample_linear_turns: the clip's turns,
+                                    pb_clip_turns in clip.h, clip.frames x clip.joints elements) */
     pb_pose *out;                /* output pose (may be the same pose as a or b) */
     const pb_pose_aos *aos_in;   /* PB_OPF_AOS_IN ops */
     pb_pose_aos *aos_out;        /* PB_OPF_AOS_OUT ops */

@@ -82,11 +82,11 @@ int main(int argc, char **argv)
     size_t block = (size_t)arg_or(argc, argv, 5, 48, 16, 4096);
     pb_op sampler = PB_OP_sample_linear;
     if (argc > 6 && strcmp(argv[6], "linear")) {
-        if (strcmp(argv[6], "cubic")) {
-            fprintf(stderr, "frame_icount: sampler \"%s\" is not linear or cubic\n", argv[6]);
+        if (strcmp(argv[6], "cubic") && strcmp(argv[6], "turns")) {
+            fprintf(stderr, "frame_icount: sampler \"%s\" is not linear, cubic or turns\n", argv[6]);
             return 2;
         }
-        sampler = PB_OP_sample_cubic;
+        sampler = strcmp(argv[6], "cubic") ? PB_OP_sample_linear_turns : PB_OP_sample_cubic;
     }
     pb_scene sc;
     pb_frame_blocks b;
