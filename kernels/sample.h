@@ -218,8 +218,8 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
                 size_t e = fr[q] + jb;
                 key[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);
             }
-            vq trel;
-            pb_vf ts, th;
+            pb_vf ts = vzero(), th = vzero();   /* defined either way: tn is a run value here (FEW_NOINLINE) */
+            vq trel = vq_make(ts, ts, ts, ts);
             if (tn) trel = sample_turn_load(k, fr[1] + jb, key_lanes(fr[1] + jb, end, cj), &ts, &th);
             vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin, tn ? &trel : NULL, &ts, &th);
             if (C == 1) {
@@ -375,8 +375,8 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
     for (; l < cnt; l++) {
         vkf key[4];
         SAMPLE_KEYS(key, l)
-        vq trel;
-        pb_vf ts, th;
+        pb_vf ts = vzero(), th = vzero();
+        vq trel = vq_make(ts, ts, ts, ts);
         if (tn) trel = sample_turn_load(k, fr[l][1] + jb, SAMPLE_LANES(fr[l][1] + jb), &ts, &th);
         vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin, tn ? &trel : NULL, &ts, &th);
         sample_row_store(rows, l, np, &r);
