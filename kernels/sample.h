@@ -146,6 +146,17 @@ PB_VINLINE vq sample_turn_load(const pb_kargs *k, size_t e, size_t cnt, pb_vf *s
     *h = vload_n(k->b[PB_POS_Y] + e, cnt, 0.0f);
     return vq_load_n(k->b, e, cnt);
 }
+/* sample_math's turn arguments: the table's turn at e into trel, ts, th and trel returned where tn,
+ * else NULL (the turn computed from the keys); all defined either way (in sample_few tn is a run
+ * value, and gcc 12's -O1 builds saw them as maybe uninitialized). */
+PB_VINLINE const vq *sample_turn_opt(const pb_kargs *k, int tn, size_t e, size_t cnt, vq *trel, pb_vf *ts, pb_vf *th)
+{
+    *ts = *th = vzero();
+    *trel = vq_make(*ts, *ts, *ts, *ts);
+    if (!tn) return NULL;
+    *trel = sample_turn_load(k, e, cnt, ts, th);
+    return trel;
+}
 /* How many lanes to load of a key's joints from clip element e (end: the
  * clip's elements; cj: the joints left in the block): whole vectors where
  * the clip has PB_LANES floats from e (lanes past the block read later keys,
@@ -218,10 +229,10 @@ FEW_NOINLINE void sample_few(const pb_kargs *k, size_t c, int cubic, int vel, in
                 size_t e = fr[q] + jb;
                 key[q] = vkf_load_n(k->a, e, key_lanes(e, end, cj), 10);
             }
-            pb_vf ts = vzero(), th = vzero();   /* defined either way: tn is a run value here (FEW_NOINLINE) */
-            vq trel = vq_make(ts, ts, ts, ts);
-            if (tn) trel = sample_turn_load(k, fr[1] + jb, key_lanes(fr[1] + jb, end, cj), &ts, &th);
-            vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin, tn ? &trel : NULL, &ts, &th);
+            vq trel;
+            pb_vf ts, th;
+            const vq *tp = sample_turn_opt(k, tn, fr[1] + jb, key_lanes(fr[1] + jb, end, cj), &trel, &ts, &th);
+            vkf r = sample_math(key, vset1(al), vset1(live), cubic, vel, lin, tp, &ts, &th);
             if (C == 1) {
                 vkf_store_n(k->out, jb, cj, np, &r);
                 continue;
@@ -375,10 +386,10 @@ PB_VINLINE void sample_block(const pb_kargs *k, size_t jb, size_t c, size_t cj, 
     for (; l < cnt; l++) {
         vkf key[4];
         SAMPLE_KEYS(key, l)
-        pb_vf ts = vzero(), th = vzero();
-        vq trel = vq_make(ts, ts, ts, ts);
-        if (tn) trel = sample_turn_load(k, fr[l][1] + jb, SAMPLE_LANES(fr[l][1] + jb), &ts, &th);
-        vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin, tn ? &trel : NULL, &ts, &th);
+        vq trel;
+        pb_vf ts, th;
+        const vq *tp = sample_turn_opt(k, tn, fr[l][1] + jb, SAMPLE_LANES(fr[l][1] + jb), &trel, &ts, &th);
+        vkf r = sample_math(key, vset1(al[l]), vset1(live[l]), cubic, vel, lin, tp, &ts, &th);
         sample_row_store(rows, l, np, &r);
     }
 #undef SAMPLE_KEYS

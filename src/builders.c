@@ -181,19 +181,6 @@ pb_status pb_crowd_builder_init(pb_crowd_builder *crowd, const pb_crowd_desc *de
     return PB_OK;
 }
 
-/* The span of memory a pose's planes cover, for overlap checks. */
-static int poses_overlap(const pb_pose *x, const pb_pose *y)
-{
-    uintptr_t xl = UINTPTR_MAX, xh = 0, yl = UINTPTR_MAX, yh = 0;
-    for (int i = 0; i < PB_PLANES; i++) {   /* a static pose's velocity planes (NULL) cover nothing */
-        uintptr_t a = (uintptr_t)x->plane[i], b = (uintptr_t)y->plane[i];
-        if (a && a < xl) xl = a;
-        if (a && a + x->stride * sizeof(float) > xh) xh = a + x->stride * sizeof(float);
-        if (b && b < yl) yl = b;
-        if (b && b + y->stride * sizeof(float) > yh) yh = b + y->stride * sizeof(float);
-    }
-    return xl < yh && yl < xh;
-}
 
 pb_status pb_crowd_builder_set_variant(pb_crowd_builder *crowd, const pb_variant *variant)
 {
@@ -232,12 +219,12 @@ static pb_status crowd_check_build(const char *fn, const pb_crowd_builder *crowd
         if (crowd->clips[k]->joints != crowd->joints)
             return pb_fail(PB_ERR_SIZE, "%s: clips[%zu] now has %zu joints, %zu at init", fn, k,
                            crowd->clips[k]->joints, crowd->joints);
-        if (poses_overlap(out, &crowd->clips[k]->pose))
+        if (pb_poses_overlap(out, &crowd->clips[k]->pose))
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps clips[%zu]", fn, k);
         if (crowd->turns && crowd->turns[k]->n != crowd->clips[k]->pose.n)
             return pb_fail(PB_ERR_SIZE, "%s: turns[%zu] has n = %zu but clips[%zu] now has %zu keys", fn, k,
                            crowd->turns[k]->n, k, crowd->clips[k]->pose.n);
-        if (crowd->turns && poses_overlap(out, crowd->turns[k]))
+        if (crowd->turns && pb_poses_overlap(out, crowd->turns[k]))
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps turns[%zu]", fn, k);
     }
     *v = crowd->variant;

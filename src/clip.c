@@ -87,8 +87,8 @@ pb_status pb_clip_turns(const pb_clip *clip, pb_pose *turns)
     size_t F = clip->frames, J = clip->joints;
     if (turns->n != clip->pose.n)
         return pb_fail(PB_ERR_SIZE, "pb_clip_turns: turns has n = %zu, the clip %zu frames x %zu joints", turns->n, F, J);
-    if (turns->plane[0] == clip->pose.plane[0])
-        return pb_fail(PB_ERR_ALIAS, "pb_clip_turns: turns is the clip's own pose");
+    if (pb_poses_overlap(turns, &clip->pose))
+        return pb_fail(PB_ERR_ALIAS, "pb_clip_turns: turns overlaps the clip's pose");
     for (size_t e = 0; e < clip->pose.n; e++)
         for (int p = PB_ROT_W; p <= PB_ROT_Z; p++)
             if (!isfinite(clip->pose.plane[p][e]))

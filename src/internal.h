@@ -122,6 +122,26 @@ static inline double pb_quat_len(const float *q)
  * every implementation, the double oracle included: the frame position is a
  * discretization of the input, so all of them must put key boundaries on
  * the same side. */
+/* The memory a pose's planes cover (a static pose's NULL velocity planes cover nothing), for the
+ * overlap checks of pb_run, the crowd builder and pb_clip_turns. */
+typedef struct { uintptr_t lo, hi; } pb_span;
+static inline pb_span pb_pose_span(const pb_pose *p)
+{
+    pb_span s = { UINTPTR_MAX, 0 };
+    for (int i = 0; i < PB_PLANES; i++) {
+        if (!p->plane[i]) continue;
+        uintptr_t a = (uintptr_t)p->plane[i], b = a + p->stride * sizeof(float);
+        if (a < s.lo) s.lo = a;
+        if (b > s.hi) s.hi = b;
+    }
+    return s;
+}
+static inline int pb_spans_overlap(pb_span a, pb_span b) { return a.lo < b.hi && b.lo < a.hi; }
+static inline int pb_poses_overlap(const pb_pose *x, const pb_pose *y)
+{
+    return pb_spans_overlap(pb_pose_span(x), pb_pose_span(y));
+}
+
 static inline void pb_frame_at(float t, size_t frames, float fps, size_t *f0, float *alpha, int *inside)
 {
     float last = (float)(frames - 1);

@@ -8,26 +8,12 @@
 #include <string.h>
 #include "internal.h"
 
-typedef struct { uintptr_t lo, hi; } span;
-
-static span pose_span(const pb_pose *p)
-{
-    span s = { UINTPTR_MAX, 0 };
-    for (int i = 0; i < PB_PLANES; i++) {
-        if (!p->plane[i]) continue;   /* a static pose's velocity planes */
-        uintptr_t a = (uintptr_t)p->plane[i], b = a + p->stride * sizeof(float);
-        if (a < s.lo) s.lo = a;
-        if (b > s.hi) s.hi = b;
-    }
-    return s;
-}
-static int spans_overlap(span a, span b) { return a.lo < b.hi && b.lo < a.hi; }
 
 /* out may be exactly an input (same plane pointers, op-by-op in place), but
  * no out plane may overlap a different input plane. */
 static pb_status check_alias(const pb_pose *out, const pb_pose *in, const char *name)
 {
-    if (!spans_overlap(pose_span(out), pose_span(in))) return PB_OK;
+    if (!pb_poses_overlap(out, in)) return PB_OK;
     /* exactly in place (the frame's layers): the pair loop below would only compare out's planes with
      * each other, which a separate out is not checked for either; 361 pairs a call saved */
     if (out->stride == in->stride && !memcmp(out->plane, in->plane, sizeof out->plane)) return PB_OK;
@@ -79,11 +65,11 @@ static pb_status check_aos_alias(const pb_pose_aos *a, const pb_pose *p, const c
 {
     float *arr[PB_AOS_ARRAYS];
     aos_arrays(a, arr);
-    span ps = pose_span(p);
+    pb_span ps = pb_pose_span(p);
     for (int i = 0; i < PB_AOS_ARRAYS; i++) {
         if (!arr[i]) continue;
-        span s = { (uintptr_t)arr[i], (uintptr_t)(arr[i] + a->n * (size_t)pb_aos_width[i]) };
-        if (spans_overlap(s, ps)) return pb_fail(PB_ERR_ALIAS, "%s overlaps the pose's planes", what);
+        pb_span s = { (uintptr_t)arr[i], (uintptr_t)(arr[i] + a->n * (size_t)pb_aos_width[i]) };
+        if (pb_spans_overlap(s, ps)) return pb_fail(PB_ERR_ALIAS, "%s overlaps the pose's planes", what);
     }
     return PB_OK;
 }
@@ -105,10 +91,10 @@ static pb_status check_palette(const pb_op_info *info, const pb_call *c, size_t 
     if ((uintptr_t)pal->data % _Alignof(float))
         return pb_fail(PB_ERR_ALIGN, "%s: palette.data is not aligned for float", info->name);
     size_t w = (info->flags & PB_OPF_MAT_OUT) ? PB_PALETTE_MAT_FLOATS : PB_PALETTE_DQ_FLOATS;
-    span ps = { (uintptr_t)pal->data, (uintptr_t)(pal->data + n * w) };
-    if (spans_overlap(ps, pose_span(c->a)) || spans_overlap(ps, pose_span(c->b)))
+    pb_span ps = { (uintptr_t)pal->data, (uintptr_t)(pal->data + n * w) };
+    if (pb_spans_overlap(ps, pb_pose_span(c->a)) || pb_spans_overlap(ps, pb_pose_span(c->b)))
         return pb_fail(PB_ERR_ALIAS, "%s: palette.data overlaps pose %s", info->name,
-                       spans_overlap(ps, pose_span(c->a)) ? "a" : "b");
+                       pb_spans_overlap(ps, pb_pose_span(c->a)) ? "a" : "b");
     return PB_OK;
 }
 
@@ -312,7 +298,7 @@ static pb_status check_via(const pb_op_info *info, const pb_call *c, size_t n)
         return pb_fail(PB_ERR_SIZE, "%s: call.via has n = %zu but the poses have n = %zu", info->name, c->via->n, n);
     const pb_pose *other[3] = { c->a, c->b, c->out };
     for (int i = 0; i < 3; i++)
-        if (spans_overlap(pose_span(c->via), pose_span(other[i])))
+        if (pb_poses_overlap(c->via, other[i]))
             return pb_fail(PB_ERR_ALIAS, "%s: call.via overlaps pose %s", info->name, i == 0 ? "a" : i == 1 ? "b" : "out");
     return PB_OK;
 }
@@ -363,13 +349,13 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
         for (size_t ch = 0; ch < c->out->n / J; ch++)
             if (!isfinite(c->offsets[ch]))
                 return pb_fail(PB_ERR_PARAM, "%s: offsets[%zu] is %g (must be finite)", info->name, ch, (double)c->offsets[ch]);
-        if (spans_overlap(pose_span(c->out), pose_span(&c->clip->pose)))
+        if (pb_poses_overlap(c->out, &c->clip->pose))
             return pb_fail(PB_ERR_ALIAS, "%s: out overlaps the clip", info->name);
         if (info->in_b) {   /* the clip's turns (pb_clip_turns): one element per key */
             if (c->b->n != c->clip->pose.n)
                 return pb_fail(PB_ERR_SIZE, "%s: pose b (the clip's turns) has n = %zu but the clip has %zu frames x "
                                "%zu joints (pb_clip_turns makes it)", info->name, c->b->n, c->clip->frames, J);
-            if (spans_overlap(pose_span(c->out), pose_span(c->b)))
+            if (pb_poses_overlap(c->out, c->b))
                 return pb_fail(PB_ERR_ALIAS, "%s: out overlaps pose b (the clip's turns)", info->name);
         }
         n = c->out->n;

@@ -43,7 +43,7 @@ PB_API pb_status pb_clip_check(const pb_clip *clip);
  * frames x joints, static (10 floats per key, of which the sampler reads 5: about half a clip's
  * own pose of 19 planes) or not.
  * Errors: PB_ERR_NULL, the clip's pb_clip_check error, turns' pb_pose_check error, PB_ERR_SIZE
- * (turns.n not frames x joints), PB_ERR_ALIAS (turns is the clip's pose), PB_ERR_PARAM (a key's
+ * (turns.n not frames x joints), PB_ERR_ALIAS (turns overlaps the clip's pose), PB_ERR_PARAM (a key's
  * rotation not finite: its frame, joint and component named); on error turns is not written. */
 PB_API pb_status pb_clip_turns(const pb_clip *clip, pb_pose *turns);
 /* Joint limits (pb_joint_limits, ops.h) from the motion in clips: per joint and axis, the
