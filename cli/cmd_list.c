@@ -1,5 +1,6 @@
 /* cmd_list.c — `posebench variants` (which variants exist and which this CPU
  * runs) and `posebench ops` (the op registry). Neither takes options. */
+#include <stdint.h>
 #include <stdio.h>
 #include "command.h"
 #include "pick.h"
@@ -10,6 +11,13 @@ static int run_variants(const opt_val *vals, int nrest, char **rest)
     (void)vals, (void)nrest, (void)rest;
     char feats[128];
     printf("CPU features: %s\n", pb_cpu_feature_names(pb_cpu_features(), feats, sizeof feats));
+    size_t l2 = pb_cache_bytes(2), llc = pb_cache_bytes(0);
+    if (l2 && llc) printf("caches (sysfs): L2 %zu KiB, last level %zu KiB\n", l2 >> 10, llc >> 10);
+    else printf("caches: not listed by sysfs\n");
+    size_t sb = pb_stream_bytes();
+    if (sb == SIZE_MAX) printf("output streamed past the caches: never (POSEBENCH_STREAM_BYTES)\n");
+    else printf("output streamed past the caches: by calls reading and writing over %zu KiB (pb_stream_bytes, "
+                "POSEBENCH_STREAM_BYTES)\n", sb >> 10);
     if (pick_disabled())
         printf("disabled by POSEBENCH_DISABLE: %s\n", pb_cpu_feature_names(pick_disabled(), feats, sizeof feats));
     const pb_variant *active = NULL;
@@ -50,7 +58,9 @@ static int run_ops(const opt_val *vals, int nrest, char **rest)
 const command cmd_variants = {
     .name = "variants",
     .summary = "list the variants and whether this CPU runs them (native, emulated, disabled, unavailable)",
-    .about = "  [active] marks the variant dispatch uses (the forced one, else the best this CPU runs).\n",
+    .about = "  [active] marks the variant dispatch uses (the forced one, else the best this CPU runs).\n"
+             "  Also the caches sysfs lists and the call size above which outputs are streamed past them\n"
+             "  (pb_stream_bytes: the last-level cache, at most 2 MiB a CPU sharing it; POSEBENCH_STREAM_BYTES).\n",
     .run = run_variants,
 };
 

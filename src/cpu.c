@@ -181,29 +181,22 @@ size_t pb_cache_bytes(int level) { return cache_scan(level, NULL); }
 
 /* The last-level cache as the C library tells it (glibc: CPUID), for systems
  * whose sysfs has no cache entries (a KVM guest of an AMD EPYC, Zen 5, seen
- * 2026-12-05: no cpu0/cache folder, CPUID an L3 of 508 MiB); *cpus: every
- * online CPU, taken to share it, so the cap below holds there too: with
- * the 32 MiB fallback before, that guest's sample_linear took 10.2-12.1 ns
- * per joint on AVX-512 at 262144 joints against 6.6-6.9 with the 4 MiB this
- * gives, and 6.9-7.1 against 5.2-5.3 at 65536 (bench --op sample_linear --op
- * blend_static --sizes 65536,262144, two runs alternating; blend_static
- * within the runs' spread). 0 where the library does not say. */
-static size_t libc_llc(unsigned *cpus)
+ * 2026-12-05: no cpu0/cache folder, CPUID an L3 of 508 MiB); 0 where the
+ * library does not say. */
+static size_t libc_llc(void)
 {
 #if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
-    long s = sysconf(_SC_LEVEL3_CACHE_SIZE), n = sysconf(_SC_NPROCESSORS_ONLN);
+    long s = sysconf(_SC_LEVEL3_CACHE_SIZE);
     if (s <= 0) s = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    if (s > 0 && n > 0 && n <= 65536) {
-        *cpus = (unsigned)n;
-        return (size_t)s;
-    }
-#endif
-    (void)cpus;
+    return s > 0 ? (size_t)s : 0;
+#else
     return 0;
+#endif
 }
 
 /* The streaming threshold: the last-level cache (from sysfs, else from the C
- * library, else 32 MiB), at most 2 MiB for each CPU that shares it, or POSEBENCH_STREAM_BYTES
+ * library, else 32 MiB), at most 2 MiB for each CPU that shares it (every
+ * online CPU where sysfs does not say which), or POSEBENCH_STREAM_BYTES
  * when it is a whole number (malformed: ignored). The cap is for virtual
  * machines, which see a whole socket's cache beside their own few CPUs: a
  * 2-CPU guest of an Intel Xeon (Emerald Rapids, 2 MiB of L2 a core) reads a
@@ -217,15 +210,22 @@ static size_t libc_llc(unsigned *cpus)
  * additive layers, blend_static_nlerp, blend_n at K = 2 and 4) stayed within
  * 3 %, as close as two runs of one setting. Today's parts have 2-5 MiB of
  * last-level cache per core, so on a real machine with many cores the cap
- * is near the cache's size. */
+ * is near the cache's size. On the Zen 5 guest above, the 32 MiB of the
+ * fallback before (no cap, the sharing unknown) left sample_linear at
+ * 10.2-12.1 ns per joint on AVX-512 at 262144 joints against 6.6-6.9 with
+ * the 4 MiB of two online CPUs, and 6.9-7.1 against 5.2-5.3 at 65536 (bench
+ * --op sample_linear --op blend_static --sizes 65536,262144, two runs
+ * alternating; blend_static within the runs' spread). */
 static _Atomic size_t stream_bytes;
 static pthread_once_t stream_once = PTHREAD_ONCE_INIT;
 static void stream_init(void)
 {
     unsigned cpus = 0;
     size_t b = cache_scan(0, &cpus);
-    if (!b) b = libc_llc(&cpus);
+    if (!b) b = libc_llc();
     if (!b) b = (size_t)32 << 20;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!cpus && online > 0 && online <= 65536) cpus = (unsigned)online;
     size_t cap = (size_t)cpus << 21;
     if (cpus && cap < b) b = cap;
     unsigned long long v;

@@ -61,6 +61,13 @@ else
 fi
 out=$(POSEBENCH_VARIANT=$foreign run variants 2>&1); st=$?
 if [ $st = 2 ] && grep -q "not built for" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced foreign: $st $out"; fi
+# the streaming threshold in force, from POSEBENCH_STREAM_BYTES (KiB) or "never" for SIZE_MAX
+out=$(POSEBENCH_STREAM_BYTES=1048576 run variants 2>&1)
+if grep -q "^output streamed past the caches: by calls reading and writing over 1024 KiB" <<<"$out"; then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL variants stream threshold: $out"; fi
+out=$(POSEBENCH_STREAM_BYTES=18446744073709551615 run variants 2>&1)
+if grep -q "^output streamed past the caches: never" <<<"$out"; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "FAIL variants stream never: $out"; fi
 out=$(POSEBENCH_VARIANT=scalar run variants 2>&1)
 if grep -Eq "^scalar .*\[active\]" <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL env forced scalar: $out"; fi
 if [ "$emulated" = ON ]; then   # the harness's -emu rows, by --variant and by POSEBENCH_VARIANT

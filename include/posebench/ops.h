@@ -276,10 +276,10 @@ PB_API size_t pb_cache_bytes(int level);
  * last-level cache before anything reads it, and streaming it saves the read
  * of each output line before its write (a quarter of a blend's memory
  * traffic). The default is the last-level cache's size (pb_cache_bytes(0);
- * where sysfs does not say, the C library's, shared by every online CPU; else
- * 32 MiB) but at most 2 MiB for each CPU sharing it (a virtual machine
- * sees a whole socket's cache beside its own few CPUs), or
- * POSEBENCH_STREAM_BYTES when that is a whole number; 0 streams always,
+ * where sysfs does not say, the C library's; else 32 MiB) but at most 2 MiB
+ * for each CPU sharing it (every online CPU where sysfs does not say which),
+ * since a virtual machine sees a whole socket's cache beside its own few
+ * CPUs; or POSEBENCH_STREAM_BYTES when that is a whole number; 0 streams always,
  * SIZE_MAX never (set it when the next op reads the output at once and it
  * fits). Read when a call is prepared: a plan keeps the choice it was made
  * with. The results are the same bits either way. */
