@@ -12,8 +12,8 @@ static int run_variants(const opt_val *vals, int nrest, char **rest)
     char feats[128];
     printf("CPU features: %s\n", pb_cpu_feature_names(pb_cpu_features(), feats, sizeof feats));
     size_t l2 = pb_cache_bytes(2), llc = pb_cache_bytes(0);
-    if (l2 && llc) printf("caches (sysfs): L2 %zu KiB, last level %zu KiB\n", l2 >> 10, llc >> 10);
-    else printf("caches: not listed by sysfs\n");
+    if (l2 && llc) printf("caches (sysfs, else the C library): L2 %zu KiB, last level %zu KiB\n", l2 >> 10, llc >> 10);
+    else printf("caches: unknown (neither sysfs nor the C library lists them)\n");
     size_t sb = pb_stream_bytes();
     if (sb == SIZE_MAX) printf("output streamed past the caches: never (POSEBENCH_STREAM_BYTES)\n");
     else printf("output streamed past the caches: by calls reading and writing over %zu KiB (pb_stream_bytes, "
@@ -59,7 +59,7 @@ const command cmd_variants = {
     .name = "variants",
     .summary = "list the variants and whether this CPU runs them (native, emulated, disabled, unavailable)",
     .about = "  [active] marks the variant dispatch uses (the forced one, else the best this CPU runs).\n"
-             "  Also the caches sysfs lists and the call size above which outputs are streamed past them\n"
+             "  Also the caches (pb_cache_bytes) and the call size above which outputs are streamed past them\n"
              "  (pb_stream_bytes: the last-level cache, at most 2 MiB a CPU sharing it; POSEBENCH_STREAM_BYTES).\n",
     .run = run_variants,
 };

@@ -81,9 +81,9 @@ size_t dram_joints(double llc_bytes, double op_bytes_per_joint, char *why, size_
         snprintf(why, len, "twice the last-level cache (%.0f MiB) is over the 1 GiB this run allows", 2 * llc_bytes / 1048576);
         return 0;
     }
-    size_t n = 1024;
-    while ((double)n * op_bytes_per_joint < ws) n *= 2;   /* a power of two: n is a multiple of every lane count */
-    return n;
+    /* a multiple of 1024, so of every lane count and joint count of the bench's skeletons: a power of two
+     * could double the working set past the cap (a 508 MiB last-level cache gave 2 GiB) */
+    return (size_t)ceil(ws / op_bytes_per_joint / 1024) * 1024;
 }
 
 double host_llc_bytes(void)

@@ -115,6 +115,10 @@ static void read_context(const cJSON *ctx, bench_data *b)
         if (!type || !strcmp(type, "Instruction") || level < 1 || level > 3) continue;
         b->cache[level - 1] = json_num(c, "size");
     }
+    /* Google Benchmark reads the caches from sysfs; where that lists none (some virtual
+     * machines) the bench ran on this host moments ago, so take this host's from the C library */
+    if (!(b->cache[0] > 0) && !(b->cache[1] > 0) && !(b->cache[2] > 0))
+        for (int l = 0; l < 3; l++) b->cache[l] = (double)pb_cache_bytes(l + 1);
 }
 
 /* Medians: Google Benchmark's median aggregates; the mean of single runs when

@@ -177,21 +177,29 @@ static size_t cache_scan(int level, unsigned *sharing)
     }
     return best;
 }
-size_t pb_cache_bytes(int level) { return cache_scan(level, NULL); }
-
-/* The last-level cache as the C library tells it (glibc: CPUID), for systems
- * whose sysfs has no cache entries (a KVM guest of an AMD EPYC, Zen 5, seen
- * 2026-12-05: no cpu0/cache folder, CPUID an L3 of 508 MiB); 0 where the
- * library does not say. */
-static size_t libc_llc(void)
+/* A cache's size as the C library tells it (glibc: CPUID), for systems whose
+ * sysfs has no cache entries (a KVM guest of an AMD EPYC, Zen 5, seen
+ * 2026-12-05: no cpu0/cache folder; CPUID 48 KiB of L1d, 1 MiB of L2 and an
+ * L3 of 508 MiB, the host's); level 0 the largest; 0 where it does not say. */
+static size_t libc_cache(int level)
 {
-#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
-    long s = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (s <= 0) s = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return s > 0 ? (size_t)s : 0;
-#else
-    return 0;
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE) && \
+    defined(_SC_LEVEL4_CACHE_SIZE)
+    static const int name[4] = { _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE,
+                                 _SC_LEVEL4_CACHE_SIZE };
+    if (level < 0 || level > 4) return 0;
+    for (int l = level ? level : 4; l >= (level ? level : 1); l--) {
+        long b = sysconf(name[l - 1]);
+        if (b > 0) return (size_t)b;
+    }
 #endif
+    (void)level;
+    return 0;
+}
+size_t pb_cache_bytes(int level)
+{
+    size_t b = cache_scan(level, NULL);
+    return b ? b : libc_cache(level);
 }
 
 /* The streaming threshold: the last-level cache (from sysfs, else from the C
@@ -222,7 +230,7 @@ static void stream_init(void)
 {
     unsigned cpus = 0;
     size_t b = cache_scan(0, &cpus);
-    if (!b) b = libc_llc();
+    if (!b) b = libc_cache(0);
     if (!b) b = (size_t)32 << 20;
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (!cpus && online > 0 && online <= 65536) cpus = (unsigned)online;

@@ -264,7 +264,9 @@ PB_API const char *pb_cpu_model(char *buf, size_t len);
  * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
 PB_API void pb_cpu_disable(uint32_t mask);
 /* The size in bytes of cpu0's data (or unified) cache of this level, or with
- * level 0 of its largest (the last level), from Linux's sysfs; 0 if unknown. */
+ * level 0 of its largest (the last level), from Linux's sysfs, else from the
+ * C library (glibc: CPUID; some virtual machines' sysfs lists no caches, and
+ * their CPUID may give the host's whole last-level cache); 0 if unknown. */
 PB_API size_t pb_cache_bytes(int level);
 
 /* Cache-bypassing output. The static override and additive layers
@@ -275,8 +277,8 @@ PB_API size_t pb_cache_bytes(int level);
  * reads and writes exceed pb_stream_bytes(): such an output would leave the
  * last-level cache before anything reads it, and streaming it saves the read
  * of each output line before its write (a quarter of a blend's memory
- * traffic). The default is the last-level cache's size (pb_cache_bytes(0);
- * where sysfs does not say, the C library's; else 32 MiB) but at most 2 MiB
+ * traffic). The default is the last-level cache's size (pb_cache_bytes(0),
+ * else 32 MiB) but at most 2 MiB
  * for each CPU sharing it (every online CPU where sysfs does not say which),
  * since a virtual machine sees a whole socket's cache beside its own few
  * CPUs; or POSEBENCH_STREAM_BYTES when that is a whole number; 0 streams always,
