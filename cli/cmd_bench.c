@@ -195,7 +195,7 @@ const command cmd_bench = {
              "  (copy_ratio = op time / copy time); sizes from 262144 also run cold-cache. Google Benchmark's\n"
              "  flags after --, e.g. --benchmark_filter=REGEX, --benchmark_min_time=SECONDS,\n"
              "  --benchmark_repetitions=N (--benchmark_* flags are also taken before --). Its line \"Library was\n"
-             "  built as DEBUG\" is about Debian's build of the framework, not the timed code (see README).\n",
+             "  built as DEBUG\" is about Debian's build of the framework, not the timed code (docs/performance.md).\n",
     .opts = opts,
     .nopts = O_COUNT,
     .rest = "<Google Benchmark flags>",

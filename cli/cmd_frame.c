@@ -386,7 +386,7 @@ static void print_legend(const frame_cfg *cfg)
            "              median of the sums. spread: (max - min) / median of the total over the repetitions\n"
            "  apart sum   the stages timed apart, each as its own block of frames (how frame timed them before):\n"
            "              below the total because a stage repeated alone finds its own data in cache, while in the\n"
-           "              frame the other stages have evicted it (see README, \"Frame, budget, report\")\n"
+           "              frame the other stages have evicted it (docs/frame-and-budget.md)\n"
            "  chars/ms    characters / total; setup us: once per transition, not per frame\n",
            pb_op_get(cfg->sampler)->name, (double)PB_FRAME_ADDITIVE_WEIGHT, clock_read_cost(wall_seconds) * 1e6,
            ST_COUNT);

@@ -193,6 +193,28 @@ void opts_synopsis(FILE *f, const opt_spec *spec, int nspec, int indent, int wid
     }
 }
 
+/* Text at column `indent`, words wrapped so no line passes `width`: the text is one
+ * paragraph (a '\n' in it is a space, so help written pre-wrapped reflows). */
+void opts_wrap(FILE *f, const char *text, int indent, int width)
+{
+    int col = indent;
+    const char *p = text;
+    while (*p) {
+        if (*p == ' ' || *p == '\n') {
+            p++;
+            continue;
+        }
+        size_t n = strcspn(p, " \n");
+        if (col > indent && col + 1 + (int)n > width) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(f, "%s%.*s", col > indent ? " " : "", (int)n, p);
+        col += (int)n + (col > indent);
+        p += n;
+    }
+}
+
 void opts_help(FILE *f, const opt_spec *spec, int nspec)
 {
     for (int i = 0; i < nspec; i++) {
@@ -202,11 +224,7 @@ void opts_help(FILE *f, const opt_spec *spec, int nspec)
         snprintf(head, sizeof head, "  --%s%s", s->name, meta);
         fprintf(f, "%-24s", head);
         if (strlen(head) >= 24) fprintf(f, "\n%-24s", "");
-        for (const char *p = s->help; *p; p++) {   /* continuation lines indented under the first */
-            fputc(*p, f);
-            if (*p == '\n') fprintf(f, "%-24s", "");
-        }
-        char extra[160];
+        char extra[160], text[2048];
         int n = 0;
         extra[0] = '\0';
         if (s->kind == OPT_LONG)
@@ -215,7 +233,8 @@ void opts_help(FILE *f, const opt_spec *spec, int nspec)
             n += snprintf(extra + n, sizeof extra - (size_t)n, "%g..%g", s->lo, s->hi);
         if (s->dflt) n += snprintf(extra + n, sizeof extra - (size_t)n, "%sdefault %s", n ? "; " : "", s->dflt);
         if (s->max_count > 1) snprintf(extra + n, sizeof extra - (size_t)n, "%srepeatable", n ? "; " : "");
-        if (extra[0]) fprintf(f, " (%s)", extra);
+        snprintf(text, sizeof text, "%s%s%s%s", s->help, extra[0] ? " (" : "", extra, extra[0] ? ")" : "");
+        opts_wrap(f, text, 24, OPTS_HELP_WIDTH);
         fputc('\n', f);
     }
     fprintf(f, "%-24s%s\n", "  --help, -h", "this help");

@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Columns of `--help` text: option help is wrapped at this width (tests/cli_test.sh checks it). */
+#define OPTS_HELP_WIDTH 100
+
 typedef enum opt_kind {
     OPT_FLAG,     /* no value */
     OPT_STR,      /* any non-empty string (a file, a name the command checks) */
@@ -54,6 +57,8 @@ int opts_parse(const char *cmd, const opt_spec *spec, int nspec, opt_val *vals, 
                int positional);
 
 /* The option lines of the help (two-space indent, aligned). */
+/* Text at column indent (the cursor is there) as one paragraph ('\n' is a space), words wrapped at width. */
+void opts_wrap(FILE *f, const char *text, int indent, int width);
 void opts_help(FILE *f, const opt_spec *spec, int nspec);
 /* The one-line synopsis: "[--op NAME]... [--quick]". */
 void opts_synopsis(FILE *f, const opt_spec *spec, int nspec, int indent, int width);

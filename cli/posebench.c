@@ -22,13 +22,30 @@ static void usage(FILE *f)
     fputs("usage: posebench [--variant NAME] <command> [options]\n"
           "       posebench help [COMMAND]     this help, or a command's (same as posebench COMMAND --help)\n"
           "commands:\n", f);
-    for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    for (int i = 0; i < NCOMMANDS; i++) {
+        fprintf(f, "  %-10s ", commands[i]->name);
+        opts_wrap(f, commands[i]->summary, 13, OPTS_HELP_WIDTH);
+        fputc('\n', f);
+    }
     fputs("global options (before the command):\n", f);
     opts_help(f, global_opts, NGLOBAL);
-    fputs("environment:\n"
-          "  POSEBENCH_VARIANT=NAME          force the variant, as --variant (an unknown or unrunnable name is an error)\n"
-          "  POSEBENCH_DISABLE=avx512,...    hide CPU features from dispatch (unknown feature names are an error)\n"
-          "  Every command runs the variants its own --variant names, else the forced one, else its default.\n",
+    fputs("environment (a bad value is an error, exit 2):\n"
+          "  POSEBENCH_VARIANT=NAME        force the variant, as --variant\n"
+          "  POSEBENCH_DISABLE=avx512,...  hide CPU features from dispatch\n"
+          "  POSEBENCH_THREADS=N           default of --threads (frame, bench, budget)\n"
+          "  POSEBENCH_STREAM_BYTES=N      calls moving more bytes stream their output past the caches\n"
+          "  POSEBENCH_LLC_BYTES=N         the last-level cache size the bench and report assume\n"
+          "  POSEBENCH_COLD=flush|rotate   how the bench makes a cold cache\n"
+          "  POSEBENCH_POOL_SPIN_US=N      how long a waiting pool thread spins before it parks\n"
+          "  Every command runs the variants its own --variant names, else the forced one, else its default.\n"
+          "examples:\n"
+          "  posebench variants                                  what this CPU runs\n"
+          "  posebench validate --quick                          every op x variant, the short input set\n"
+          "  posebench bench --op blend_static --sizes 4096      one op, every native variant, beside a memcpy\n"
+          "  posebench frame --quick                             a crowd's frame, timed per stage\n"
+          "  posebench budget --budget-us 500                    which transition methods fit 500 us\n"
+          "  posebench report --quick                            all of it -> reports/out/<time>/index.html\n"
+          "  (docs/cli.md: every command; docs/cli-options.md: every option)\n",
           f);
     fputs(EXIT_STATUS_HELP, f);
 }
@@ -38,10 +55,26 @@ void command_help(FILE *f, const command *c)
     fprintf(f, "usage: posebench %s", c->name);
     if (c->nopts) {
         fputc(' ', f);
-        opts_synopsis(f, c->opts, c->nopts, 18 + (int)strlen(c->name), 110);
+        opts_synopsis(f, c->opts, c->nopts, 18 + (int)strlen(c->name), OPTS_HELP_WIDTH);
     }
     if (c->rest) fprintf(f, " [-- %s]", c->rest);
-    fprintf(f, "\n  %s\n%s", c->summary, c->about ? c->about : "");
+    fputs("\n  ", f);
+    opts_wrap(f, c->summary, 2, OPTS_HELP_WIDTH);
+    fputc('\n', f);
+    /* the about text: lines of one indent are a paragraph, reflowed at the width */
+    for (const char *p = c->about ? c->about : ""; *p;) {
+        size_t ind = strspn(p, " "), n = 0;
+        char para[4096];
+        para[0] = '\0';
+        while (*p && strspn(p, " ") == ind) {
+            size_t len = strcspn(p, "\n");
+            if (n + len + 2 < sizeof para) n += (size_t)snprintf(para + n, sizeof para - n, "%s%.*s", n ? " " : "", (int)(len - ind), p + ind);
+            p += len + (p[len] == '\n');
+        }
+        fprintf(f, "%*s", (int)ind, "");
+        opts_wrap(f, para, (int)ind, OPTS_HELP_WIDTH);
+        fputc('\n', f);
+    }
     if (c->nopts) fputs("options (--opt value or --opt=value):\n", f);
     opts_help(f, c->opts, c->nopts);
     fputs(EXIT_STATUS_HELP, f);

@@ -34,7 +34,7 @@ PB_API pb_status pb_clip_check(const pb_clip *clip);
 /* The clip's key-to-key turns, for the sample_linear_turns op (ops.h), which reads them instead
  * of computing the same turn for every character at every frame (a quaternion product, a square
  * root and an atan2 per joint: sample_linear_turns is 12-20 % faster than sample_linear on AVX-512
- * and AVX2, 31-37 % on SSE4.1, measured in README). Element
+ * and AVX2, 31-37 % on SSE4.1, measured in docs/performance.md). Element
  * frame x joints + joint of turns: t = key(frame + 1) key(frame)^-1 of that joint on the shorter
  * arc (t.w >= 0; the last frame: its key's turn to itself) in the rot planes, |t.v| in pos.x and
  * the half angle atan2(|t.v|, t.w) in pos.y (0 where |t.v| is 0); pos.z 0, the scales 1 and any
