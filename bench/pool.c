@@ -77,14 +77,6 @@ static pb_vcase bench_case(const pb_op_info *info, size_t n, const pb_mocap *mc,
     return cs;
 }
 
-static int planes_of(uint32_t mask)
-{
-    int c = 0;
-    for (int g = 0; g < PB_GROUPS; g++)
-        if (mask & (1u << g)) c += pb_group_size((pb_group)g);
-    return c;
-}
-
 static void add_planes(const pb_pose *p, uint32_t mask, const float **in, size_t *len, int *k)
 {
     for (int g = 0; g < PB_GROUPS; g++)
@@ -138,15 +130,10 @@ int pool_build(pool *p, pb_op op, size_t n_req, int cold, uint64_t seed, char *e
     size_t mJ = mc ? mc->clips[0].joints : 0;
     if (mc && (info->flags & (SKEL_FLAGS | PB_OPF_SAMPLE))) n = n_req >= mJ ? n_req - n_req % mJ : mJ;
     p->n_work = n;
-    /* the bench's poses have velocity planes: ops with optional velocity groups move them too */
-    size_t rd = (size_t)planes_of(info->in_a | (info->in_a ? info->opt : 0)) + (size_t)planes_of(info->in_b) +
-                ((info->flags & PB_OPF_AOS_IN) ? PB_AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? planes_of(CLIP_KEYS) : 0);
-    /* Sampling reads keys by gathers: pos/rot/scl of two (linear) or four
-     * (cubic) keys per output element, counted as if streamed. */
-    if (info->flags & PB_OPF_SAMPLE) rd = 10 * (op == PB_OP_sample_cubic ? 4 : 2);
-    if ((info->flags & PB_OPF_SAMPLE) && info->in_b) rd += 5;   /* sample_linear_turns: a turn per element (5 planes) */
-    size_t wr = (size_t)planes_of(info->out | (info->out ? info->opt : 0)) +
-                ((info->flags & PB_OPF_AOS_OUT) ? PB_AOS_FLOATS : 0) + (size_t)pb_palette_width(info);
+    /* the bench's poses have velocity planes: ops with optional velocity groups move them too;
+     * sampling's key gathers are counted as if streamed (pb_op_floats, validate/metrics.c) */
+    size_t rd, wr;
+    pb_op_floats(op, &rd, &wr);
     p->bytes_read = rd * n * sizeof(float);
     p->bytes_written = wr * n * sizeof(float);
 

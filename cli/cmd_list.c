@@ -1,5 +1,6 @@
 /* cmd_list.c — `posebench variants` (which variants exist and which this CPU
- * runs) and `posebench ops` (the op registry). Neither takes options. */
+ * runs) and `posebench ops` (the op registry; --markdown: the manual's page,
+ * ops_markdown.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include "command.h"
@@ -45,9 +46,18 @@ static int run_variants(const opt_val *vals, int nrest, char **rest)
     return ferror(stdout) ? EXIT_USAGE : EXIT_OK;
 }
 
+int ops_markdown(FILE *f);   /* ops_markdown.c */
+
+enum { O_MARKDOWN, O_COUNT };
+static const opt_spec ops_opts[O_COUNT] = {
+    [O_MARKDOWN] = { "markdown", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                     "the manual's page of ops (docs/ops.md): groups, bytes per element, tolerance and why" },
+};
+
 static int run_ops(const opt_val *vals, int nrest, char **rest)
 {
-    (void)vals, (void)nrest, (void)rest;
+    (void)nrest, (void)rest;
+    if (vals[O_MARKDOWN].count) return ops_markdown(stdout) || fflush(stdout) ? EXIT_USAGE : EXIT_OK;
     for (int i = 0; i < PB_OP_COUNT; i++) {
         const pb_op_info *o = pb_op_get((pb_op)i);
         printf("%-28s %s\n", o->name, o->summary);
@@ -66,6 +76,8 @@ const command cmd_variants = {
 
 const command cmd_ops = {
     .name = "ops",
-    .summary = "list the registered ops, one line each",
+    .summary = "list the registered ops, one line each (--markdown: docs/ops.md)",
+    .opts = ops_opts,
+    .nopts = O_COUNT,
     .run = run_ops,
 };

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Columns of `--help` text: option help is wrapped at this width (tests/cli_test.sh checks it). */
+/* Columns of `--help` text: option help is wrapped at this width (tests/test_docs.sh checks it). */
 #define OPTS_HELP_WIDTH 100
 
 typedef enum opt_kind {

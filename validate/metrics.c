@@ -55,6 +55,26 @@ int pb_palette_width(const pb_op_info *info)
     return (info->flags & PB_OPF_MAT_OUT) ? PB_PALETTE_MAT_FLOATS : (info->flags & PB_OPF_DQ_OUT) ? PB_PALETTE_DQ_FLOATS : 0;
 }
 
+static size_t group_floats(uint32_t mask)
+{
+    size_t c = 0;
+    for (int g = 0; g < PB_GROUPS; g++)
+        if (mask & (1u << g)) c += (size_t)pb_group_size((pb_group)g);
+    return c;
+}
+
+void pb_op_floats(pb_op op, size_t *read, size_t *written)
+{
+    const pb_op_info *info = pb_op_get(op);
+    const uint32_t keys = (1u << PB_G_POS) | (1u << PB_G_ROT) | (1u << PB_G_SCL);
+    size_t rd = group_floats(info->in_a | (info->in_a ? info->opt : 0)) + group_floats(info->in_b) +
+                ((info->flags & PB_OPF_AOS_IN) ? PB_AOS_FLOATS : 0) + ((info->flags & PB_OPF_CLIP_IN) ? group_floats(keys) : 0);
+    if (info->flags & PB_OPF_SAMPLE) rd = group_floats(keys) * (op == PB_OP_sample_cubic ? 4 : 2) + (info->in_b ? 5 : 0);
+    *read = rd;
+    *written = group_floats(info->out | (info->out ? info->opt : 0)) + ((info->flags & PB_OPF_AOS_OUT) ? PB_AOS_FLOATS : 0) +
+               (size_t)pb_palette_width(info);
+}
+
 int pb_dpose_alloc(pb_dpose *d, size_t n)
 {
     memset(d, 0, sizeof *d);

@@ -211,6 +211,12 @@ void pb_dpose_from_pose(pb_dpose *d, const pb_pose *p);
 void pb_dpose_from_aos(pb_dpose *d, const pb_pose_aos *a);
 /* Entries per palette element of op info (12, 8), or 0 for other ops. */
 int pb_palette_width(const pb_op_info *info);
+/* Floats an op reads and writes per element, as `bench` counts its bytes and sizes the copy
+ * it is compared with (x 4 for bytes): the groups of a (with its optional velocity groups:
+ * the bench's poses have them), of b, of out, AoS arrays and the palette; sampling counts
+ * the keys it gathers as if streamed (pos, rot, scl of 2 keys, linear; 4, cubic; + a turn of
+ * 5 floats for sample_linear_turns). docs/ops.md prints these (`posebench ops --markdown`). */
+void pb_op_floats(pb_op op, size_t *read, size_t *written);
 
 /* Angle in radians of the rotation between quaternions q and p (w, x, y, z;
  * unit, or nearly): the rotation error metric, sign-agnostic (q and -q give
