@@ -21,11 +21,16 @@
 #include "measure.h"
 #include "report.h"
 
-/* Full-report bench: the bench's own sizes (powers of 4 from 64 to 1 M joints,
- * L1 to DRAM, cold cache from 262144, plus 1000 and 10000), 3 repetitions of
- * at least 0.03 s each instead of its 5 x 0.1 s (over 20 minutes), to stay
- * under 15 minutes on 2 cores (measured figure in the README). */
+/* What each mode benchmarks (README and docs/frame-and-budget.md give the times measured).
+ * The default answers "what does each op cost here" at the sizes a frame's calls have (64
+ * joints: one character; 4096: a crowd's call in L2; 65536: a large crowd past L2) with
+ * bench --quick's 3 repetitions of 0.01 s, beside one run past the last-level cache (the
+ * DRAM point, below); the 1 M-joint size alone took 10 minutes of bench on 2 cores (its
+ * buffers and cold-cache runs), so it is --full's. --quick keeps two sizes. --full: the
+ * bench's own sizes, L1 to DRAM with cold-cache runs from 262144, 3 repetitions of 0.03 s. */
 #define REPORT_MAX_BVH 16
+#define DEFAULT_SIZES "64,4096,65536"
+#define QUICK_SIZES "4096,65536"
 #define FULL_SIZES "64,256,1000,1024,4096,10000,16384,65536,262144,1048576"
 #define FULL_REPS "--benchmark_repetitions=3"
 #define FULL_MIN_TIME "--benchmark_min_time=0.03"
@@ -35,11 +40,14 @@
 #define DRAM_OP "blend_static"
 #define DRAM_OP_BYTES 120.0
 
-enum { O_QUICK, O_OUT, O_NO_BENCH, O_BVH, O_COUNT };
+enum { O_QUICK, O_FULL, O_OUT, O_NO_BENCH, O_BVH, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
-                  "validate --quick, bench --quick (3 sizes), frame (10 frames) and budget --quick of 50 "
+                  "validate --quick, bench at " QUICK_SIZES " joints, frame (10 frames) and budget --quick of 50 "
                   "characters: about 2 minutes" },
+    [O_FULL] = { "full", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                 "every bench size (" FULL_SIZES "; cold cache from 262144), 3 x 0.03 s each, frame with 100 frames, "
+                 "full budget: 30-40 minutes (default: bench at " DEFAULT_SIZES ", 3 x 0.01 s)" },
     [O_OUT] = { "out", OPT_STR, "DIR", 0, 0, NULL, 0, NULL,
                 "write into DIR instead (created if missing; existing report files are replaced)" },
     [O_NO_BENCH] = { "no-bench", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "leave the benchmarks out (plots 1-3 then say so)" },
@@ -75,6 +83,12 @@ static int run(const opt_val *o, int nrest, char **rest)
         return EXIT_USAGE;
     }
     r->quick = o[O_QUICK].count > 0;
+    r->full = o[O_FULL].count > 0;
+    if (r->quick && r->full) {
+        fprintf(stderr, "posebench report: --quick and --full: choose one\n");
+        free(r);
+        return EXIT_USAGE;
+    }
     r->no_bench = no_bench;
     /* the folder: new and timestamped, or --out */
     if (out) {
@@ -121,7 +135,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         snprintf(probe, sizeof probe, "%s/%s", r->scripts, report_probe_script());
         if (!file_exists(probe) && file_exists("reports/ns_per_joint.gp")) snprintf(r->scripts, sizeof r->scripts, "reports");
     }
-    fprintf(stderr, "posebench report: writing %s (%s)\n", r->dir, r->quick ? "quick" : "full");
+    fprintf(stderr, "posebench report: writing %s (%s)\n", r->dir, report_mode(r));
 
     char exe[4096];
     char *self = (char *)self_exe(exe, sizeof exe, "posebench");
@@ -169,46 +183,49 @@ static int run(const opt_val *o, int nrest, char **rest)
         int ac = 0;
         av[ac++] = self;
         av[ac++] = (char *)(k == 2 ? "bench" : name);
-        char sizes_opt[] = "--sizes", sizes[] = FULL_SIZES, csv[] = "--csv", dashdash[] = "--", reps[] = FULL_REPS,
-             mint[] = FULL_MIN_TIME, frames_opt[] = "--frames", frames[] = "100", quick_frames[] = "10",
-             chars_opt[] = "--characters", quick_chars[] = "50", op_opt[] = "--op",
-             dram_op[] = DRAM_OP;
+        char sizes_opt[] = "--sizes", csv[] = "--csv", dashdash[] = "--", reps[] = FULL_REPS, mint[] = FULL_MIN_TIME,
+             frames_opt[] = "--frames", reps_opt[] = "--reps", chars_opt[] = "--characters", op_opt[] = "--op", dram_op[] = DRAM_OP;
+        char *sizes = r->full ? FULL_SIZES : r->quick ? QUICK_SIZES : DEFAULT_SIZES;
         if (k == 0) {
             if (r->quick) av[ac++] = quick;
             av[ac++] = json;
             av[ac++] = p_val;
         } else if (k == 1 || k == 2) {
-            if (r->quick) av[ac++] = quick;   /* with --sizes: only its repetitions and minimum time */
+            if (!r->full) av[ac++] = quick;   /* with --sizes: only its 3 repetitions of 0.01 s */
             if (k == 2) {
                 av[ac++] = op_opt;
                 av[ac++] = dram_op;
             }
-            if (!r->quick || k == 2) {
-                av[ac++] = sizes_opt;
-                av[ac++] = k == 2 ? dram_sizes : sizes;
-            }
+            av[ac++] = sizes_opt;
+            av[ac++] = k == 2 ? dram_sizes : sizes;
             av[ac++] = json;
             av[ac++] = k == 2 ? p_dram : p_bench;
             if (k == 1) {
                 av[ac++] = csv;
                 av[ac++] = p_csv;
             }
-            if (!r->quick) {
+            if (r->full) {
                 av[ac++] = dashdash;
                 av[ac++] = reps;
                 av[ac++] = mint;
             }
         } else {
-            if (r->quick) av[ac++] = quick;
-            if (k == 3) {   /* full: 100 frames x 5 repetitions: the scalar rows dominate; ~1.5 min */
+            /* frame: 3 x 30 frames of the full mesh by default (5 x 100 with --full; quick: --quick's
+             * 200-vertex mesh, 3 x 10 frames of 50 characters); budget: --quick (3 repetitions of 30
+             * frames) unless --full. The sanitizer builds run report --quick: under ASan at -O0 the
+             * frame step took 20 min at 200 characters, budget 2.6 */
+            if (r->quick || (k == 4 && !r->full)) av[ac++] = quick;
+            if (k == 3) {
                 av[ac++] = frames_opt;
-                av[ac++] = r->quick ? quick_frames : frames;
+                av[ac++] = r->quick ? "10" : r->full ? "100" : "30";
+                if (!r->quick && !r->full) {
+                    av[ac++] = reps_opt;
+                    av[ac++] = "3";
+                }
             }
             if (r->quick) {
-                /* quick: crowds of 50 (frame: 10 frames). The sanitizer builds run report --quick:
-                 * under ASan at -O0 the frame step took 20 min at 200 characters, budget 2.6 */
                 av[ac++] = chars_opt;
-                av[ac++] = quick_chars;
+                av[ac++] = "50";
             }
             av[ac++] = json;
             av[ac++] = k == 3 ? p_frame : p_budget;
@@ -275,7 +292,7 @@ static int run(const opt_val *o, int nrest, char **rest)
 
 const command cmd_report = {
     .name = "report",
-    .summary = "validate + bench + frame + budget -> plots, index.html and summary.md",
+    .summary = "validate + bench + frame + budget -> plots, index.html and summary.md (the main job)",
     .about = "  Runs validate, bench, frame and budget, then writes plots (gnuplot: png and svg), index.html and\n"
              "  summary.md into a new folder reports/out/YYYYmmdd-HHMMSS/ of the source tree (printed at the end).\n"
              "  Exit status 1 when validation failed or a step or plot failed: the report is written anyway.\n",

@@ -74,6 +74,8 @@ typedef struct val_cell {
 
 typedef struct val_data {
     int ok, rows, fails;
+    int other_rows;          /* rows of the tables that are not pose ops (skin_*, mm_*, bspace, blend_n) */
+    char mocap_skipped[160]; /* why the real-data class did not run ("" when it ran or the JSON does not say) */
     char variants[MAXV][32], modes[MAXV][16];
     int nv;
     int op_on[PB_OP_COUNT];
@@ -116,6 +118,7 @@ double host_llc_bytes(void);
 typedef struct report {
     char dir[2048], data[2200], scripts[2048];
     int quick;
+    int full;                   /* --full: every bench size, longer runs */
     int no_bench;               /* --no-bench: the benchmarks left out by request */
     bench_data *bench;
     val_data *val;
@@ -158,6 +161,10 @@ void validation_section(report *r, out2 *o, int made);
 void bench_section(report *r, out2 *o, const int *made);
 void frame_section(report *r, out2 *o, int made);
 void budget_section(report *r, out2 *o, int made);
+/* report_answers.c: the first screen, the three questions answered from the steps' JSON. */
+void answers_section(report *r, out2 *o);
+/* "quick", "default" or "full" */
+static inline const char *report_mode(const report *r) { return r->quick ? "quick" : r->full ? "full" : "default"; }
 /* report_scaling.c: plot 8's data (0, or -1: no blocked rows) and the fusion-and-threads section. */
 int write_scaling_data(report *r, FILE *vars);
 void scaling_section(report *r, out2 *o, int made);

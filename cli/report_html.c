@@ -57,14 +57,15 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
                  "nav a{margin-right:1em}\n</style></head>\n<body data-images-total=\"%d\">\n",
             when, total_imgs);
     fprintf(o.h, "<h1>posebench report</h1>\n<p class=\"note\">%s &middot; %s run &middot; %.0f s</p>\n", when,
-            r->quick ? "quick" : "full", total_s);
-    fputs("<nav><a href=\"#context\">context</a><a href=\"#validation\">validation</a><a href=\"#bench\">benchmarks</a>"
+            report_mode(r), total_s);
+    fputs("<nav><a href=\"#answers\">answers</a><a href=\"#context\">context</a><a href=\"#validation\">validation</a><a href=\"#bench\">benchmarks</a>"
           "<a href=\"#frame\">frame pipeline</a><a href=\"#scaling\">fusion, threads</a><a href=\"#budget\">budget</a><a href=\"#files\">files</a></nav>\n", o.h);
-    fprintf(o.m, "# posebench report\n\n%s, %s run, %.0f s.\n\n", when, r->quick ? "quick" : "full", total_s);
+    fprintf(o.m, "# posebench report\n\n%s, %s run, %.0f s.\n\n", when, report_mode(r), total_s);
 
-    /* headline */
-    fputs("<h2>Summary</h2><ul>\n", o.h);
-    fputs("## Summary\n\n", o.m);
+    answers_section(r, &o);
+    /* the run itself */
+    fputs("<h2>This run</h2><ul>\n", o.h);
+    fputs("## This run\n\n", o.m);
     if (r->val && r->val->ok) {
         fprintf(o.h, "<li class=\"%s\">validation: %d rows, %d failing</li>\n", r->val->fails ? "bad" : "good",
                 r->val->rows, r->val->fails);

@@ -79,6 +79,23 @@ fi
 png=1_ns_per_joint.png; [ "$nobench" = 1 ] && png=5_validation.png
 head -c 8 "$out/$png" | od -An -c | grep -q "P   N   G" && ok || bad "$png is not a PNG"
 grep -q "<svg" "$out/7_budget.svg" && ok || bad "7_budget.svg is not SVG"
+# the budget plot: every method its own colour and its own marker (the left panel's point groups)
+nmeth=$(grep -o 'array blab\[[0-9]*\]' "$out/data/vars.gp" | grep -o '[0-9]*')
+pairs=$(awk '/<g id="gnuplot_plot_[0-9]+a"/ {g=1; next} g && /<use/ {match($0, /#gpPt[0-9]+/); h=substr($0,RSTART,RLENGTH);
+             match($0, /color=.rgb\([^)]*\)/); print h, substr($0,RSTART,RLENGTH); g=0}' "$out/7_budget.svg" | sort -u)
+ncol=$(awk '{print $2, $3, $4}' <<<"$pairs" | sort -u | grep -c .)
+nmark=$(awk '{print $1}' <<<"$pairs" | sort -u | grep -c .)
+if [ -n "$nmeth" ] && [ "$ncol" -ge "$nmeth" ] && [ "$nmark" -ge "$nmeth" ]; then ok;
+else bad "7_budget.svg: $nmeth methods but $ncol colours and $nmark marker shapes"; fi
+# the first screen: the three answers, the headline ops, and the real-data notice when the CMU clips are absent
+grep -c '<li><b>\(What a frame costs here\|Which methods fit\|Is every kernel validated\)' "$out/index.html" |
+  grep -qx 3 && ok || bad "index.html does not open with the three answers"
+[ "$nobench" = 1 ] || { grep -q 'id="headline"' "$out/index.html" && ok || bad "no headline ops table"; }
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
+  ! grep -q 'No real motion capture' "$out/index.html" && ok || bad "CMU clips installed, yet the report says none"
+else
+  grep -q 'No real motion capture' "$out/index.html" && ok || bad "no CMU clips, and the report's first lines do not say so"
+fi
 
 # headless Chromium: a fresh profile, no network, no GPU
 profile=$(mktemp -d -p "$tmp")

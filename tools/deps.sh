@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh — install the Debian/Ubuntu packages posebench needs, only those missing.
-#   tools/deps.sh core   what the main job needs (build, validate, bench, the report's plots)
+#   tools/deps.sh core   what the main job needs (build, validate, bench, the report's plots, and
+#                        assimp-testmodels: the CMU motion-capture clips its frame, budget and
+#                        validation run on)
 #   tools/deps.sh all    plus what the tests need (clang, sanitizers, aarch64 cross + qemu and the
 #                        arm64 libraries it links (adds dpkg's arm64 architecture), chromium for the
 #                        report test, GNU time for the memory test, valgrind and python3 for
@@ -9,9 +11,9 @@
 # exact command to run and exits non-zero.
 set -euo pipefail
 
-core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libcjson-dev gnuplot-nox)
+core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libcjson-dev gnuplot-nox assimp-testmodels)
 # time: /usr/bin/time -v for the memory test (tests/test_bvh_memory.sh); valgrind, python3: tools/icount.sh
-test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user assimp-testmodels chromium
+test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium
             time valgrind python3)
 # The aarch64 cross build links the arm64 build of these (multiarch: dpkg --add-architecture arm64).
 cross_libs=(libcjson-dev:arm64)
