@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "all_variants.h"
 #include "bspace_check.h"
 #include "check.h"
 #include "refuse.h"
@@ -67,6 +68,87 @@ static void triangulation_checks(void)
         if (set == 1) CHECK(fabs(area - 8 * 0.5 * 3.5 * 3.5 * sin(0.7853981633974483)) < 1e-4, "locomotion: area %.9g", area);
         pb_bspace_free(&bs);
     }
+}
+
+/* Weights of the n points (px, py) on variant v into w (planes of stride n). */
+static int weights_at(const pb_bspace *bs, const float *px, const float *py, size_t n, float *w, const pb_variant *v)
+{
+    pb_status s = pb_bspace_weights(bs, px, py, n, w, n, v);
+    CHECK(s == PB_OK, "%s: %s", pb_variant_name(v), pb_last_error());
+    return s == PB_OK;
+}
+
+/* Samples along one direction made as users make them, with cosf / sinf:
+ * idle (0, 0), walk at radius 1 and run at 3 in direction d, so collinear
+ * only up to float rounding, plus walks beside them (one 120 degrees
+ * clockwise, as issue 62 found it; or two, 90 degrees either side, so the
+ * line is an inner edge). On every variant: weight 1 at each sample's own
+ * point, and at the middle of idle-walk and of walk-run half on each end
+ * (the 1D interpolation along the line), nothing on the others; no triangle
+ * thinner than the collinearity tolerance; three such samples alone are one
+ * line. */
+static void collinear_checks(void)
+{
+    static const double dirs[] = { 120, 0, 30, 45, 90, 135, 200, 270, 333 };
+    const size_t nd = sizeof dirs / sizeof *dirs;
+    const double rad = 3.14159265358979323846 / 180;
+    size_t bad_at = 0, bad_mid = 0, slivers = 0, rows = 0;
+    for (size_t di = 0; di < 2 * nd; di++)
+        for (int beside = 1; beside <= 2; beside++) {
+            /* in float (cosf, sinf), then in double rounded to float */
+            int dbl = di >= nd;
+            double dd = dirs[di % nd] * rad;
+            double b0 = beside == 1 ? dd - 120 * rad : dd - 90 * rad, b1 = dd + 90 * rad;
+            float d = (float)dd, x[5], y[5];
+            x[0] = 0, y[0] = 0;
+            x[1] = dbl ? (float)cos(dd) : cosf(d), y[1] = dbl ? (float)sin(dd) : sinf(d);
+            x[2] = dbl ? (float)(3 * cos(dd)) : 3 * cosf(d), y[2] = dbl ? (float)(3 * sin(dd)) : 3 * sinf(d);
+            x[3] = (float)cos(b0), y[3] = (float)sin(b0), x[4] = (float)cos(b1), y[4] = (float)sin(b1);
+            size_t m = beside == 1 ? 4 : 5;
+            pb_bspace bs;
+            pb_status s = pb_bspace_create(&bs, PB_BSPACE_BARYCENTRIC, x, y, m);
+            CHECK(s == PB_OK, "direction %g, %d beside: %s", dirs[di % nd], beside, pb_last_error());
+            if (s != PB_OK) continue;
+            for (size_t t = 0; t < bs.triangles; t++) {
+                const int32_t *v = bs.tri + 3 * t;
+                double l = 0;
+                for (int e = 0; e < 3; e++)
+                    l = dmax(l, hypot((double)bs.x[v[(e + 1) % 3]] - bs.x[v[e]], (double)bs.y[v[(e + 1) % 3]] - bs.y[v[e]]));
+                slivers += fabs(orient(&bs, v[0], v[1], v[2])) / l <= 1e-6 * 3;   /* height vs 1e-6 x |run| */
+            }
+            /* the samples, then the middles of idle-walk and walk-run */
+            float px[7], py[7], w[5 * 7];
+            for (size_t i = 0; i < m; i++) px[i] = x[i], py[i] = y[i];
+            px[m] = 0.5f * x[1], py[m] = 0.5f * y[1], px[m + 1] = 0.5f * (x[1] + x[2]), py[m + 1] = 0.5f * (y[1] + y[2]);
+            size_t n = m + 2;
+            for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+                const pb_variant *v = pb_all_variant_at(vi);
+                if (pb_variant_check(v) != PB_OK || !weights_at(&bs, px, py, n, w, v)) continue;
+                rows++;
+                for (size_t i = 0; i < m; i++)
+                    if (!(fabs(1.0 - w[i * n + i]) <= 1e-6)) {
+                        bad_at++;
+                        fprintf(stderr, "direction %g, %d beside, %s: at sample %zu its weight is %g\n", dirs[di % nd], beside,
+                                pb_variant_name(v), i, (double)w[i * n + i]);
+                    }
+                for (size_t c = m; c < n; c++) {
+                    size_t lo = c == m ? 0 : 1;   /* the segment's ends: idle-walk, walk-run */
+                    double off = 0;
+                    for (size_t i = 0; i < m; i++)
+                        off = dmax(off, fabs(w[i * n + c] - (i == lo || i == lo + 1 ? 0.5 : 0.0)));
+                    if (!(off <= 1e-5)) {
+                        bad_mid++;
+                        fprintf(stderr, "direction %g, %d beside, %s: middle of samples %zu-%zu: a weight %g off\n",
+                                dirs[di % nd], beside, pb_variant_name(v), lo, lo + 1, off);
+                    }
+                }
+            }
+            pb_bspace_free(&bs);
+            REFUSE(PB_ERR_PARAM, "one line", pb_bspace_create(&bs, PB_BSPACE_BARYCENTRIC, x, y, 3));
+        }
+    CHECK(rows > 0 && bad_at == 0 && bad_mid == 0 && slivers == 0,
+          "collinear samples by trigonometry, %zu variant rows: %zu wrong at a sample, %zu wrong between collinear "
+          "samples, %zu sliver triangles", rows, bad_at, bad_mid, slivers);
 }
 
 static void behaviour_checks(void)
@@ -138,6 +220,7 @@ static void bad_input(void)
 int main(void)
 {
     triangulation_checks();
+    collinear_checks();
     behaviour_checks();
     bad_input();
     FILE *devnull = fopen("/dev/null", "w");
