@@ -2,7 +2,8 @@
  * input class x K x variant through the validation table
  * (validate/blend_n_check.c: the double oracle, unit norm, sign invariance,
  * the accurate form against a Jacobi eigen-solve), plus what the table does
- * not look at: K = 2 fast is nlerp, one non-zero weight reproduces that
+ * not look at: the accurate form against the closed form of two rotations'
+ * average (near ties included), K = 2 fast is nlerp, one non-zero weight reproduces that
  * input, output may be an input, output written past the caches
  * (pb_stream_bytes) gives the plain stores' bits, and bad input is refused
  * with the culprit named and nothing written. */

@@ -16,8 +16,10 @@
  *                        eigenvector's projector (1 - tr(M^2) <= 1e-4,
  *                        then one square more), then applied to the fast
  *                        result. The squares needed grow as log2(1 / gap)
- *                        of the top two eigenvalues (typically 2 .. 4; at
- *                        most PB_BLEND_N_SQUARINGS), so the error does not
+ *                        of the top two eigenvalues (2-3 for inputs within
+ *                        30 degrees of each other, 3-5 within 90, 4-12
+ *                        spread over 180; a SIMD step takes its lanes' most;
+ *                        at most PB_BLEND_N_SQUARINGS), so the error does not
  *                        depend on the gap beyond the rounding's eps / gap
  *                        (measured in
  *                        validate/blend_n_check.c, near ties included).
