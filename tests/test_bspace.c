@@ -4,8 +4,10 @@
  * weights >= 0 summing to 1, linear precision, weight 1 at a sample,
  * continuity), plus what the table does not look at: the triangulation is
  * Delaunay (no sample inside a triangle's circumcircle) and tiles the hull,
- * 1D clamps at the ends, polar weights tend to the origin sample's at the
- * origin, and bad input is refused with the culprit named and nothing
+ * 1D clamps at the ends, samples collinear up to float rounding, polar
+ * weights against the definition written out in double (both sides of the
+ * seam) and unchanged by turning the space, polar weights tend to the
+ * origin sample's at the origin, and bad input is refused with the culprit named and nothing
  * written. */
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +153,119 @@ static void collinear_checks(void)
           "samples, %zu sliver triangles", rows, bad_at, bad_mid, slivers);
 }
 
+/* Polar gradient band weights written straight from the definition, in
+ * double, apart from reference/bspace.h's tables (Johansen 2009, and his
+ * Locomotion System's interpolator): per pair (i, j) the pair vector and the
+ * parameter's vector from p_i, in (angle, radius) space, radii over the
+ * pair's mean radius, h_ij = 1 - v_ip . v_ij / |v_ij|^2; W_i = max(0, min(1,
+ * min_j h_ij)), normalized. Angles are differences of atan2 wrapped into
+ * (-pi, pi] and count twice; an origin sample has no direction and takes the
+ * parameter's (its pairs' angle counts once: the angle between p and the
+ * other sample); a pair within 1 % of opposite has no turning sense, so its
+ * angles count unsigned. */
+static double wrap_pi(double a)
+{
+    const double pi = 3.14159265358979323846;
+    while (a > pi) a -= 2 * pi;
+    while (a <= -pi) a += 2 * pi;
+    return a;
+}
+static void polar_by_definition(const float *x, const float *y, size_t m, double px, double py, double *w)
+{
+    double r = hypot(px, py), ap = atan2(py, px), sum = 0;
+    for (size_t i = 0; i < m; i++) {
+        double ri = hypot(x[i], y[i]), ai = atan2(y[i], x[i]), v = 1;
+        for (size_t j = 0; j < m; j++) {
+            if (j == i) continue;
+            double rj = hypot(x[j], y[j]), aj = atan2(y[j], x[j]), mu = (ri + rj) / 2, u[2], q[2];
+            if (ri == 0) {   /* p_i takes p's direction: no angle from it to p */
+                u[0] = fabs(wrap_pi(aj - ap)), u[1] = rj / mu, q[0] = 0, q[1] = r / mu;
+            } else if (rj == 0) {   /* p_j takes p's direction */
+                double b = fabs(wrap_pi(ap - ai));
+                u[0] = b, u[1] = -ri / mu, q[0] = b, q[1] = (r - ri) / mu;
+            } else {
+                double A = wrap_pi(aj - ai), th = wrap_pi(ap - ai);
+                if (fabs(A) >= 0.99 * 3.14159265358979323846) A = fabs(A), th = fabs(th);
+                u[0] = 2 * A, u[1] = (rj - ri) / mu, q[0] = 2 * th, q[1] = (r - ri) / mu;
+            }
+            double h = 1 - (u[0] * q[0] + u[1] * q[1]) / (u[0] * u[0] + u[1] * u[1]);
+            v = h < v ? h : v;
+        }
+        w[i] = v > 0 ? v : 0, sum += w[i];
+    }
+    for (size_t i = 0; i < m; i++) w[i] /= sum;
+}
+
+/* The polar weights beside the seam and elsewhere against the definition,
+ * every variant; and unchanged when samples and parameters turn together. The
+ * seam: with samples not around the origin, the ray opposite a sample is
+ * where the parameter's angle from it wraps from +pi to -pi, and the weights
+ * jump there by definition (0.30 for idle, walk and run at 0 degrees, walk and
+ * run at 120, across (-2, 0)). */
+static void polar_checks(void)
+{
+    const double d120 = 2.0943951023931957;
+    float sets[3][2][8] = {
+        { { 0, 1, 3, (float)cos(d120), (float)(3 * cos(d120)) }, { 0, 0, 0, (float)sin(d120), (float)(3 * sin(d120)) } },
+        { { 0, 1, -1, 0, 2 }, { 0, 0, 0, 1, 0 } },   /* an opposite pair, the origin on the hull */
+        { { 1, 3, 0, 0, -1 }, { 0, 0, 1, 3, 0.05f } },   /* no origin sample, a pair 1 % short of opposite */
+    };
+    const size_t ms[3] = { 5, 5, 5 };
+    enum { NQ = 64 };
+    float qx[NQ], qy[NQ], rx[NQ], ry[NQ];
+    const double side[4] = { 1e-3, -1e-3, 1e-5, -1e-5 };
+    uint64_t seed = 5;
+    for (int i = 0; i < NQ; i++) {
+        if (i < 4) qx[i] = -2, qy[i] = (float)side[i];
+        else if (i < 8) qx[i] = 0.5f, qy[i] = (float)(i < 6 ? 1 : -1) * (i % 2 ? 1e-3f : 1e-5f);   /* opposite sample 2 of set 1 */
+        else {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            double a = (double)(seed >> 11) * 0x1p-53 * 6.283185307179586, rr = 0.3 + 3.5 * (double)((seed >> 3) & 0xff) / 255;
+            qx[i] = (float)(rr * cos(a)), qy[i] = (float)(rr * sin(a));
+        }
+    }
+    double worst = 0, worst_turn = 0, jump = 0;
+    for (int set = 0; set < 3; set++) {
+        size_t m = ms[set];
+        const float *x = sets[set][0], *y = sets[set][1];
+        pb_bspace bs, rot;
+        const double turn = 0.6457718232379019;   /* 37 degrees */
+        float tx[8], ty[8];
+        for (size_t i = 0; i < m; i++)
+            tx[i] = (float)(cos(turn) * x[i] - sin(turn) * y[i]), ty[i] = (float)(sin(turn) * x[i] + cos(turn) * y[i]);
+        for (int i = 0; i < NQ; i++)
+            rx[i] = (float)(cos(turn) * qx[i] - sin(turn) * qy[i]), ry[i] = (float)(sin(turn) * qx[i] + cos(turn) * qy[i]);
+        pb_status s1 = pb_bspace_create(&bs, PB_BSPACE_POLAR, x, y, m), s2 = pb_bspace_create(&rot, PB_BSPACE_POLAR, tx, ty, m);
+        CHECK(s1 == PB_OK && s2 == PB_OK, "polar set %d: %s", set, pb_last_error());
+        if (s1 != PB_OK || s2 != PB_OK) continue;
+        double def[NQ][8];
+        for (int c = 0; c < NQ; c++) polar_by_definition(x, y, m, qx[c], qy[c], def[c]);
+        if (set == 0)
+            for (size_t i = 0; i < m; i++) jump = dmax(jump, fabs(def[0][i] - def[1][i]));
+        float w[8 * NQ], wr[8 * NQ];
+        for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+            const pb_variant *v = pb_all_variant_at(vi);
+            if (pb_variant_check(v) != PB_OK || !weights_at(&bs, qx, qy, NQ, w, v) || !weights_at(&rot, rx, ry, NQ, wr, v))
+                continue;
+            for (int c = 0; c < NQ; c++)
+                for (size_t i = 0; i < m; i++) {
+                    double e = fabs(w[i * NQ + c] - def[c][i]), t = fabs(wr[i * NQ + c] - w[i * NQ + c]);
+                    if (e > 1e-5 || t > 1e-5)
+                        fprintf(stderr, "polar set %d, %s, (%g, %g): sample %zu weight %.6f, by definition %.6f, "
+                                "turned %.6f\n", set, pb_variant_name(v), (double)qx[c], (double)qy[c], i,
+                                (double)w[i * NQ + c], def[c][i], (double)wr[i * NQ + c]);
+                    worst = dmax(worst, e), worst_turn = dmax(worst_turn, t);
+                }
+        }
+        pb_bspace_free(&bs), pb_bspace_free(&rot);
+    }
+    printf("bspace polar: worst |w - definition| %.2e, turned 37 degrees %.2e; the definition's jump across the "
+           "seam %.4f\n", worst, worst_turn, jump);
+    CHECK(worst <= 1e-5 && worst_turn <= 1e-5, "polar weights: %.3g from the definition, %.3g changed by turning",
+          worst, worst_turn);
+    CHECK(jump > 0.25, "the definition's jump across the seam: %.3g (0.30 expected)", jump);
+}
+
 static void behaviour_checks(void)
 {
     /* 1D: clamped at the ends, by sorted position (the samples are given unsorted) */
@@ -221,6 +336,7 @@ int main(void)
 {
     triangulation_checks();
     collinear_checks();
+    polar_checks();
     behaviour_checks();
     bad_input();
     FILE *devnull = fopen("/dev/null", "w");

@@ -25,11 +25,16 @@
  *                          and a sample at the origin paired by the angle
  *                          between p and the other sample (reference/bspace.h
  *                          spells the cases out). For direction x speed spaces
- *                          with a sample at the origin (idle).
+ *                          with a sample at the origin (idle). Where the
+ *                          samples do not surround the origin the weights
+ *                          jump, by the definition, across the ray opposite
+ *                          a sample (its angle to p wraps from +pi to -pi):
+ *                          keep parameters on the samples' side, or add
+ *                          samples around.
  * Every method's weights are >= 0 and sum to 1 (to rounding: 1e-6), a
  * parameter exactly at a sample gives that sample weight 1 (to 1e-6), and
- * the weights are continuous in the parameter (tests/test_bspace.c,
- * posebench validate).
+ * the weights are continuous in the parameter (polar: but for that seam;
+ * tests/test_bspace.c, posebench validate).
  *
  * Validate once, run many: pb_bspace_create checks the samples and builds
  * the method's tables; pb_bspace_weights runs the variant's kernel, SIMD
