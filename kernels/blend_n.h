@@ -76,13 +76,10 @@ PB_VINLINE void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, in
                 for (int c2 = r; c2 < 4; c2++, j++) M[j] = vadd(M[j], vmul(vmul(w[i], v[r]), v[c2]));
         }
         static const int at[4][4] = { { 0, 1, 2, 3 }, { 1, 4, 5, 6 }, { 2, 5, 7, 8 }, { 3, 6, 8, 9 } };
-        for (int it = 0; it < PB_BLEND_N_ITERS; it++) {   /* x <- M x / |M x|, M <- M^2 / tr(M^2) */
-            pb_vf x[4] = { a.w, a.x, a.y, a.z }, y[4], S[10], tr = vzero();
-            for (int r = 0; r < 4; r++)
-                y[r] = vadd(vadd(vadd(vmul(M[at[r][0]], x[0]), vmul(M[at[r][1]], x[1])), vmul(M[at[r][2]], x[2])),
-                            vmul(M[at[r][3]], x[3]));
-            a = vq_normalize(vq_make(y[0], y[1], y[2], y[3]));
-            if (it + 1 == PB_BLEND_N_ITERS) break;   /* the last square is not used */
+        /* M <- M^2 / tr(M^2) until every lane has settled (the reference's rule; lanes that settled
+         * earlier square on, their M a projector already), then x = M x0 (reference/blend_n.h) */
+        for (int it = 0; it < PB_BLEND_N_SQUARINGS; it++) {
+            pb_vf S[10], tr = vzero();
             for (int r = 0; r < 4; r++)
                 for (int c2 = r; c2 < 4; c2++)
                     S[at[r][c2]] = vadd(vadd(vadd(vmul(M[at[r][0]], M[at[0][c2]]), vmul(M[at[r][1]], M[at[1][c2]])),
@@ -90,7 +87,26 @@ PB_VINLINE void bn_step(const pb_bn_kargs *k, size_t e, size_t c, size_t cnt, in
             for (int r = 0; r < 4; r++) tr = vadd(tr, S[at[r][r]]);
             pb_vf inv = vdiv(vset1(1.0f), tr);
             for (int j = 0; j < 10; j++) M[j] = vmul(S[j], inv);
+            if (!many(vgt(vsub(vset1(1.0f), tr), vset1(1e-4f)))) break;
         }
+        pb_vf x[4] = { a.w, a.x, a.y, a.z }, y[4];
+        for (int r = 0; r < 4; r++)
+            y[r] = vadd(vadd(vadd(vmul(M[at[r][0]], x[0]), vmul(M[at[r][1]], x[1])), vmul(M[at[r][2]], x[2])),
+                        vmul(M[at[r][3]], x[3]));
+        vq qy = vq_make(y[0], y[1], y[2], y[3]);
+        pb_vm far = vlt(vq_dot(qy, qy), vset1(1.0f / 16.0f));
+        if (many(far)) {   /* x0 nearly orthogonal to the eigenvector: M's column of the largest diagonal */
+            pb_vf best = M[at[0][0]];
+            vq col = vq_make(M[at[0][0]], M[at[1][0]], M[at[2][0]], M[at[3][0]]);
+            for (int j = 1; j < 4; j++) {
+                pb_vm take = vgt(M[at[j][j]], best);
+                best = vsel(take, M[at[j][j]], best);
+                col = vq_sel(take, vq_make(M[at[0][j]], M[at[1][j]], M[at[2][j]], M[at[3][j]]), col);
+            }
+            col = vq_sel(vlt(vq_dot(col, vq_make(x[0], x[1], x[2], x[3])), vzero()), vq_neg(col), col);
+            qy = vq_sel(far, col, qy);
+        }
+        a = vq_normalize(qy);
     }
     vstore_n(out[PB_ROT_W] + eo, cnt, a.w), vstore_n(out[PB_ROT_X] + eo, cnt, a.x);
     vstore_n(out[PB_ROT_Y] + eo, cnt, a.y), vstore_n(out[PB_ROT_Z] + eo, cnt, a.z);

@@ -54,19 +54,33 @@ static void bn_element(const BNARGS *k, size_t e, int accurate)
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++) M[r][c] = M[r][c] + w[i] * v[r] * v[c];
         }
-        /* x <- M x / |M x|, then M <- M^2 / tr(M^2): after s steps x is M^(2^s - 1) x0, normalized
-         * (tr(M^2) >= (tr M / 4)^2 = 1/16: no underflow) */
-        for (int it = 0; it < PB_BLEND_N_ITERS; it++) {
-            REAL x[4] = { a.w, a.x, a.y, a.z }, y[4], S[4][4], tr = R(0);
-            for (int r = 0; r < 4; r++) y[r] = M[r][0] * x[0] + M[r][1] * x[1] + M[r][2] * x[2] + M[r][3] * x[3];
-            a = q_normalize(qt(y[0], y[1], y[2], y[3]));
+        /* M <- M^2 / tr(M^2) until M settles to the top eigenvector's projector: with tr M = 1, 1 - tr(M^2)
+         * bounds the other eigenvalues' share (<= tol: one more square leaves tol^2, below the rounding), so
+         * how many squares it takes grows only as log2(1 / gap), with no truncation error left; at most
+         * PB_BLEND_N_SQUARINGS (a tie or a near-tie below the rounding never settles). Then x = M x0, x0 the
+         * fast result, or where x0 is nearly orthogonal to the eigenvector the column of M with the largest
+         * diagonal (|v_j| >= 1/2), in x0's hemisphere. */
+        const REAL tol = sizeof(REAL) == sizeof(float) ? R(1e-4) : R(1e-8);
+        for (int it = 0; it < PB_BLEND_N_SQUARINGS; it++) {
+            REAL S[4][4], tr = R(0);
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++) S[r][c] = M[r][0] * M[0][c] + M[r][1] * M[1][c] + M[r][2] * M[2][c] + M[r][3] * M[3][c];
             for (int r = 0; r < 4; r++) tr = tr + S[r][r];
             REAL inv = R(1) / tr;
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++) M[r][c] = S[r][c] * inv;
+            if (R(1) - tr <= tol) break;
         }
+        REAL x[4] = { a.w, a.x, a.y, a.z }, y[4];
+        for (int r = 0; r < 4; r++) y[r] = M[r][0] * x[0] + M[r][1] * x[1] + M[r][2] * x[2] + M[r][3] * x[3];
+        quat qy = qt(y[0], y[1], y[2], y[3]);
+        if (q_dot(qy, qy) < R(1) / R(16)) {
+            int j = 0;
+            for (int r = 1; r < 4; r++) j = M[r][r] > M[j][j] ? r : j;
+            REAL sg = M[0][j] * x[0] + M[1][j] * x[1] + M[2][j] * x[2] + M[3][j] * x[3] < R(0) ? R(-1) : R(1);
+            qy = qt(sg * M[0][j], sg * M[1][j], sg * M[2][j], sg * M[3][j]);
+        }
+        a = q_normalize(qy);
     }
     k->out[PB_ROT_W][e] = a.w, k->out[PB_ROT_X][e] = a.x, k->out[PB_ROT_Y][e] = a.y, k->out[PB_ROT_Z][e] = a.z;
 }

@@ -2,7 +2,8 @@
  * input class x K x variant through the validation table
  * (validate/blend_n_check.c: the double oracle, unit norm, sign invariance,
  * the accurate form against a Jacobi eigen-solve), plus what the table does
- * not look at: K = 2 fast is nlerp, one non-zero weight reproduces that
+ * not look at: the accurate form against the closed form of two rotations'
+ * average (near ties included), K = 2 fast is nlerp, one non-zero weight reproduces that
  * input, output may be an input, output written past the caches
  * (pb_stream_bytes) gives the plain stores' bits, and bad input is refused
  * with the culprit named and nothing written. */
@@ -69,6 +70,76 @@ static void test_stream(void)
     pb_pose_free(&plain), pb_pose_free(&streamed), pb_pose_free(&inplace);
 }
 
+/* Two rotations with weights w and 1 - w: M = w a a^T + (1 - w) b b^T has its
+ * top eigenvector in the plane of a and b. With e1 = a, e2 the unit part of b
+ * orthogonal to a, b = cos(f) e1 + sin(f) e2 (cos f = a.b), M restricted to
+ * that plane is [[w + (1-w) c^2, (1-w) c s], [(1-w) c s, (1-w) s^2]], whose
+ * top eigenvector is at angle t from e1 with tan 2t = (1-w) sin 2f / (w +
+ * (1-w) cos 2f): the point w (1, 0) + (1 - w) (cos 2f, sin 2f) halved in angle
+ * (q and -q alike: f + pi gives the same 2f). Every variant's accurate blend
+ * must find it to within its conditioning: an eigenvector's rounding error
+ * grows as eps / gap, gap = sqrt(1 - 4 w (1 - w) s^2) (the top two eigenvalues'
+ * difference), so the bound is 16 x 2^-24 / gap rad (validate's gapped bound),
+ * at least 2e-6. The weights near 1/2 are where 6 fixed squarings left
+ * 8.8 degrees (0.51) and 75 degrees (0.501) of truncation error. */
+static void test_two_known(void)
+{
+    static const double ws[] = { 0.51, 0.52, 0.501, 0.5005, 0.499, 0.49, 0.6, 0.9, 0.3, 0.05 };
+    enum { NW = sizeof ws / sizeof *ws, NP = 7, N = NW * NP };
+    pb_pose a, b, out;
+    CHECK(pb_pose_alloc_static(&a, N) == PB_OK && pb_pose_alloc_static(&b, N) == PB_OK &&
+              pb_pose_alloc_static(&out, N) == PB_OK, "alloc: %s", pb_last_error());
+    /* pairs: +-90 degrees about z (orthogonal quaternions: 180 degrees apart), general ones (dot 0.6, 0.5,
+     * 0.8, 0.5, 0.424), one more orthogonal pair */
+    const double h = 0.7853981633974483;
+    double qa[NP][4] = { { cos(h), 0, 0, sin(h) }, { 1, 0, 0, 0 }, { 0.5, 0.5, 0.5, 0.5 }, { 0.8, 0.6, 0, 0 },
+                         { 0.1, -0.7, 0.7, 0.1 }, { 0.6, 0, 0.8, 0 }, { 1, 0, 0, 0 } };
+    double qb[NP][4] = { { cos(h), 0, 0, -sin(h) }, { 0.6, 0.8, 0, 0 }, { 0.5, -0.5, 0.5, 0.5 }, { 0.28, 0.96, 0, 0 },
+                         { 0.1, 0.1, 0.7, 0.7 }, { -0.36, 0.48, 0.8, 0 }, { 0, 0.6, 0.8, 0 } };
+    float w[2 * N];
+    for (int i = 0; i < NW; i++)
+        for (int p = 0; p < NP; p++) {
+            size_t e = (size_t)(i * NP + p);
+            for (int c = 0; c < 4; c++) a.plane[PB_ROT_W + c][e] = (float)qa[p][c], b.plane[PB_ROT_W + c][e] = (float)qb[p][c];
+            for (int pl = PB_POS_X; pl <= PB_SCL_Z; pl++)
+                if (pl < PB_ROT_W || pl > PB_ROT_Z) a.plane[pl][e] = b.plane[pl][e] = 1.0f;
+            w[e] = (float)ws[i], w[N + e] = (float)(1 - ws[i]);
+        }
+    const pb_pose *in[2] = { &a, &b };
+    for (size_t vi = 0; vi < pb_all_variant_count(); vi++) {
+        const pb_variant *v = pb_all_variant_at(vi);
+        if (pb_variant_check(v) != PB_OK) continue;
+        pb_status s = pb_blend_n(in, 2, w, N, PB_BLEND_N_ACCURATE, PB_SCALE_LINEAR, &out, v);
+        CHECK(s == PB_OK, "%s: %s", pb_variant_name(v), pb_last_error());
+        if (s != PB_OK) continue;
+        double worst = 0, worst_w = 0;
+        for (size_t e = 0; e < N; e++) {
+            double A[4], B[4], O[4], ab = 0, wa = w[e] / ((double)w[e] + w[N + e]), ol = 0;
+            for (int c = 0; c < 4; c++)
+                A[c] = a.plane[PB_ROT_W + c][e], B[c] = b.plane[PB_ROT_W + c][e], O[c] = out.plane[PB_ROT_W + c][e];
+            double al = sqrt(A[0] * A[0] + A[1] * A[1] + A[2] * A[2] + A[3] * A[3]);
+            for (int c = 0; c < 4; c++) A[c] /= al;
+            double bl = sqrt(B[0] * B[0] + B[1] * B[1] + B[2] * B[2] + B[3] * B[3]);
+            for (int c = 0; c < 4; c++) B[c] /= bl, ab += A[c] * B[c];
+            double E2[4], el = 0;
+            for (int c = 0; c < 4; c++) E2[c] = B[c] - ab * A[c], el += E2[c] * E2[c];
+            el = sqrt(el);
+            double f = atan2(el, ab), t = 0.5 * atan2((1 - wa) * sin(2 * f), wa + (1 - wa) * cos(2 * f)), T[4], dot = 0;
+            for (int c = 0; c < 4; c++) T[c] = cos(t) * A[c] + sin(t) * (el > 0 ? E2[c] / el : 0), ol += O[c] * O[c];
+            for (int c = 0; c < 4; c++) dot += T[c] * O[c] / sqrt(ol);
+            double ang = 2 * acos(fmin(1, fabs(dot)));   /* rotation angle between them, sign-agnostic */
+            double gap = sqrt(fmax(0, 1 - 4 * wa * (1 - wa) * el * el)), bound = fmax(2e-6, 16 * 0x1p-24 / gap);
+            if (ang > bound) fprintf(stderr, "%s: w %.4f pair %zu: %.3g rad from the closed form (bound %.3g)\n",
+                                     pb_variant_name(v), wa, e % NP, ang, bound);
+            if (ang / bound > worst) worst = ang / bound, worst_w = wa;
+        }
+        printf("blend_n two rotations %s: worst error %.3g of the bound\n", pb_variant_name(v), worst);
+        CHECK(worst <= 1, "%s: two rotations, the accurate blend off the closed form by %.3g x its bound (w %.4f)",
+              pb_variant_name(v), worst, worst_w);
+    }
+    pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&out);
+}
+
 int main(void)
 {
     enum { C = 3, J = 2, N = C * J };
@@ -118,6 +189,7 @@ int main(void)
     pb_pose_free(&small), pb_pose_free(&a), pb_pose_free(&b), pb_pose_free(&out);
 
     test_stream();
+    test_two_known();
     FILE *devnull = fopen("/dev/null", "w");
     int fails = pb_bn_validate(devnull ? devnull : stdout);
     if (devnull) fclose(devnull);

@@ -12,8 +12,10 @@
 
 /* Input classes: inputs within 30, 90 or 180 degrees of each other; edge
  * (identical inputs, a single non-zero weight, antipodal signs, exact ties);
- * mocap (the same joint of the CMU clips at K random frames, when present). */
-#define PB_BN_CLASSES 5
+ * mocap (the same joint of the CMU clips at K random frames, when present);
+ * neartie (two groups of inputs 120 .. 180 degrees apart whose weights sum
+ * to 1/2 +- d, d from 5e-4 to 3e-2: the top two eigenvalues of M within 2d). */
+#define PB_BN_CLASSES 6
 extern const char *const pb_bn_class_name[PB_BN_CLASSES];
 
 typedef struct {
@@ -23,6 +25,7 @@ typedef struct {
     double norm;           /* worst ||q| - 1| */
     double sign;           /* worst rotation change when inputs' signs flip (rad) */
     double rayleigh;       /* accurate: worst (lambda_max - q^T M q) / lambda_max, M from the variant's inputs */
+    double gapped;         /* accurate: worst angle from the true average x (lambda_1 - lambda_2) / lambda_1 / 2^-24 */
     double method_med, method_max;   /* fast vs the true average (Jacobi, double): median, worst (rad) */
 } pb_bn_err;
 

@@ -37,8 +37,11 @@ pb_status pb_bs_grid_jump(const pb_variant *v, const pb_bspace *bs, const double
 /* Test sets: 0: 1D speeds (unsorted); 1: locomotion (origin, 8 directions
  * at walk and run speed: cocircular rings); 2: a 3 x 3 grid (cocircular
  * squares); 3: 8 seeded random points; 4: 8 directions plus the origin at
- * one speed. Fills x, y (PB_BSPACE_MAX_SAMPLES each); returns the count. */
-#define PB_BS_SETS 5
+ * one speed; 5: idle, walk and run at 120 degrees made with cos / sin
+ * (collinear up to float rounding) and a walk at 0 degrees (not for polar:
+ * it does not surround the origin). Fills x, y (PB_BSPACE_MAX_SAMPLES
+ * each); returns the count. */
+#define PB_BS_SETS 6
 size_t pb_bs_set(int set, float *x, float *y, const char **name);
 
 /* Parameter classes over a blend space: random (the samples' box grown by

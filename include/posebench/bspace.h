@@ -10,6 +10,10 @@
  *                          samples' Delaunay triangulation (built once, at
  *                          set-up) that holds the parameter; outside the hull,
  *                          the nearest point of the hull (two weights).
+ *                          Samples collinear to 1e-6 of the largest
+ *                          magnitude (idle, walk, run along one direction)
+ *                          make no triangle: a parameter between them gets
+ *                          the 1D interpolation along their line.
  *   PB_BSPACE_GRADIENT     2D: gradient band interpolation (Johansen 2009;
  *                          Unity's "freeform cartesian"): sample i's weight is
  *                          max(0, min over j != i of 1 - (p - p_i).(p_j - p_i)
@@ -21,11 +25,16 @@
  *                          and a sample at the origin paired by the angle
  *                          between p and the other sample (reference/bspace.h
  *                          spells the cases out). For direction x speed spaces
- *                          with a sample at the origin (idle).
+ *                          with a sample at the origin (idle). Where the
+ *                          samples do not surround the origin the weights
+ *                          jump, by the definition, across the ray opposite
+ *                          a sample (its angle to p wraps from +pi to -pi):
+ *                          keep parameters on the samples' side, or add
+ *                          samples around.
  * Every method's weights are >= 0 and sum to 1 (to rounding: 1e-6), a
  * parameter exactly at a sample gives that sample weight 1 (to 1e-6), and
- * the weights are continuous in the parameter (tests/test_bspace.c,
- * posebench validate).
+ * the weights are continuous in the parameter (polar: but for that seam;
+ * tests/test_bspace.c, posebench validate).
  *
  * Validate once, run many: pb_bspace_create checks the samples and builds
  * the method's tables; pb_bspace_weights runs the variant's kernel, SIMD
@@ -70,7 +79,10 @@ typedef struct pb_bspace {
  * be NULL) for PB_BSPACE_1D. Errors: PB_ERR_NULL (bs, x, or y for 2D),
  * PB_ERR_PARAM (unknown method; a NaN/Inf coordinate, naming the sample;
  * two samples at the same point (1D: the same position), naming both; for
- * PB_BSPACE_BARYCENTRIC all samples on one line (no triangle); for
+ * PB_BSPACE_BARYCENTRIC all samples on one line (no triangle; three
+ * samples count as on one line when one is within 1e-6 of the largest
+ * magnitude of the line through the other two, so samples made with sin /
+ * cos in float that are meant to be collinear are); for
  * PB_BSPACE_POLAR a sample closer to the origin than 1e-6 of the largest
  * magnitude without being at it), PB_ERR_SIZE (samples < 2, or < 3 for
  * PB_BSPACE_BARYCENTRIC, or over PB_BSPACE_MAX_SAMPLES), PB_ERR_NOMEM; on
