@@ -143,6 +143,26 @@ if [ -f "$boxing" ]; then   # a BVH file's warning prints once, not once per loa
   [ "$n" = 1 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame bvh warning printed $n times"; }
 fi
 
+# ---- issue 62: files that are not regular files, values out of range, durations, bench's own --benchmark_out ----
+d62=$(mktemp -d)
+mkfifo "$d62/f.bvh" "$d62/g.json"
+tcheck() { # tcheck <name> <status> <regex> -- args...: as check, and a command still running after 60 s fails
+  local name=$1 want=$2 re=$3; shift 4
+  local out; out=$(if [ -n "$emu" ]; then timeout 60 $emu "$bin" "$@"; else timeout 60 "$bin" "$@"; fi 2>&1); local st=$?
+  if [ "$st" = "$want" ] && grep -Eq -- "$re" <<<"$out"; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "FAIL $name: status $st (want $want; 124: it blocked), output:"; echo "$out" | head -5; fi
+}
+tcheck "frame bvh fifo"      2 "f.bvh: is a FIFO \(named pipe\), not a regular file" -- frame --bvh "$d62/f.bvh" --quick --no-cmu
+tcheck "validate bvh fifo"   2 "f.bvh: is a FIFO \(named pipe\), not a regular file" -- validate --quick --op quat_mul --bvh "$d62/f.bvh"
+tcheck "frame graph fifo"    2 "g.json: is a FIFO \(named pipe\), not a regular file" -- frame --source graph --graph "$d62/g.json" --quick --no-cmu
+tcheck "frame bvh /dev/zero" 2 "/dev/zero: is a character device, not a regular file" -- frame --bvh /dev/zero --quick --no-cmu
+corpus=$(cd "$(dirname "$0")" && pwd)/bvh
+# bad numbers are the loader's to refuse (exit 2, file and line), never FAIL rows blamed on the kernels
+tcheck "validate frame time 1e-30" 2 "frame_time_1e-30.bvh:18: Frame Time: 1e-30 s is outside 0.0001 .. 60 s" -- validate --quick --op sample_linear --variant scalar --bvh "$corpus/frame_time_1e-30.bvh"
+tcheck "validate offset 2e38" 2 "offset_2e38.bvh:8: OFFSET y of joint 'Spine' is 2e\+38" -- validate --quick --op fk --variant scalar --bvh "$corpus/offset_2e38.bvh"
+tcheck "frame position 2e38" 2 "row_position_2e38.bvh:20: Yposition of joint 'Hips' in motion row 2 is 2e\+38" -- frame --quick --no-cmu --bvh "$corpus/row_position_2e38.bvh"
+rm -rf "$d62"
+
 # ---- budget and frame (defects 5 and 6): shapes of the output, never timings ----
 j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --json "$j" 2>&1); st=$?
 # the exit status is the check: 0 when a blending method fits or is marginal, 1 when none does (timing decides which here)

@@ -69,11 +69,13 @@ void pb_gen_via(pb_pose *via, const pb_pose *a, const pb_pose *b, uint64_t seed)
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 
 /* ---- real motion capture (mocap.c) --------------------------------------------------------- */
-/* The most keys (frames x joints) a file may hold: the loader keeps the whole
- * clip (19 floats a key) and its text while parsing, and validation adds a
- * window of the clip (PB_CASE_CLIP_WINDOW_KEYS), so any file within the bound validates in
- * well under 512 MB. Larger files are refused, naming the file and the bound. */
-#define PB_MOCAP_MAX_KEYS ((size_t)2097152)
+/* The most keys (frames x joints) a file may hold: the loader's own default
+ * (posebench/bvh.h), the same for validate, bench and frame. The loader keeps
+ * the whole clip (19 floats a key) and its text while parsing, and validation
+ * adds a window of the clip (PB_CASE_CLIP_WINDOW_KEYS), so any file within the
+ * bound validates in well under 512 MB. Larger files are refused, naming the
+ * file and the bound. */
+#define PB_MOCAP_MAX_KEYS PB_BVH_DEFAULT_MAX_KEYS
 typedef struct pb_mocap {
     size_t nclips;
     pb_clip *clips;             /* unit scale 0.01: centimetres -> metres */
