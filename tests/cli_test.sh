@@ -161,6 +161,13 @@ corpus=$(cd "$(dirname "$0")" && pwd)/bvh
 tcheck "validate frame time 1e-30" 2 "frame_time_1e-30.bvh:18: Frame Time: 1e-30 s is outside 0.0001 .. 60 s" -- validate --quick --op sample_linear --variant scalar --bvh "$corpus/frame_time_1e-30.bvh"
 tcheck "validate offset 2e38" 2 "offset_2e38.bvh:8: OFFSET y of joint 'Spine' is 2e\+38" -- validate --quick --op fk --variant scalar --bvh "$corpus/offset_2e38.bvh"
 tcheck "frame position 2e38" 2 "row_position_2e38.bvh:20: Yposition of joint 'Hips' in motion row 2 is 2e\+38" -- frame --quick --no-cmu --bvh "$corpus/row_position_2e38.bvh"
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # 31 frames at 0.0333333 s (as bandai1_walk_normal_002.bvh): 0.999999 s is 1 s
+  { awk '/^MOTION/ { exit } { print }' /usr/share/assimp/models/BVH/01_01.bvh; printf 'MOTION\nFrames: 31\nFrame Time: 0.0333333\n'
+    awk 'f && n < 31 { print; n++ } /^Frame Time/ { f = 1 }' /usr/share/assimp/models/BVH/01_01.bvh; } > "$d62/walk31.bvh"
+  tcheck "frame graph 31 frames" 0 "^scalar +[0-9.]+ +[0-9.]+" -- frame --source graph --bvh "$d62/walk31.bvh" --no-cmu --quick --characters 4 --frames 2 --reps 1 --variant scalar
+  head -n "$(($(grep -n '^Frame Time' "$d62/walk31.bvh" | cut -d: -f1) + 30))" "$d62/walk31.bvh" > "$d62/walk30.bvh"
+  tcheck "frame graph 30 frames" 2 "the default graph needs two clips .* each at least 1 s long" -- frame --source graph --bvh "$d62/walk30.bvh" --no-cmu --quick --characters 4 --frames 2 --reps 1 --variant scalar
+fi
 rm -rf "$d62"
 
 # ---- budget and frame (defects 5 and 6): shapes of the output, never timings ----
