@@ -168,6 +168,8 @@ if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # 31 frames at 0.033333
   head -n "$(($(grep -n '^Frame Time' "$d62/walk31.bvh" | cut -d: -f1) + 30))" "$d62/walk31.bvh" > "$d62/walk30.bvh"
   tcheck "frame graph 30 frames" 2 "the default graph needs two clips .* each at least 1 s long" -- frame --source graph --bvh "$d62/walk30.bvh" --no-cmu --quick --characters 4 --frames 2 --reps 1 --variant scalar
 fi
+tcheck "bench benchmark_out"  2 "--benchmark_out=/nonexistent/x.json: cannot write /nonexistent/x.json" -- bench --op eerp --quick --benchmark_out=/nonexistent/x.json
+tcheck "bench benchmark_out after --" 2 "cannot write /nonexistent/x.json" -- bench --op eerp --quick -- --benchmark_out=/nonexistent/x.json
 rm -rf "$d62"
 
 # ---- budget and frame (defects 5 and 6): shapes of the output, never timings ----
