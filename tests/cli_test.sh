@@ -170,6 +170,27 @@ if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # 31 frames at 0.033333
 fi
 tcheck "bench benchmark_out"  2 "--benchmark_out=/nonexistent/x.json: cannot write /nonexistent/x.json" -- bench --op eerp --quick --benchmark_out=/nonexistent/x.json
 tcheck "bench benchmark_out after --" 2 "cannot write /nonexistent/x.json" -- bench --op eerp --quick -- --benchmark_out=/nonexistent/x.json
+# validate --json: every table's rows (skinning, motion matching, blend-space weights, the N-way blend wrote none,
+# and alone a 0-byte file), valid JSON; a run without real clips says so in the text and in every row
+if command -v python3 >/dev/null; then
+  run validate --op bspace --op blend_n --json "$d62/t.json" > /dev/null 2>&1
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(sorted(set(x["op"] for x in r)), all(x["pass"] and x["variant"] and x["metric"] for x in r))' "$d62/t.json" 2>&1)
+  [ "$got" = "['blend_n', 'bspace'] True" ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --json bspace, blend_n: $got"; }
+  out=$(run validate --quick --no-mocap --variant scalar --op quat_mul --op skin_lbs --op mm_search --json "$d62/s.json" 2>&1)
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(sorted(set(x["op"] for x in r)), set(x["mocap"] for x in r), set(x.get("mocap_skipped") for x in r), set(x["classes"]["mocap"] for x in r), any("cmu" in x["form"] for x in r))' "$d62/s.json" 2>&1)
+  [ "$got" = "['mm_aabb', 'mm_search', 'quat_mul', 'skin_dqs', 'skin_lbs'] {'skipped'} {'--no-mocap given'} {None} False" ] &&
+    grep -q "^# mocap: skipped (--no-mocap given)" <<<"$out" && pass=$((pass+1)) ||
+    { fail=$((fail+1)); echo "FAIL validate --no-mocap --json: $got"; grep mocap <<<"$out" | head -3; }
+  run validate --quick --variant scalar --op quat_mul --json "$d62/u.json" > /dev/null 2>&1
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(set(x["mocap"] for x in r))' "$d62/u.json" 2>&1)
+  want="{'used'}"; [ -f /usr/share/assimp/models/BVH/01_01.bvh ] || want="{'skipped'}"
+  [ "$got" = "$want" ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --json mocap field: $got, want $want"; }
+  run validate --quick --op quat_mul --bvh "$corpus/offset_2e38.bvh" --json "$d62/e.json" > /dev/null 2>&1
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("offset_2e38.bvh:8" in r["error"])' "$d62/e.json" 2>&1)
+  [ "$got" = True ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --json error record: $got"; }
+else
+  echo "skipped: validate --json checks (python3 not installed)"
+fi
 rm -rf "$d62"
 
 # ---- budget and frame (defects 5 and 6): shapes of the output, never timings ----

@@ -75,6 +75,16 @@ pb_status pb_mocap_load_scaled(pb_mocap *m, const char *const *files, size_t nfi
     return PB_OK;
 }
 
+const char *pb_mocap_skip_reason(int no_mocap, size_t nfiles)
+{
+    if (no_mocap) return "--no-mocap given";
+    if (nfiles) return NULL;
+    for (size_t i = 0; i < sizeof default_files / sizeof default_files[0]; i++)
+        if (access(default_files[i], R_OK) == 0) return NULL;
+    return "no CMU clips packaged at " DEFAULT_DIR " (01_01.bvh, 01_03.bvh, Boxing_Toes.bvh: Debian package "
+           "assimp-testmodels) and no --bvh given";
+}
+
 /* Key (clip c, frame f, joint j) with velocities by forward difference to the
  * next frame (backward at the last): real, noisy, mocap-rate velocities. */
 static void key_with_velocity(const pb_clip *c, size_t f, size_t j, float *dst[PB_PLANES], size_t e)
