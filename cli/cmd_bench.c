@@ -87,6 +87,26 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
     }
 }
 
+/* Google Benchmark's own --benchmark_out=FILE: checked here as --json is, so an unwritable file is a usage error
+ * (exit 2) before any timing, not the framework's "invalid file name" and exit 1 after registering everything.
+ * Opened for appending: the check truncates nothing. 0, or -1 with the reason on stderr. */
+static int gb_out_writable(int nrest, char **rest)
+{
+    static const char flag[] = "--benchmark_out=";
+    for (int i = 0; i < nrest; i++) {
+        if (strncmp(rest[i], flag, sizeof flag - 1) != 0) continue;
+        const char *path = rest[i] + sizeof flag - 1;
+        FILE *f = *path ? fopen(path, "a") : NULL;
+        if (!f) {
+            fprintf(stderr, "posebench bench: %s: cannot write %s: %s\n", rest[i], *path ? path : "''",
+                    *path ? strerror(errno) : "empty file name");
+            return -1;
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
 static int run(const opt_val *o, int nrest, char **rest)
 {
     int op_on[PB_OP_COUNT] = { 0 }, skin_on[2] = { 0, 0 }, nskin = 0, mm_on[2] = { 0, 0 }, nmm = 0, nbs = 0, nbn = 0, nml = 0, npl = 0;
@@ -138,6 +158,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     int nvars = pick_variants("bench", o[O_VARIANT].all, o[O_VARIANT].count,
                               PICK_ALL_NATIVE | (emulated ? PICK_EMULATED : 0), vars, MAX_VARIANTS);
     if (nvars < 0) return EXIT_USAGE;
+    if (gb_out_writable(nrest, rest) != 0) return EXIT_USAGE;
 #ifdef PB_HAVE_BENCH
     /* the shared context, less what Google Benchmark records itself (date, num_cpus) */
     cJSON *ctx = context_new();

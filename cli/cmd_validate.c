@@ -91,36 +91,52 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (o.variant && pick_check_name("validate", o.variant) != 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
     FILE *jf = NULL;
+    /* the real-data class: said once, in the text and in every JSON row, when it does not run */
+    const char *skipped = pb_mocap_skip_reason(o.no_mocap, o.nbvh);
+    if (skipped) printf("# mocap: skipped (%s): no row has real motion capture; the mocap class column is null in --json\n", skipped);
     if (json) {
-        if (!(jf = fopen(json, "w"))) {
+        if (!(jf = fopen(json, "w"))) {   /* opened first: an unwritable path is refused before the run */
             fprintf(stderr, "posebench validate: cannot write %s: %s\n", json, strerror(errno));
             return EXIT_USAGE;
         }
-        o.json = jf;
+        if (!(o.json = pb_val_json_new(skipped))) {
+            fclose(jf);
+            fprintf(stderr, "posebench validate: out of memory\n");
+            return EXIT_USAGE;
+        }
     }
+    /* every table's rows go to the same JSON (written once, at the end) */
+    const pb_val_sink sink = { o.json ? pb_val_json_row : NULL, o.json };
     int fails = aux_only ? 0 : pb_validate_report(&o);
     if (skin && fails >= 0) {
         pb_mocap mc = { 0 };
         if (!o.no_mocap) pb_mocap_load_scaled(&mc, o.bvh, o.nbvh, o.bvh_scale, 0, NULL);   /* none: the random case only */
-        int sf = pb_skin_validate(stdout, &mc);
+        int sf = pb_skin_validate(stdout, &mc, &sink);
         pb_mocap_free(&mc);
         fails = sf < 0 ? -1 : fails + sf;
     }
     if (mm && fails >= 0) {
-        int mf = pb_mm_validate(stdout);
+        int mf = pb_mm_validate(stdout, o.no_mocap, &sink);
         fails = mf < 0 ? -1 : fails + mf;
     }
     if (bsp && fails >= 0) {
-        int bf = pb_bs_validate(stdout);
+        int bf = pb_bs_validate(stdout, &sink);
         fails = bf < 0 ? -1 : fails + bf;
     }
     if (bln && fails >= 0) {
-        int nf = pb_bn_validate(stdout);
+        int nf = pb_bn_validate(stdout, o.no_mocap, &sink);
         fails = nf < 0 ? -1 : fails + nf;
     }
-    if (jf && fclose(jf) != 0) {
-        fprintf(stderr, "posebench validate: error writing %s\n", json);
-        return EXIT_USAGE;
+    if (jf) {   /* the rows of every table, or the error record: valid JSON either way */
+        char why[512];
+        snprintf(why, sizeof why, "%s", fails < 0 ? pb_last_error() : "");
+        int bad = pb_val_json_write(o.json, jf, &o, fails < 0 ? why : NULL) != 0;
+        pb_val_json_free(o.json);
+        if ((fclose(jf) != 0 || bad) && fails >= 0) {
+            fprintf(stderr, "posebench validate: error writing %s\n", json);
+            return EXIT_USAGE;
+        }
+        if (fails < 0) pb_fail(PB_ERR_PARAM, "%s", why);   /* the run's error, not the write's */
     }
     if (fails < 0) {
         fprintf(stderr, "posebench validate: %s\n", pb_last_error());

@@ -11,6 +11,7 @@
 
 #include "posebench/posebench.h"
 #include "pick.h"
+#include "internal.h"   /* pb_file_read */
 
 /* Set per build by cmake/cli.cmake (pb_build_description). */
 #ifndef CLI_C_FLAGS
@@ -106,30 +107,11 @@ int json_write_file(const char *cmd, const char *path, const cJSON *root)
 
 cJSON *json_read_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
-        char *t = realloc(buf, cap * 2);
-        if (!t) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = t;
-        cap *= 2;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        snprintf(err, errlen, "cannot read %s: %s", path, buf ? "read error" : "out of memory");
-        free(buf);
+    char *buf = NULL;
+    size_t len = 0;
+    /* a regular file of at most PB_FILE_MAX_BYTES (src/file.c: a FIFO is refused, not waited on) */
+    if (pb_file_read(path, PB_FILE_MAX_BYTES, "JSON file", &buf, &len) != PB_OK) {
+        snprintf(err, errlen, "cannot read %s", pb_last_error());
         return NULL;
     }
     const char *end = NULL;

@@ -110,6 +110,15 @@ static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, size_t
 
 int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, pb_scene *scenes, int ns, cJSON *root)
 {
+    /* every scene's clips fit the graph (a --bvh clip too short is bad input: exit 2), before any row is timed */
+    for (int si = 0; si < ns; si++) {
+        pb_graph_scene g;
+        if (pb_graph_scene_default(&g, &scenes[si]) != PB_OK) {
+            fprintf(stderr, "posebench frame: %s: %s\n", scenes[si].name, pb_last_error());
+            return -2;
+        }
+        pb_graph_scene_free(&g);
+    }
     cJSON *rows = root ? cJSON_AddArrayToObject(root, "graph_rows") : NULL;
     if (root && (!rows || !cJSON_AddStringToObject(root, "graph", cfg->graph ? cfg->graph : "default"))) return -1;
     printf("posebench frame --source graph: %zu characters each running %s, %d frames x %d repetitions (median), CPU "

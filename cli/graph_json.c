@@ -43,6 +43,7 @@
 
 #include <cjson/cJSON.h>
 #include "graph_json.h"
+#include "internal.h"   /* pb_file_read, pb_last_error */
 
 #define AT_MAX 96               /* a JSON path: "transitions[255].when[3][2]" with room */
 #define LIST_MAX 200            /* the names listed in an error */
@@ -465,28 +466,20 @@ static int parse(ctx *x, const cJSON *root)
     return 0;
 }
 
-/* The file, NUL-terminated, at most GRAPH_JSON_MAX_BYTES: checked before cJSON sees it. */
+/* The file, NUL-terminated, at most GRAPH_JSON_MAX_BYTES, a regular file (src/file.c: a FIFO is refused, not
+ * waited on): checked before cJSON sees it. */
 static char *read_text(ctx *x, size_t *n)
 {
-    FILE *fp = fopen(x->file, "rb");
-    if (!fp) {
-        fail(x, "", "cannot open: %s", strerror(errno));
+    char *text = NULL;
+    if (pb_file_read(x->file, GRAPH_JSON_MAX_BYTES, "graph definition", &text, n) != PB_OK) {
+        if (x->err && x->errlen) snprintf(x->err, x->errlen, "%s", pb_last_error());   /* it names the file */
         return NULL;
     }
-    char *text = malloc(GRAPH_JSON_MAX_BYTES + 2);
-    *n = text ? fread(text, 1, GRAPH_JSON_MAX_BYTES + 1, fp) : 0;
-    int bad = !text ? fail(x, "", "out of memory")
-              : ferror(fp) ? fail(x, "", "read error")
-              : *n > GRAPH_JSON_MAX_BYTES ? fail(x, "", "larger than %u bytes (1 MiB), the limit for a graph definition",
-                                                 GRAPH_JSON_MAX_BYTES)
-              : memchr(text, 0, *n) ? fail(x, "", "has a NUL byte: not a JSON text file")
-                                    : 0;
-    fclose(fp);
-    if (bad) {
+    if (memchr(text, 0, *n)) {
+        fail(x, "", "has a NUL byte: not a JSON text file");
         free(text);
         return NULL;
     }
-    text[*n] = 0;
     return text;
 }
 

@@ -29,7 +29,7 @@ typedef struct graph_json {
  * 2 (the breathing clip), its upper and chest masks the layers' "upper" and
  * "chest". out borrows those masks: base must outlive out. Returns 0, or -1
  * with out empty and the message in err ("FILE: JSON.PATH: what is wrong
- * (what was expected)"), for: a file that cannot be read, over
+ * (what was expected)"), for: a file that cannot be read or is not a regular file (a FIFO), over
  * GRAPH_JSON_MAX_BYTES or with a NUL byte; a JSON syntax error (with its
  * line and column); a value of the wrong type, a missing required key, an
  * unknown key, a name that names nothing (the message lists the names

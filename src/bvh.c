@@ -34,6 +34,10 @@ static pb_status read_offset(parser *ps, float off[3], const char *owner)
         double v = 0;
         snprintf(what, sizeof what, "OFFSET %s of %s", axis[i], owner);
         s = pb_bvh_read_number(ps, ps->opt->unit_scale, &v, what);
+        if (s == PB_OK && !(fabs(v) <= PB_BVH_MAX_POSITION))
+            s = pb_bvh_perr(ps, ps->line, "%s is %g (%g after unit_scale %g), expected at most %g in magnitude "
+                            "after unit_scale (PB_BVH_MAX_POSITION: keeps forward kinematics finite)", what,
+                            v / ps->opt->unit_scale, v, (double)ps->opt->unit_scale, PB_BVH_MAX_POSITION);
         off[i] = (float)v;
     }
     return s;
@@ -214,9 +218,14 @@ static pb_status read_frame_time(parser *ps, double *ft)
     if (s != PB_OK) return s;
     token t = pb_bvh_next_token(ps);
     double v = 0;
-    if (pb_bvh_parse_number(&t, &v) != NUM_OK || !(v > 0) || 1.0 / v > FLT_MAX)
-        return pb_bvh_perr(ps, t.line, "expected a positive number of seconds after 'Frame Time:' (1/time must fit a float), found %s",
+    if (pb_bvh_parse_number(&t, &v) != NUM_OK || !(v > 0))
+        return pb_bvh_perr(ps, t.line, "expected a positive number of seconds after 'Frame Time:', found %s",
                     pb_bvh_show(&t, q));
+    /* 1e-30 s is a number, not a capture rate: its velocities (differences x fps) overflow every kernel */
+    if (!(v >= PB_BVH_MIN_FRAME_TIME && v <= PB_BVH_MAX_FRAME_TIME))
+        return pb_bvh_perr(ps, t.line, "Frame Time: %g s is outside %g .. %g s (%g .. %g fps), the range of a capture "
+                    "rate (PB_BVH_MIN_FRAME_TIME, PB_BVH_MAX_FRAME_TIME)", v, PB_BVH_MIN_FRAME_TIME,
+                    PB_BVH_MAX_FRAME_TIME, 1 / PB_BVH_MAX_FRAME_TIME, 1 / PB_BVH_MIN_FRAME_TIME);
     /* Rows are lines: a value after the frame time would shift every row. */
     token extra = pb_bvh_next_token_ex(ps, 0);
     if (extra.p)
@@ -268,8 +277,8 @@ static pb_status count_rows(parser *ps, size_t *rows)
         if (n > ps->opt->max_frames)
             return pb_bvh_perr(ps, line, "more than %zu motion rows (limit: pb_bvh_options.max_frames)", ps->opt->max_frames);
         if (n > per_row_limit)
-            return pb_bvh_perr(ps, line, "%zu rows x %zu joints is more than the limit of %zu elements "
-                        "(pb_bvh_options.max_elements)", n, ps->njoints, ps->opt->max_elements);
+            return pb_bvh_perr(ps, line, "%zu rows x %zu joints is more than the limit of %zu keys (frames x joints) "
+                        "a clip may hold (pb_bvh_options.max_elements)", n, ps->njoints, ps->opt->max_elements);
     }
     *rows = n;
     return PB_OK;
@@ -317,10 +326,16 @@ static pb_status fill_rows(parser *ps, size_t rows, double *vals, pb_pose *pose)
                 int ch = jd->chan[k];
                 if (ch <= CH_ZPOS) {
                     pos[ch] = v * scale;
-                    if (fabs(pos[ch]) > FLT_MAX)
-                        return pb_bvh_perr(ps, row_line, "position of joint '%s' in motion row %zu overflows float after "
-                                    "unit_scale; expected a smaller value", jd->name, r + 1);
+                    if (!(fabs(pos[ch]) <= PB_BVH_MAX_POSITION))
+                        return pb_bvh_perr(ps, row_line, "%s of joint '%s' in motion row %zu is %g (%g after unit_scale "
+                                    "%g), expected at most %g in magnitude after unit_scale (PB_BVH_MAX_POSITION: keeps "
+                                    "forward kinematics finite)", channel_name[ch], jd->name, r + 1, v, pos[ch], scale,
+                                    PB_BVH_MAX_POSITION);
                 } else {
+                    if (!(fabs(v) <= PB_BVH_MAX_ANGLE))
+                        return pb_bvh_perr(ps, row_line, "%s of joint '%s' in motion row %zu is %g degrees, expected at "
+                                    "most %g in magnitude (PB_BVH_MAX_ANGLE)", channel_name[ch], jd->name, r + 1, v,
+                                    PB_BVH_MAX_ANGLE);
                     /* Listed order, intrinsic: R = R1 * R2 * R3 on column vectors. */
                     quat_mul_axis(rot, ch - CH_XROT, v * deg_to_rad);
                 }
@@ -356,7 +371,7 @@ static pb_status parse_motion(parser *ps, pb_clip *clip)
 
     double *vals = malloc(ps->nchannels * sizeof *vals);
     if (!vals) return pb_fail(PB_ERR_NOMEM, "%s: out of memory for a row of %zu values", ps->name, ps->nchannels);
-    /* fps is finite and > 0: read_frame_time checked 1 / ft fits a float. */
+    /* fps is finite and > 0: read_frame_time checked ft's range. */
     s = pb_clip_alloc(clip, rows, ps->njoints, (float)(1.0 / ft));
     if (s != PB_OK) {
         char why[256];
@@ -411,7 +426,8 @@ pb_bvh_options pb_bvh_default_options(void)
     o.strict = 0;
     o.max_joints = 1024;
     o.max_frames = 10000000;
-    o.max_elements = 10000000;
+    o.max_elements = PB_BVH_DEFAULT_MAX_KEYS;
+    o.max_bytes = PB_BVH_DEFAULT_MAX_BYTES;
     o.max_depth = 64;
     o.warn = NULL;
     o.user = NULL;
@@ -427,6 +443,7 @@ pb_status pb_bvh_options_check(const pb_bvh_options *o)
         return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_joints = %zu, expected 1..%ld", o->max_joints, (long)INT32_MAX);
     if (o->max_frames == 0) return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_frames = 0, expected >= 1");
     if (o->max_elements == 0) return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_elements = 0, expected >= 1");
+    if (o->max_bytes == 0) return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_bytes = 0, expected >= 1");
     if (o->max_depth == 0 || o->max_depth > MAX_DEPTH_CAP)
         return pb_fail(PB_ERR_PARAM, "pb_bvh_options: max_depth = %zu, expected 1..%d", o->max_depth, MAX_DEPTH_CAP);
     return PB_OK;
@@ -498,45 +515,11 @@ pb_status pb_bvh_load_mem(const void *data, size_t size, const char *name, const
     pb_status s = check_args("pb_bvh_load_mem", opt, skel, clip);
     if (s != PB_OK) return s;
     if (!data && size > 0) return pb_fail(PB_ERR_NULL, "pb_bvh_load_mem: data is NULL but size = %zu", size);
+    size_t max_bytes = opt ? opt->max_bytes : PB_BVH_DEFAULT_MAX_BYTES;
+    if (size > max_bytes)
+        return pb_fail(PB_ERR_SIZE, "%s: %zu bytes, more than the limit of %zu bytes for a BVH file "
+                       "(pb_bvh_options.max_bytes)", name ? name : "<memory>", size, max_bytes);
     return load(data ? data : "", size, name ? name : "<memory>", opt, skel, clip);
-}
-
-/* Read a whole file. Grows the buffer as it reads, so pipes and files whose
- * size changes underneath work too. */
-static pb_status read_file(const char *path, char **out, size_t *size)
-{
-    *out = NULL;
-    *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return pb_fail(PB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    pb_status s = buf ? PB_OK : pb_fail(PB_ERR_NOMEM, "%s: out of memory", path);
-    while (s == PB_OK) {
-        if (n == cap) {
-            char *b = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!b) {
-                s = pb_fail(PB_ERR_NOMEM, "%s: out of memory reading %zu bytes", path, n);
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) s = pb_fail(PB_ERR_IO, "%s: read error: %s", path, strerror(errno));
-            break;
-        }
-    }
-    fclose(f);
-    if (s != PB_OK) {
-        free(buf);
-        return s;
-    }
-    *out = buf;
-    *size = n;
-    return PB_OK;
 }
 
 pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_bvh_skeleton *skel, pb_clip *clip)
@@ -546,7 +529,8 @@ pb_status pb_bvh_load(const char *path, const pb_bvh_options *opt, pb_bvh_skelet
     if (!path) return pb_fail(PB_ERR_NULL, "pb_bvh_load: path is NULL");
     char *buf;
     size_t size;
-    s = read_file(path, &buf, &size);
+    /* a regular file only (a FIFO would block), at most max_bytes: src/file.c */
+    s = pb_file_read(path, opt ? opt->max_bytes : PB_BVH_DEFAULT_MAX_BYTES, "BVH file", &buf, &size);
     if (s != PB_OK) return s;
     s = load(buf, size, path, opt, skel, clip);
     free(buf);

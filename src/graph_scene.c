@@ -96,6 +96,9 @@ static void cond(pb_graph_transition *t, int param, pb_graph_cmp cmp, float valu
     t->cond[t->conds++] = (pb_graph_cond){ param, cmp, value };
 }
 
+/* How far below 1 s a clip may last and count as 1 s: a frame time's rounding (0.0333 s: 0.1 %). */
+#define GRAPH_CLIP_ROUNDING 1e-3f
+
 enum { P_SPEED, P_DIR, P_JUMP, P_UPPER, P_BREATHE, NPARAMS };
 enum { S_IDLE, S_LOCO, S_STRAFE, S_JUMP };
 
@@ -105,10 +108,16 @@ pb_status pb_graph_scene_default(pb_graph_scene *g, const pb_scene *sc)
     if (!g || !sc || !sc->parents) return pb_fail(PB_ERR_NULL, "%s: %s is NULL", fn, g ? "scene" : "graph");
     memset(g, 0, sizeof *g);
     float dur[2] = { pb_clip_duration(&sc->clip[0]), pb_clip_duration(&sc->clip[1]) };
-    if (dur[0] < 1 || dur[1] < 1 || sc->clip[0].joints != sc->clip[1].joints || sc->clip[0].fps != sc->clip[1].fps)
-        return pb_fail(PB_ERR_PARAM, "%s: the scene's clips last %g and %g s at %g and %g fps (at least 1 s, same "
-                       "joints and fps)", fn, (double)dur[0], (double)dur[1], (double)sc->clip[0].fps,
-                       (double)sc->clip[1].fps);
+    /* 1 s within the rounding of a frame time written with a few digits: 31 frames at 0.0333333 s last
+     * 0.999999 s, which is the 1 s the graph's motions ask for (they may end half a frame past a clip) */
+    const float need = 1.0f - GRAPH_CLIP_ROUNDING;
+    if (!(dur[0] >= need) || !(dur[1] >= need) || sc->clip[0].joints != sc->clip[1].joints ||
+        sc->clip[0].fps != sc->clip[1].fps)
+        return pb_fail(PB_ERR_PARAM, "%s: the scene's clips last %g and %g s (%zu and %zu frames at %g and %g fps, "
+                       "%zu and %zu joints); the default graph needs two clips of the same joints and fps, each at "
+                       "least 1 s long (frames - 1 >= fps, to within %g %%)", fn, (double)dur[0], (double)dur[1],
+                       sc->clip[0].frames, sc->clip[1].frames, (double)sc->clip[0].fps, (double)sc->clip[1].fps,
+                       sc->clip[0].joints, sc->clip[1].joints, 100.0 * GRAPH_CLIP_ROUNDING);
     g->upper = malloc(sc->joints * sizeof *g->upper), g->chest = malloc(sc->joints * sizeof *g->chest);
     if (!g->upper || !g->chest) {
         pb_graph_scene_free(g);

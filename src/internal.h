@@ -35,6 +35,18 @@ int pb_env_whole(const char *name, unsigned long long *v);
 /* Record a formatted message for pb_last_error() and return s. */
 PB_INTERNAL pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
 
+/* Read the whole file at path (what: "BVH file", "graph definition", ... for
+ * messages) into *out, NUL-terminated (*size bytes without the NUL; the
+ * caller frees *out). Every reader of a file a user names goes through here.
+ * Errors (nothing allocated, *out NULL): PB_ERR_IO: it cannot be opened or
+ * read, or it is not a regular file (a FIFO, device, directory or socket:
+ * refused before reading, never waited on); PB_ERR_SIZE: more than
+ * max_bytes (at open, or grown past it while read); PB_ERR_NOMEM. */
+PB_INTERNAL pb_status pb_file_read(const char *path, size_t max_bytes, const char *what, char **out, size_t *size);
+/* The byte cap of every file posebench reads whole (BVH clips, graph JSON,
+ * the report's JSON) unless a reader states a smaller one: 128 MiB. */
+#define PB_FILE_MAX_BYTES ((size_t)128 << 20)
+
 /* Op flags only the validation harness reads (the same pb_op_info.flags word;
  * public bits are in ops.h). */
 enum {

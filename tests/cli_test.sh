@@ -143,6 +143,56 @@ if [ -f "$boxing" ]; then   # a BVH file's warning prints once, not once per loa
   [ "$n" = 1 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame bvh warning printed $n times"; }
 fi
 
+# ---- issue 62: files that are not regular files, values out of range, durations, bench's own --benchmark_out ----
+d62=$(mktemp -d)
+mkfifo "$d62/f.bvh" "$d62/g.json"
+tcheck() { # tcheck <name> <status> <regex> -- args...: as check, and a command still running after 60 s fails
+  local name=$1 want=$2 re=$3; shift 4
+  local out; out=$(if [ -n "$emu" ]; then timeout 60 $emu "$bin" "$@"; else timeout 60 "$bin" "$@"; fi 2>&1); local st=$?
+  if [ "$st" = "$want" ] && grep -Eq -- "$re" <<<"$out"; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "FAIL $name: status $st (want $want; 124: it blocked), output:"; echo "$out" | head -5; fi
+}
+tcheck "frame bvh fifo"      2 "f.bvh: is a FIFO \(named pipe\), not a regular file" -- frame --bvh "$d62/f.bvh" --quick --no-cmu
+tcheck "validate bvh fifo"   2 "f.bvh: is a FIFO \(named pipe\), not a regular file" -- validate --quick --op quat_mul --bvh "$d62/f.bvh"
+tcheck "frame graph fifo"    2 "g.json: is a FIFO \(named pipe\), not a regular file" -- frame --source graph --graph "$d62/g.json" --quick --no-cmu
+tcheck "frame bvh /dev/zero" 2 "/dev/zero: is a character device, not a regular file" -- frame --bvh /dev/zero --quick --no-cmu
+corpus=$(cd "$(dirname "$0")" && pwd)/bvh
+# bad numbers are the loader's to refuse (exit 2, file and line), never FAIL rows blamed on the kernels
+tcheck "validate frame time 1e-30" 2 "frame_time_1e-30.bvh:18: Frame Time: 1e-30 s is outside 0.0001 .. 60 s" -- validate --quick --op sample_linear --variant scalar --bvh "$corpus/frame_time_1e-30.bvh"
+tcheck "validate offset 2e38" 2 "offset_2e38.bvh:8: OFFSET y of joint 'Spine' is 2e\+38" -- validate --quick --op fk --variant scalar --bvh "$corpus/offset_2e38.bvh"
+tcheck "frame position 2e38" 2 "row_position_2e38.bvh:20: Yposition of joint 'Hips' in motion row 2 is 2e\+38" -- frame --quick --no-cmu --bvh "$corpus/row_position_2e38.bvh"
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # 31 frames at 0.0333333 s (as bandai1_walk_normal_002.bvh): 0.999999 s is 1 s
+  { awk '/^MOTION/ { exit } { print }' /usr/share/assimp/models/BVH/01_01.bvh; printf 'MOTION\nFrames: 31\nFrame Time: 0.0333333\n'
+    awk 'f && n < 31 { print; n++ } /^Frame Time/ { f = 1 }' /usr/share/assimp/models/BVH/01_01.bvh; } > "$d62/walk31.bvh"
+  tcheck "frame graph 31 frames" 0 "^scalar +[0-9.]+ +[0-9.]+" -- frame --source graph --bvh "$d62/walk31.bvh" --no-cmu --quick --characters 4 --frames 2 --reps 1 --variant scalar
+  head -n "$(($(grep -n '^Frame Time' "$d62/walk31.bvh" | cut -d: -f1) + 30))" "$d62/walk31.bvh" > "$d62/walk30.bvh"
+  tcheck "frame graph 30 frames" 2 "the default graph needs two clips .* each at least 1 s long" -- frame --source graph --bvh "$d62/walk30.bvh" --no-cmu --quick --characters 4 --frames 2 --reps 1 --variant scalar
+fi
+tcheck "bench benchmark_out"  2 "--benchmark_out=/nonexistent/x.json: cannot write /nonexistent/x.json" -- bench --op eerp --quick --benchmark_out=/nonexistent/x.json
+tcheck "bench benchmark_out after --" 2 "cannot write /nonexistent/x.json" -- bench --op eerp --quick -- --benchmark_out=/nonexistent/x.json
+# validate --json: every table's rows (skinning, motion matching, blend-space weights, the N-way blend wrote none,
+# and alone a 0-byte file), valid JSON; a run without real clips says so in the text and in every row
+if command -v python3 >/dev/null; then
+  run validate --op bspace --op blend_n --json "$d62/t.json" > /dev/null 2>&1
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(sorted(set(x["op"] for x in r)), all(x["pass"] and x["variant"] and x["metric"] for x in r))' "$d62/t.json" 2>&1)
+  [ "$got" = "['blend_n', 'bspace'] True" ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --json bspace, blend_n: $got"; }
+  out=$(run validate --quick --no-mocap --variant scalar --op quat_mul --op skin_lbs --op mm_search --json "$d62/s.json" 2>&1)
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(sorted(set(x["op"] for x in r)), set(x["mocap"] for x in r), set(x.get("mocap_skipped") for x in r), set(x["classes"]["mocap"] for x in r), any("cmu" in x["form"] for x in r))' "$d62/s.json" 2>&1)
+  [ "$got" = "['mm_aabb', 'mm_search', 'quat_mul', 'skin_dqs', 'skin_lbs'] {'skipped'} {'--no-mocap given'} {None} False" ] &&
+    grep -q "^# mocap: skipped (--no-mocap given)" <<<"$out" && pass=$((pass+1)) ||
+    { fail=$((fail+1)); echo "FAIL validate --no-mocap --json: $got"; grep mocap <<<"$out" | head -3; }
+  run validate --quick --variant scalar --op quat_mul --json "$d62/u.json" > /dev/null 2>&1
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(set(x["mocap"] for x in r))' "$d62/u.json" 2>&1)
+  want="{'used'}"; [ -f /usr/share/assimp/models/BVH/01_01.bvh ] || want="{'skipped'}"
+  [ "$got" = "$want" ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --json mocap field: $got, want $want"; }
+  run validate --quick --op quat_mul --bvh "$corpus/offset_2e38.bvh" --json "$d62/e.json" > /dev/null 2>&1
+  got=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("offset_2e38.bvh:8" in r["error"])' "$d62/e.json" 2>&1)
+  [ "$got" = True ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --json error record: $got"; }
+else
+  echo "skipped: validate --json checks (python3 not installed)"
+fi
+rm -rf "$d62"
+
 # ---- budget and frame (defects 5 and 6): shapes of the output, never timings ----
 j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --json "$j" 2>&1); st=$?
 # the exit status is the check: 0 when a blending method fits or is marginal, 1 when none does (timing decides which here)

@@ -14,6 +14,7 @@
 #include "all_variants.h"
 #include "blend_n_check.h"
 #include "check.h"
+#include "val_rows.h"
 #include "refuse.h"
 #include "validate.h"
 
@@ -191,8 +192,13 @@ int main(void)
     test_stream();
     test_two_known();
     FILE *devnull = fopen("/dev/null", "w");
-    int fails = pb_bn_validate(devnull ? devnull : stdout);
+    val_rows got = { .op_prefix = "blend_n" };
+    const pb_val_sink sink = { val_rows_fn, &got };
+    int fails = pb_bn_validate(devnull ? devnull : stdout, 0, &sink);
     if (devnull) fclose(devnull);
     CHECK(fails == 0, "%d failing N-way blend rows (posebench validate --op blend_n shows them)", fails);
+    /* the rows --json writes (issue 62, defect 5: none were): some, every one whole, none failing */
+    CHECK(got.rows > 0 && got.bad == 0 && got.fails == 0, "N-way blend JSON rows: %zu, %zu malformed (%s), %zu failing", got.rows,
+          got.bad, got.first_bad, got.fails);
     return check_done();
 }

@@ -16,6 +16,7 @@
 #include "all_variants.h"
 #include "bspace_check.h"
 #include "check.h"
+#include "val_rows.h"
 #include "refuse.h"
 
 #include "minmax.h"
@@ -340,8 +341,13 @@ int main(void)
     behaviour_checks();
     bad_input();
     FILE *devnull = fopen("/dev/null", "w");
-    int fails = pb_bs_validate(devnull ? devnull : stdout);
+    val_rows got = { .op_prefix = "bspace" };
+    const pb_val_sink sink = { val_rows_fn, &got };
+    int fails = pb_bs_validate(devnull ? devnull : stdout, &sink);
     if (devnull) fclose(devnull);
     CHECK(fails == 0, "%d failing blend-space rows (posebench validate --op bspace shows them)", fails);
+    /* the rows --json writes (issue 62, defect 5: none were): some, every one whole, none failing */
+    CHECK(got.rows > 0 && got.bad == 0 && got.fails == 0, "blend-space JSON rows: %zu, %zu malformed (%s), %zu failing", got.rows,
+          got.bad, got.first_bad, got.fails);
     return check_done();
 }

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "bvh_check.h"
 
 
@@ -42,8 +44,9 @@ static void test_args(void)
     pb_bvh_skeleton sk;
     pb_clip cl;
     pb_bvh_options o = pb_bvh_default_options();
-    check(o.unit_scale == 1.0f && o.max_joints == 1024 && o.max_elements == 10000000 && o.max_depth == 64 && !o.strict,
-          "default options: unit_scale 1, 1024 joints, 1e7 elements, depth 64, not strict");
+    check(o.unit_scale == 1.0f && o.max_joints == 1024 && o.max_elements == 2097152 && o.max_depth == 64 && !o.strict &&
+          o.max_bytes == (size_t)128 << 20,
+          "default options: unit_scale 1, 1024 joints, 2097152 keys, 128 MiB, depth 64, not strict");
     check(pb_bvh_load(NULL, NULL, &sk, &cl) == PB_ERR_NULL, "load: NULL path -> PB_ERR_NULL");
     check(pb_bvh_load("x.bvh", NULL, NULL, &cl) == PB_ERR_NULL, "load: NULL skel -> PB_ERR_NULL");
     check(pb_bvh_load("x.bvh", NULL, &sk, NULL) == PB_ERR_NULL, "load: NULL clip -> PB_ERR_NULL");
@@ -51,9 +54,9 @@ static void test_args(void)
     check(pb_bvh_load_mem(NULL, 0, "m", NULL, &sk, &cl) == PB_ERR_PARSE && contains(pb_last_error(), "m:1: empty file"),
           "load_mem: NULL data, size 0 -> PB_ERR_PARSE empty file (%s)", pb_last_error());
 
-    struct { const char *what; pb_bvh_options o; } bad[8];
+    struct { const char *what; pb_bvh_options o; } bad[9];
     int nb = 0;
-    for (int i = 0; i < 8; i++) bad[i].o = pb_bvh_default_options();
+    for (int i = 0; i < 9; i++) bad[i].o = pb_bvh_default_options();
     bad[nb].what = "unit_scale 0"; bad[nb++].o.unit_scale = 0;
     bad[nb].what = "unit_scale -1"; bad[nb++].o.unit_scale = -1;
     bad[nb].what = "unit_scale NaN"; bad[nb++].o.unit_scale = NAN;
@@ -62,6 +65,7 @@ static void test_args(void)
     bad[nb].what = "max_depth 0"; bad[nb++].o.max_depth = 0;
     bad[nb].what = "max_depth 5000"; bad[nb++].o.max_depth = 5000;
     bad[nb].what = "max_frames 0"; bad[nb++].o.max_frames = 0;
+    bad[nb].what = "max_bytes 0"; bad[nb++].o.max_bytes = 0;
     for (int i = 0; i < nb; i++) {
         memset(&sk, 0xAB, sizeof sk);
         memset(&cl, 0xAB, sizeof cl);
@@ -86,6 +90,54 @@ static void test_args(void)
 }
 
 /* ---- Euler -> quaternion ------------------------------------------------------------------ */
+/* Files that are not regular files are refused before a byte is read (a FIFO
+ * used to block in fopen forever; /dev/zero read until memory ran out), and a
+ * file over max_bytes is refused naming the file and the limit. */
+static void test_not_regular(void)
+{
+    pb_bvh_skeleton sk;
+    pb_clip cl;
+    char dir[] = "/tmp/test_bvh_XXXXXX", fifo[64], big[64];
+    if (!check(mkdtemp(dir) != NULL, "mkdtemp")) return;
+    snprintf(fifo, sizeof fifo, "%s/f.bvh", dir);
+    snprintf(big, sizeof big, "%s/big.bvh", dir);
+    if (check(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo)) {
+        pb_status s = pb_bvh_load(fifo, NULL, &sk, &cl);   /* would block here before the fix */
+        check(s == PB_ERR_IO && contains(pb_last_error(), fifo) && contains(pb_last_error(), "FIFO") &&
+                  contains(pb_last_error(), "not a regular file") && is_zero(&sk, sizeof sk) && is_zero(&cl, sizeof cl),
+              "a FIFO -> PB_ERR_IO naming it, without blocking (%s)", pb_last_error());
+        unlink(fifo);
+    }
+    pb_status s = pb_bvh_load("/dev/zero", NULL, &sk, &cl);
+    check(s == PB_ERR_IO && contains(pb_last_error(), "/dev/zero: is a character device"),
+          "/dev/zero -> PB_ERR_IO, not read until memory runs out (%s)", pb_last_error());
+    s = pb_bvh_load(dir, NULL, &sk, &cl);
+    check(s == PB_ERR_IO && contains(pb_last_error(), dir), "a directory -> PB_ERR_IO (%s)", pb_last_error());
+    FILE *f = fopen(big, "wb");
+    if (check(f != NULL, "create %s", big)) {
+        fwrite(tiny, 1, sizeof tiny - 1, f);
+        fclose(f);
+        pb_bvh_options o = pb_bvh_default_options();
+        o.max_bytes = sizeof tiny - 2;   /* one byte short */
+        s = pb_bvh_load(big, &o, &sk, &cl);
+        char want[64];
+        snprintf(want, sizeof want, "more than the limit of %zu bytes", o.max_bytes);
+        check(s == PB_ERR_SIZE && contains(pb_last_error(), big) && contains(pb_last_error(), want) &&
+                  is_zero(&sk, sizeof sk) && is_zero(&cl, sizeof cl),
+              "a file over max_bytes -> PB_ERR_SIZE naming the file and the limit (%s)", pb_last_error());
+        s = pb_bvh_load_mem(tiny, sizeof tiny - 1, "m", &o, &sk, &cl);
+        check(s == PB_ERR_SIZE && contains(pb_last_error(), want), "load_mem over max_bytes -> PB_ERR_SIZE (%s)",
+              pb_last_error());
+        o.max_bytes = sizeof tiny - 1;   /* exactly the file */
+        s = pb_bvh_load(big, &o, &sk, &cl);
+        check(s == PB_OK, "a file of exactly max_bytes loads (%s)", s == PB_OK ? "ok" : pb_last_error());
+        pb_bvh_skeleton_free(&sk);
+        pb_clip_free(&cl);
+        unlink(big);
+    }
+    rmdir(dir);
+}
+
 static void test_single_z90(void)
 {
     pb_bvh_skeleton sk;
@@ -513,6 +565,7 @@ int main(int argc, char **argv)
         return 2;
     }
     test_args();
+    test_not_regular();
     test_single_z90();
     test_order();
     test_warnings();

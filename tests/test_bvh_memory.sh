@@ -9,7 +9,9 @@
 # sampling op and an elementwise op, and requires each to pass with a maximum
 # resident set below LIMIT_MB (512). Also checks that a file beyond the
 # validation's key bound is refused with a message naming the file and count,
-# and that --json then holds an error record.
+# and that --json then holds an error record; frame: the largest accepted
+# file within FRAME_LIMIT_MB (1024), the next refused with the same limit, and
+# a file over the 128 MiB byte cap refused by frame and validate.
 # Usage: test_bvh_memory.sh "<emulator or empty>" path/to/posebench
 set -uo pipefail
 emu=$1
@@ -89,13 +91,25 @@ run() { # run <file> <frames> <op>: validate under /usr/bin/time; checks exit 0,
 }
 for op in unroll sample_linear blend_static; do run "$tmp/big.bvh" "$FRAMES" "$op"; done
 
-max_keys=$(awk '/define PB_MOCAP_MAX_KEYS/ { gsub(/[^0-9]/, "", $3); print $3; exit }' \
-  "$(dirname "$0")/../validate/validate.h")
+max_keys=$(awk '/define PB_BVH_DEFAULT_MAX_KEYS/ { gsub(/[^0-9]/, "", $3); print $3; exit }' \
+  "$(dirname "$0")/../include/posebench/bvh.h")
+[ -n "$max_keys" ] || { echo "FAIL: PB_BVH_DEFAULT_MAX_KEYS not found in include/posebench/bvh.h"; exit 1; }
 # The largest file the validation accepts, on the op that takes the whole clip.
 gen $((max_keys / 31)) "$tmp/big.bvh"
 run "$tmp/big.bvh" $((max_keys / 31)) unroll
 
-# Beyond the validation's bound: refused, naming the file and the count; --json an error record.
+# frame reads BVH files with the same key cap (issue 62, defect 10: a 7.8 M-key file peaked at 2.3-2.6 GB):
+# the largest accepted file runs within FRAME_LIMIT_MB
+FRAME_LIMIT_MB=${FRAME_LIMIT_MB:-1024}
+frame_args="--quick --characters 4 --frames 2 --reps 1 --variant scalar"
+# shellcheck disable=SC2086
+$TIME -v -o "$tmp/time.txt" $emu "$bin" frame --bvh "$tmp/big.bvh" $frame_args > "$tmp/out.txt" 2>&1
+st=$?; kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tmp/time.txt")
+echo "frame --bvh ($((max_keys / 31)) frames): exit $st, max RSS $((${kb:-0} / 1024)) MiB"
+[ "$st" = 0 ] || { echo "FAIL: frame exit $st"; tail -n 5 "$tmp/out.txt"; fail=1; }
+if [ -z "$kb" ] || [ "$kb" -ge $((FRAME_LIMIT_MB * 1024)) ]; then echo "FAIL: frame max RSS ${kb:-?} KiB >= $FRAME_LIMIT_MB MiB"; fail=1; fi
+
+# Beyond the bound: refused, naming the file and the count; --json an error record.
 big_frames=$(( max_keys / 31 + 1 ))
 gen "$big_frames" "$tmp/huge.bvh"
 # shellcheck disable=SC2086
@@ -106,6 +120,23 @@ echo "validate --bvh ($big_frames frames): exit $st: $(grep -m1 'posebench valid
 grep -q "huge.bvh.*$max_keys" "$tmp/out.txt" || { echo "FAIL: the message does not name the file and the bound ($max_keys)"; fail=1; }
 grep -q '"error":' "$tmp/err.json" && ! grep -q '^\[' "$tmp/err.json" ||
   { echo "FAIL: --json is not an error record:"; cat "$tmp/err.json"; fail=1; }
+
+# frame refuses it too, with the same limit in the message (it used to load any size)
+# shellcheck disable=SC2086
+$emu "$bin" frame --bvh "$tmp/huge.bvh" $frame_args > "$tmp/out.txt" 2>&1
+st=$?
+echo "frame --bvh ($big_frames frames): exit $st: $(grep -m1 'posebench frame:.*huge' "$tmp/out.txt")"
+[ "$st" = 2 ] && grep -q "huge.bvh:.*more than the limit of $max_keys keys" "$tmp/out.txt" ||
+  { echo "FAIL: frame did not refuse the file naming it and the limit ($max_keys keys)"; fail=1; }
+# and a file over the byte cap before reading it (the text is read whole): a sparse file, no disk used
+truncate -s $(( (128 << 20) + 1 )) "$tmp/sparse.bvh"
+for cmd in frame validate; do
+  # shellcheck disable=SC2086
+  $emu "$bin" $cmd --bvh "$tmp/sparse.bvh" $( [ "$cmd" = validate ] && echo "--quick --op quat_mul" || echo "$frame_args") > "$tmp/out.txt" 2>&1
+  st=$?
+  [ "$st" = 2 ] && grep -q "sparse.bvh: 134217729 bytes, more than the limit of 134217728 bytes for a BVH file" "$tmp/out.txt" ||
+    { echo "FAIL: $cmd --bvh of 128 MiB + 1 byte: exit $st: $(head -c 300 "$tmp/out.txt")"; fail=1; }
+done
 
 [ "$fail" = 0 ] && echo "PASS"
 exit "$fail"

@@ -304,6 +304,40 @@ static void refusals(const pb_scene *sc)
     REFUSE(PB_ERR_NULL, "parents", pb_graph_crowd_init(&c, &good, clips, 2, NULL, 4, 1));
 }
 
+/* The default graph needs clips of 1 s: one of 31 frames at 0.0333333 s (bandai1_walk_normal_002.bvh) lasts
+ * 0.999999 s and is 1 s to the precision its frame time was written with; 30 frames are not, and the
+ * message says what the graph needs. (The clips: the synthetic scene's first frames at that rate.) */
+static void clip_rounding(const pb_scene *syn)
+{
+    const float fps = (float)(1 / 0.0333333);
+    for (size_t frames = 31; frames >= 30; frames--) {
+        pb_scene sc = *syn;
+        int ok = 1;
+        for (int k = 0; k < 2; k++) {
+            ok &= pb_clip_alloc(&sc.clip[k], frames, syn->joints, fps) == PB_OK;
+            for (int q = 0; ok && q < PB_PLANES; q++)
+                memcpy(sc.clip[k].pose.plane[q], syn->clip[k].pose.plane[q], frames * syn->joints * sizeof(float));
+        }
+        CHECK(ok && syn->clip[0].frames >= 31 && syn->clip[1].frames >= 31, "clips of %zu frames", frames);
+        pb_graph_scene g;
+        pb_status s = ok ? pb_graph_scene_default(&g, &sc) : PB_ERR_NOMEM;
+        if (frames == 31) {
+            CHECK(pb_clip_duration(&sc.clip[0]) < 1.0f, "31 frames at 0.0333333 s last %.7f s",
+                  (double)pb_clip_duration(&sc.clip[0]));
+            CHECK(s == PB_OK, "31 frames at 0.0333333 s: refused: %s", pb_last_error());
+            if (s == PB_OK) pb_graph_scene_free(&g);
+        } else {
+            CHECK(s == PB_ERR_PARAM && strstr(pb_last_error(), "each at least 1 s long (frames - 1 >= fps") &&
+                      strstr(pb_last_error(), "30 and 30 frames"),
+                  "30 frames at 30 fps: PB_ERR_PARAM saying what the graph needs, got %s: %s", pb_status_name(s),
+                  pb_last_error());
+            CHECK(!g.upper && !g.chest, "refused: g left empty");
+        }
+        pb_clip_free(&sc.clip[0]);
+        pb_clip_free(&sc.clip[1]);
+    }
+}
+
 int main(void)
 {
     if (pb_all_variant_env() != PB_OK) return 1;
@@ -312,6 +346,7 @@ int main(void)
     pb_scene syn, cmu;
     CHECK(pb_scene_synthetic(&syn, 24, 3) == PB_OK, "%s", pb_last_error());
     refusals(&syn);
+    clip_rounding(&syn);
     methods(&syn);
     scene_runs(&syn);
     if (cmu_scene(&cmu, "test_graph")) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -135,8 +136,19 @@ static void bad_files(const pb_graph_scene *g)
     if (big) {
         memset(big, ' ', n);
         memcpy(big, HEAD TWO "}", strlen(HEAD TWO "}"));
-        refused_text(big, n, g, ": larger than 1048576 bytes (1 MiB), the limit for a graph definition");
+        refused_text(big, n, g, ": 1048577 bytes, more than the limit of 1048576 bytes for a graph definition");
         free(big);
+    }
+    /* a FIFO: refused naming it, not waited on for a writer that never comes (it blocked in fopen) */
+    char fdir[] = "/tmp/pb_graph_fifo_XXXXXX", fifo[64];
+    if (mkdtemp(fdir)) {
+        snprintf(fifo, sizeof fifo, "%s/g.json", fdir);
+        CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+        char want[128];
+        snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file", fifo);
+        refused(fifo, g, want);
+        unlink(fifo);
+        rmdir(fdir);
     }
 #define BAD(json, want) refused_text(json, strlen(json), g, ": " want)
     refused_text(HEAD TWO, strlen(HEAD TWO), g, ":1:169: JSON syntax error: the text ends early");

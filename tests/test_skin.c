@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "val_rows.h"
 #include "skin_check.h"
 #include "all_variants.h"
 #include "rng.h"
@@ -56,8 +57,13 @@ static void test_oracle(void)
         }
         pb_skin_case_free(&c);
     }
-    int fails = pb_skin_validate(stdout, NULL);
+    val_rows got = { .op_prefix = "skin_" };
+    const pb_val_sink sink = { val_rows_fn, &got };
+    int fails = pb_skin_validate(stdout, NULL, &sink);
     CHECK(fails == 0, "pb_skin_validate: %d failing rows", fails);
+    /* the rows --json writes (issue 62, defect 5: none were): some, every one whole, none failing */
+    CHECK(got.rows > 0 && got.bad == 0 && got.fails == 0, "skinning JSON rows: %zu, %zu malformed (%s), %zu failing", got.rows,
+          got.bad, got.first_bad, got.fails);
 }
 
 /* Every palette entry = rotation q (unit), translation t. */

@@ -32,7 +32,9 @@ typedef struct {
 /* Variant v, method m, on k inputs of class cls (n = joints x characters). */
 pb_status pb_bn_error(const pb_variant *v, pb_blend_n_method m, int cls, size_t k, pb_bn_err *e);
 
-/* Every method x class x K (2, 4, 16) x variant: one table row each to out;
- * returns the failing rows, or -1 on a set-up error. */
-int pb_bn_validate(FILE *out);
+/* Every method x class x K (2, 4, 16) x variant (the mocap class when the
+ * CMU clips are installed and not no_mocap): one table row each to out,
+ * and a row per metric to sink (NULL: none); returns the failing table
+ * rows, or -1 on a set-up error. */
+int pb_bn_validate(FILE *out, int no_mocap, const pb_val_sink *sink);
 #endif

@@ -197,7 +197,7 @@ static int judge(const pb_variant *v, const pb_bspace *bs, int cls, const pb_bs_
            (lin && e->lin_dev > 1e-5);
 }
 
-static int set_rows(FILE *out, pb_bspace_method method, int set)
+static int set_rows(FILE *out, const pb_val_sink *sink, pb_bspace_method method, int set)
 {
     float sx[PB_BSPACE_MAX_SAMPLES], sy[PB_BSPACE_MAX_SAMPLES];
     const char *name;
@@ -217,6 +217,10 @@ static int set_rows(FILE *out, pb_bspace_method method, int set)
                 break;
             }
             int bad = judge(v, &bs, cls, &e);
+            char form[64];   /* the JSON: the weights against the oracle; the row's verdict is all of judge's checks */
+            snprintf(form, sizeof form, "%s %s %s", pb_bspace_method_name(method), name, pb_bs_class_name[cls]);
+            pb_val_emit(sink, "bspace", form, v, "weight", "abs", e.worst, e.ref_worst, bmax(4 * e.ref_worst, 2e-6),
+                        BS_VAL_N, e.nonfinite, !bad);
             fprintf(out, "%-11s %-10s %-7s %-12s %9.2e %9.2e %6zu %8.1e %8.1e %8.1e  %s\n",
                     pb_bspace_method_name(method), name, pb_bs_class_name[cls], pb_variant_name(v), e.worst,
                     e.ref_worst, e.vs_ref, e.sum_dev, -e.neg, cls == 1 ? e.lin_dev : NAN, bad ? "FAIL" : "ok");
@@ -236,6 +240,12 @@ static int set_rows(FILE *out, pb_bspace_method method, int set)
             break;
         }
         int bad = at > 1e-6 || j1 > BS_JUMP_256 || j2 > 0.6 * j1 + 1e-6;
+        char form[64];
+        snprintf(form, sizeof form, "%s %s grid", pb_bspace_method_name(method), name);
+        pb_val_emit(sink, "bspace", form, v, "at_sample", "abs", at, -1, 1e-6, m, 0, at <= 1e-6);
+        pb_val_emit(sink, "bspace", form, v, "jump_256", "abs", j1, -1, BS_JUMP_256, 256 * 256, 0, j1 <= BS_JUMP_256);
+        pb_val_emit(sink, "bspace", form, v, "jump_511", "abs", j2, -1, 0.6 * j1 + 1e-6, 511 * 511, 0,
+                    j2 <= 0.6 * j1 + 1e-6);
         fprintf(out, "%-11s %-10s %-7s %-12s at-sample |1-w| %.1e; largest grid jump 256^2 %.4f, 511^2 %.4f  %s\n",
                 pb_bspace_method_name(method), name, "grid", pb_variant_name(v), at, j1, j2, bad ? "FAIL" : "ok");
         fails += bad;
@@ -245,7 +255,7 @@ static int set_rows(FILE *out, pb_bspace_method method, int set)
     return fails;
 }
 
-int pb_bs_validate(FILE *out)
+int pb_bs_validate(FILE *out, const pb_val_sink *sink)
 {
     fprintf(out, "# blend-space weights vs the double oracle (%d characters per row; worst / ref_worst: largest "
             "|w - w_oracle| of the variant / the float reference; vs_ref: weights not the reference's bits; "
@@ -258,7 +268,7 @@ int pb_bs_validate(FILE *out)
         for (int set = 0; set < PB_BS_SETS && fails >= 0; set++) {
             if ((method == PB_BSPACE_1D) != (set == 0)) continue;
             if (set == 5 && method == PB_BSPACE_POLAR) continue;   /* not around the origin: the seam (bspace.h) */
-            int f = set_rows(out, (pb_bspace_method)method, set);
+            int f = set_rows(out, sink, (pb_bspace_method)method, set);
             fails = f < 0 ? -1 : fails + f;
         }
     fprintf(out, "# bspace bounds: worst <= max(4 x ref_worst, 2e-6); 1d, barycentric and gradient also the float "

@@ -52,6 +52,7 @@ extern const char *const pb_bs_class_name[PB_BS_CLASSES];
 void pb_bs_params(const pb_bspace *bs, int cls, float *px, float *py, size_t n, uint64_t seed);
 
 /* Every method x set x class x variant, one row each, plus the sample and
- * continuity rows; returns the failing rows, or -1 on a set-up error. */
-int pb_bs_validate(FILE *out);
+ * continuity rows, to out and (weight; at_sample, jump_256, jump_511) to
+ * sink (NULL: none); returns the failing table rows, or -1 on a set-up error. */
+int pb_bs_validate(FILE *out, const pb_val_sink *sink);
 #endif

@@ -127,8 +127,8 @@ pb_status pb_mm_queries(const pb_scene *s, const pb_mm_db *db, int cls, float *r
  * queries, so the sanitizer and qemu runs stay in their time */
 #define MM_VAL_BIG_QUERIES 250
 
-static int table_rows(FILE *out, const char *scene, const char *cls, const pb_mm_db *db, const float *raw,
-                      size_t nq, const int32_t *ex, int radius)
+static int table_rows(FILE *out, const pb_val_sink *sink, const char *scene, const char *cls, const pb_mm_db *db,
+                      const float *raw, size_t nq, const int32_t *ex, int radius)
 {
     int fails = 0;
     pb_mm_truth t;
@@ -144,6 +144,12 @@ static int table_rows(FILE *out, const char *scene, const char *cls, const pb_mm
             }
             int pass = e.off == 0 && e.excluded == 0 && e.vs_ref == 0;
             fails += !pass;
+            char form[128];   /* the JSON: the excess over the nearest row (bound 1e-6), and the answers that must be 0 */
+            snprintf(form, sizeof form, "%s %s", scene, cls);
+            const char *op = m ? "mm_aabb" : "mm_search";
+            pb_val_emit(sink, op, form, v, "rel_excess", "rel", e.worst_rel, -1, 1e-6, nq, 0, e.off == 0);
+            pb_val_emit(sink, op, form, v, "excluded", "answers", (double)e.excluded, -1, 0, nq, 0, e.excluded == 0);
+            pb_val_emit(sink, op, form, v, "vs_ref", "answers", (double)e.vs_ref, -1, 0, nq, 0, e.vs_ref == 0);
             fprintf(out, "%-10s %-18s %-9s %-12s %8zu %8zu %10.3g %8zu %8zu  %s\n", m ? "mm_aabb" : "mm_search", scene,
                     cls, pb_variant_name(v), db->rows, e.same, e.worst_rel, e.off, e.vs_ref, pass ? "ok" : "FAIL");
         }
@@ -151,7 +157,7 @@ static int table_rows(FILE *out, const char *scene, const char *cls, const pb_mm
     return fails;
 }
 
-static int scene_rows(FILE *out, const pb_scene *s)
+static int scene_rows(FILE *out, const pb_val_sink *sink, const pb_scene *s)
 {
     pb_mm_skeleton sk = { s->parents, s->joints, s->leg[0][2], s->leg[1][2] };
     pb_mm_db db = { 0 }, dup = { 0 };
@@ -164,7 +170,7 @@ static int scene_rows(FILE *out, const pb_scene *s)
         fails = -1;
     for (int c = 0; c < PB_MM_CLASSES && fails >= 0; c++) {
         int f = pb_mm_queries(s, &db, c, raw, MM_VAL_QUERIES, (uint64_t)c + 1) == PB_OK
-                    ? table_rows(out, s->name, pb_mm_class_name[c], &db, raw, MM_VAL_QUERIES, NULL, 0) : -1;
+                    ? table_rows(out, sink, s->name, pb_mm_class_name[c], &db, raw, MM_VAL_QUERIES, NULL, 0) : -1;
         fails = f < 0 ? -1 : fails + f;
     }
     for (size_t q = 0; q < MM_VAL_QUERIES && fails >= 0; q++) {   /* ties: the clip's own frames, both copies at 0 */
@@ -172,7 +178,7 @@ static int scene_rows(FILE *out, const pb_scene *s)
         ex[q] = q % 2 ? (int32_t)(q % db.rows) : -1;
     }
     if (fails >= 0) {
-        int f = table_rows(out, s->name, "ties", &dup, raw, MM_VAL_QUERIES, ex, 10);
+        int f = table_rows(out, sink, s->name, "ties", &dup, raw, MM_VAL_QUERIES, ex, 10);
         fails = f < 0 ? -1 : fails + f;
     }
     /* a larger database of perturbed copies (boxes overlap as in real data): held-out and random queries */
@@ -182,7 +188,7 @@ static int scene_rows(FILE *out, const pb_scene *s)
     if (fails >= 0 && pb_mm_db_replicate(&big, &db, 4 * db.rows, 0.1f, 5) != PB_OK) fails = -1;
     for (int c = 0; c < 2 && fails >= 0; c++) {
         int f = pb_mm_queries(s, &big, c, raw, MM_VAL_BIG_QUERIES, (uint64_t)c + 11) == PB_OK
-                    ? table_rows(out, name, pb_mm_class_name[c], &big, raw, MM_VAL_BIG_QUERIES, NULL, 0) : -1;
+                    ? table_rows(out, sink, name, pb_mm_class_name[c], &big, raw, MM_VAL_BIG_QUERIES, NULL, 0) : -1;
         fails = f < 0 ? -1 : fails + f;
     }
     pb_mm_db_free(&big);
@@ -192,7 +198,7 @@ static int scene_rows(FILE *out, const pb_scene *s)
     return fails;
 }
 
-int pb_mm_validate(FILE *out)
+int pb_mm_validate(FILE *out, int no_mocap, const pb_val_sink *sink)
 {
     fprintf(out, "# motion-matching search vs an exhaustive search in double (%d queries per row; same: the double "
             "nearest row; the others' distance within rel_excess of it; off: beyond 1e-6 relative; vs_ref: answers "
@@ -202,15 +208,15 @@ int pb_mm_validate(FILE *out)
             "rel_excess", "off", "vs_ref", "verdict");
     pb_scene syn;
     if (pb_scene_synthetic(&syn, 40, 11) != PB_OK) return -1;
-    int fails = scene_rows(out, &syn);
+    int fails = scene_rows(out, sink, &syn);
     pb_scene_free(&syn);
     char pa[512], pbp[512];
     snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
     snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
     pb_scene cmu;
-    if (fails >= 0 && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0 &&
+    if (fails >= 0 && !no_mocap && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0 &&
         pb_scene_bvh_files(&cmu, "cmu", pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
-        int f = scene_rows(out, &cmu);
+        int f = scene_rows(out, sink, &cmu);
         fails = f < 0 ? -1 : fails + f;
         pb_scene_free(&cmu);
     }

@@ -33,9 +33,10 @@ pb_status pb_mm_queries(const pb_scene *s, const pb_mm_db *db, int cls, float *r
 #define PB_MM_CLASSES 3
 extern const char *const pb_mm_class_name[PB_MM_CLASSES];
 
-/* Every variant x case (the synthetic scene; the CMU clips when installed)
+/* Every variant x case (the synthetic scene; the CMU clips when installed and not no_mocap)
  * x query class, plus ties (the clip twice, its own frames as queries, half
- * of them excluding their own window): one table row each to out. Returns
- * the number of failing rows, or -1 on a set-up error. */
-int pb_mm_validate(FILE *out);
+ * of them excluding their own window): one table row each to out, and its
+ * rel_excess, excluded and vs_ref rows to sink (NULL: none). Returns the
+ * number of failing table rows, or -1 on a set-up error. */
+int pb_mm_validate(FILE *out, int no_mocap, const pb_val_sink *sink);
 #endif

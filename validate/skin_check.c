@@ -202,7 +202,7 @@ pb_status pb_skin_error(const pb_variant *v, pb_skin_method method, const pb_ski
     return ok ? PB_OK : pb_fail(PB_ERR_NOMEM, "pb_skin_error: out of memory");
 }
 
-int pb_skin_validate(FILE *out, const pb_mocap *mc)
+int pb_skin_validate(FILE *out, const pb_mocap *mc, const pb_val_sink *sink)
 {
     pb_skin_case cases[3];
     int ncases = 0, fails = 0;
@@ -236,6 +236,9 @@ int pb_skin_validate(FILE *out, const pb_mocap *mc)
                 if (pb_skin_error(v, (pb_skin_method)method, &cases[ci], &e) != PB_OK) { fails = -1; goto done; }
                 int pass = e.pos <= pb_ && e.nrm <= nb_;
                 fails += !pass;
+                size_t nv = cases[ci].mesh.n;   /* the JSON: a row per metric, each judged by its own bound */
+                pb_val_emit(sink, t->op, cases[ci].name, v, "pos", "m", e.pos, ref.pos, pb_, nv, 0, e.pos <= pb_);
+                pb_val_emit(sink, t->op, cases[ci].name, v, "nrm", "abs", e.nrm, ref.nrm, nb_, nv, 0, e.nrm <= nb_);
                 fprintf(out, "%-9s %-7s %-12s %10.3g %10.3g %10.3g %10.3g %10.3g %10.3g  %s\n", t->op, cases[ci].name,
                         pb_variant_name(v), e.pos, ref.pos, pb_, e.nrm, ref.nrm, nb_, pass ? "ok" : "FAIL");
             }

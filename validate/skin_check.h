@@ -41,7 +41,8 @@ typedef struct { const char *op; double k, pos_floor, nrm_floor; const char *rea
 extern const pb_skin_tol pb_skin_tolerance[2];   /* [PB_SKIN_LBS], [PB_SKIN_DQS] */
 
 /* Every variant (emulated ones too) x method x case (random; the mocap
- * case when m has clips): one table row each to out. Returns the number of
- * failing rows, or -1 on a set-up error. */
-int pb_skin_validate(FILE *out, const pb_mocap *m);
+ * case when m has clips): one table row each to out, and a pos and an nrm
+ * row each to sink (NULL: none). Returns the number of failing table rows,
+ * or -1 on a set-up error. */
+int pb_skin_validate(FILE *out, const pb_mocap *m, const pb_val_sink *sink);
 #endif

@@ -1,20 +1,27 @@
 /* table.c — the validation's front end: one table line per op x form x
- * variant (its worst metric; --verbose: every metric) and the JSON rows,
- * written with Debian's cJSON. When the run cannot start (a BVH that does
- * not load, an unknown op or variant) the JSON is an error record, not an
- * empty list, so a reader can tell "nothing failed" from "nothing ran". */
+ * variant (its worst metric; --verbose: every metric) and the JSON rows of
+ * every table (the pose ops' and, through pb_val_emit, skinning, motion
+ * matching, blend-space weights and the N-way blend), written once with
+ * Debian's cJSON. When the run cannot start or stops on an error (a BVH that
+ * does not load, an unknown op or variant) the JSON is an error record, not
+ * an empty list, so a reader can tell "nothing failed" from "nothing ran". */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "validate.h"
 
+struct pb_val_json {
+    cJSON *rows;
+    int oom;
+    const char *mocap_skipped;   /* NULL: used */
+};
+
 typedef struct {
     const pb_validate_opts *o;
     pb_val_row worst;
-    int have, any_fail, oom;
+    int have, any_fail;
     double worst_ratio;
-    cJSON *rows;   /* the JSON rows (o->json) */
 } report;
 
 static double ratio(const pb_val_row *r)
@@ -58,7 +65,7 @@ static int add_num(cJSON *obj, const char *key, double v, int negative_is_null)
     return item && cJSON_AddItemToObject(obj, key, item) ? 0 : -1;
 }
 
-static cJSON *row_json(const pb_val_row *r)
+static cJSON *row_json(const pb_val_row *r, const char *mocap_skipped)
 {
     cJSON *o = cJSON_CreateObject(), *classes = cJSON_CreateObject();
     int bad = !o || !classes;
@@ -74,8 +81,14 @@ static cJSON *row_json(const pb_val_row *r)
            add_num(o, "padding_bad", (double)r->pad_bad, 0) | add_num(o, "state_bad", (double)r->state_bad, 0) |
            add_num(o, "inplace_bad", (double)r->inplace_bad, 0) | add_num(o, "ill_posed", (double)r->ill_posed, 0) |
            add_num(o, "elements", (double)r->elements, 0);
-    bad |= !cJSON_AddBoolToObject(o, "rejects_n0", r->rejects_empty);
-    for (int c = 0; c < PB_CLASSES && !bad; c++) bad |= add_num(classes, pb_class_name((pb_class)c), r->class_max[c], 0);
+    /* the other tables' rows (elements counted, class_max -1) make no n = 0 check and have no classes */
+    bad |= r->rejects_empty < 0 ? !cJSON_AddNullToObject(o, "rejects_n0") : !cJSON_AddBoolToObject(o, "rejects_n0", r->rejects_empty);
+    bad |= !cJSON_AddStringToObject(o, "mocap", mocap_skipped ? "skipped" : "used");
+    if (mocap_skipped) bad |= !cJSON_AddStringToObject(o, "mocap_skipped", mocap_skipped);
+    for (int c = 0; c < PB_CLASSES && !bad; c++) {
+        double v = c == PB_CLASS_MOCAP && mocap_skipped ? -1 : r->class_max[c];   /* not run: null, not 0 */
+        bad |= add_num(classes, pb_class_name((pb_class)c), v, 1);
+    }
     if (!bad && cJSON_AddItemToObject(o, "classes", classes)) return o;
     cJSON_Delete(classes);   /* not attached to o */
     cJSON_Delete(o);
@@ -96,13 +109,62 @@ static void on_row(const pb_val_row *r, void *user)
     rp->have = 1;
     rp->any_fail |= !r->pass;
     if (o->verbose && o->table) print_row(o->table, r, !r->pass);
-    if (rp->rows && !rp->oom) {
-        cJSON *row = row_json(r);
-        if (!row || !cJSON_AddItemToArray(rp->rows, row)) {
-            cJSON_Delete(row);
-            rp->oom = 1;
-        }
+    if (o->json) pb_val_json_row(r, o->json);
+}
+
+pb_val_json *pb_val_json_new(const char *mocap_skipped)
+{
+    pb_val_json *j = calloc(1, sizeof *j);
+    if (j && !(j->rows = cJSON_CreateArray())) {
+        free(j);
+        j = NULL;
     }
+    if (j) j->mocap_skipped = mocap_skipped;
+    return j;
+}
+
+void pb_val_json_free(pb_val_json *j)
+{
+    if (!j) return;
+    cJSON_Delete(j->rows);
+    free(j);
+}
+
+void pb_val_json_row(const pb_val_row *r, void *user)
+{
+    pb_val_json *j = user;
+    if (!j || j->oom) return;
+    cJSON *row = row_json(r, j->mocap_skipped);
+    if (!row || !cJSON_AddItemToArray(j->rows, row)) {
+        cJSON_Delete(row);
+        j->oom = 1;
+    }
+}
+
+void pb_val_emit(const pb_val_sink *sink, const char *op, const char *form, const pb_variant *v, const char *metric,
+                 const char *unit, double err, double ref, double bound, size_t elements, size_t nonfinite, int pass)
+{
+    if (!sink || !sink->fn) return;
+    pb_val_row r;
+    memset(&r, 0, sizeof r);
+    r.op = op;
+    r.form = form;
+    r.variant = pb_variant_name(v);
+    r.mode = pb_variant_mode(v) == PB_MODE_NATIVE ? "native" : "emulated";
+    snprintf(r.metric.name, sizeof r.metric.name, "%s", metric);
+    r.metric.unit = unit;
+    r.max_err = err;
+    r.p99_err = NAN;
+    r.ref_err = ref < 0 ? NAN : ref;
+    r.var_vs_ref = NAN;
+    r.bound = bound;
+    r.method_err = r.method_bound = r.vel_consistency = r.vel_bound = -1;
+    r.nan = nonfinite;
+    r.rejects_empty = -1;
+    r.elements = elements;
+    for (int c = 0; c < PB_CLASSES; c++) r.class_max[c] = -1;
+    r.pass = pass;
+    sink->fn(&r, sink->user);
 }
 
 /* The rows, one object per line; 0 or -1 (out of memory, write error). */
@@ -147,33 +209,23 @@ static int write_error(FILE *f, const pb_validate_opts *o, const char *msg)
     return bad ? -1 : 0;
 }
 
+int pb_val_json_write(pb_val_json *j, FILE *f, const pb_validate_opts *o, const char *error)
+{
+    int bad = error ? write_error(f, o, error) : j->oom || write_rows(f, j->rows);
+    if (bad) pb_fail(PB_ERR_NOMEM, "validate: cannot write the JSON rows (out of memory or write error)");
+    return bad ? -1 : 0;
+}
+
 int pb_validate_report(const pb_validate_opts *o)
 {
     report rp;
     memset(&rp, 0, sizeof rp);
     rp.o = o;
-    if (o->json && !(rp.rows = cJSON_CreateArray())) {
-        pb_fail(PB_ERR_NOMEM, "validate: out of memory for the JSON rows");
-        return -1;
-    }
     if (o->table)
         fprintf(o->table, "%-34s %-11s %-8s %-10s %9s %9s %9s %9s %9s %9s %9s %5s  %s\n", "op", "variant", "mode",
                 o->verbose ? "metric" : "worst", "max", "p99", "ref", "vs_ref", "bound", "method", "velchk", "nan",
                 "verdict");
     int fails = pb_validate(o, on_row, &rp);
     flush_worst(&rp);
-    if (o->json) {
-        int bad;
-        if (fails < 0) {
-            bad = write_error(o->json, o, pb_last_error());
-        } else {
-            bad = rp.oom || write_rows(o->json, rp.rows);
-        }
-        cJSON_Delete(rp.rows);
-        if (bad && fails >= 0) {
-            pb_fail(PB_ERR_NOMEM, "validate: cannot write the JSON rows (out of memory or write error)");
-            fails = -1;
-        }
-    }
     return fails;
 }

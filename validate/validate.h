@@ -69,11 +69,13 @@ void pb_gen_via(pb_pose *via, const pb_pose *a, const pb_pose *b, uint64_t seed)
 void pb_gen_parents(int32_t *parents, size_t joints, size_t max_depth, uint64_t seed);
 
 /* ---- real motion capture (mocap.c) --------------------------------------------------------- */
-/* The most keys (frames x joints) a file may hold: the loader keeps the whole
- * clip (19 floats a key) and its text while parsing, and validation adds a
- * window of the clip (PB_CASE_CLIP_WINDOW_KEYS), so any file within the bound validates in
- * well under 512 MB. Larger files are refused, naming the file and the bound. */
-#define PB_MOCAP_MAX_KEYS ((size_t)2097152)
+/* The most keys (frames x joints) a file may hold: the loader's own default
+ * (posebench/bvh.h), the same for validate, bench and frame. The loader keeps
+ * the whole clip (19 floats a key) and its text while parsing, and validation
+ * adds a window of the clip (PB_CASE_CLIP_WINDOW_KEYS), so any file within the
+ * bound validates in well under 512 MB. Larger files are refused, naming the
+ * file and the bound. */
+#define PB_MOCAP_MAX_KEYS PB_BVH_DEFAULT_MAX_KEYS
 typedef struct pb_mocap {
     size_t nclips;
     pb_clip *clips;             /* unit scale 0.01: centimetres -> metres */
@@ -87,6 +89,10 @@ pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, in
 pb_status pb_mocap_load_scaled(pb_mocap *m, const char *const *files, size_t nfiles, double scale, int strict,
                                FILE *log);
 void pb_mocap_free(pb_mocap *m);
+/* Why the real-data class will not run, or NULL when it will: "--no-mocap
+ * given", or (no files given) that none of the packaged CMU clips is installed
+ * where they were looked for. (Files given either load or stop the run.) */
+const char *pb_mocap_skip_reason(int no_mocap, size_t nfiles);
 const pb_clip *pb_mocap_clip(const pb_mocap *m, size_t i);
 const pb_bvh_skeleton *pb_mocap_skeleton(const pb_mocap *m, size_t i);
 /* a: random (clip, frame, joint) keys with forward-difference velocities; b: the
@@ -260,8 +266,7 @@ typedef struct pb_validate_opts {
     int strict;            /* BVH warnings are errors */
     int no_mocap;          /* skip the mocap class */
     FILE *table;           /* human table (NULL: none) */
-    FILE *json;            /* JSON rows (NULL: none); if the run cannot start, an error record
-                              {"error": message, ...} instead of the rows */
+    struct pb_val_json *json;  /* collects the JSON rows (NULL: none); written by pb_val_json_write */
     double bvh_scale;      /* unit scale of the bvh files (0: 0.01, centimetres -> metres) */
 } pb_validate_opts;
 
@@ -280,7 +285,7 @@ typedef struct pb_val_row {
                              choice, outside the ill-posed ones; must be 0 */
     size_t inplace_bad;   /* ops writing a pose of a's size: elements whose result in place (out == a) is not the
                              separate out's, bit for bit (all of them if the in-place call failed); must be 0 */
-    int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing */
+    int rejects_empty;    /* n = 0 returned PB_ERR_EMPTY and wrote nothing; -1: not checked (pb_val_emit rows) */
     double vel_consistency; /* PB_OPF_VELCHECK ops: oracle velocities vs central finite differences of the
                                oracle's own outputs (steps h and 2h, Richardson-extrapolated) (relative, max(1, |v|)); -1 if not applicable */
     double vel_bound;
@@ -292,10 +297,40 @@ typedef struct pb_val_row {
 
 typedef void (*pb_row_fn)(const pb_val_row *row, void *user);
 
+/* Where the tables besides the pose ops' (skinning, motion matching, blend-space
+ * weights, the N-way blend) send their judged rows, besides their text: the
+ * same pb_val_row as the pose ops', so --json holds every table. */
+typedef struct pb_val_sink {
+    pb_row_fn fn;   /* NULL: rows go nowhere */
+    void *user;
+} pb_val_sink;
+/* One row of such a table to sink (NULL: nothing): op, form (the table's case:
+ * "random", "cmu ties", "polar dirs8 inside"), variant v, metric (name, unit),
+ * the variant's error and the float reference's (< 0: none), its bound (< 0:
+ * reported, not judged), elements judged, non-finite outputs, the verdict.
+ * Fields with no meaning there (p99, in-place, n = 0, classes) are null in
+ * the JSON. */
+void pb_val_emit(const pb_val_sink *sink, const char *op, const char *form, const pb_variant *v, const char *metric,
+                 const char *unit, double err, double ref, double bound, size_t elements, size_t nonfinite, int pass);
+
+/* The JSON file of a run: every row collected (pb_val_json_row is a
+ * pb_row_fn), then written once: an array of rows, or, if the run failed to
+ * start or stopped on an error, an error record {"error": message, ...}, so
+ * the file is valid JSON either way. mocap_skipped (NULL: real motion capture
+ * was used) is why the real-data class was not run: each row then has
+ * "mocap": "skipped" and "mocap_skipped": that reason (else "mocap": "used"),
+ * and its classes.mocap is null. */
+typedef struct pb_val_json pb_val_json;
+pb_val_json *pb_val_json_new(const char *mocap_skipped);
+void pb_val_json_row(const pb_val_row *row, void *user);
+/* 0, or -1 (out of memory or a write error; message in pb_last_error()). */
+int pb_val_json_write(pb_val_json *j, FILE *f, const pb_validate_opts *o, const char *error);
+void pb_val_json_free(pb_val_json *j);
+
 /* Run the harness; calls row_fn for every row. Returns the number of failing
  * rows, or -1 on a setup error (message in pb_last_error()). */
 int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user);
-/* The CLI front end: table + JSON, returns failing rows or -1. */
+/* The CLI front end: the table, and the rows into o->json; returns failing rows or -1. */
 int pb_validate_report(const pb_validate_opts *o);
 
 #endif

@@ -43,6 +43,25 @@ extern "C" {
 
 #define PB_BVH_NAME_MAX 64  /* bytes per joint name, NUL included (names may have 63 chars) */
 
+/* What a clip may be, so that memory is bounded for any file accepted and its
+ * numbers stay finite through forward kinematics and velocities:
+ *   - at most PB_BVH_DEFAULT_MAX_BYTES bytes (128 MiB: the text is read whole)
+ *     and PB_BVH_DEFAULT_MAX_KEYS keys, frames x joints (2097152: a clip is 76 B
+ *     a key; 40 min of a 31-joint CMU skeleton at 30 fps), unless raised in
+ *     pb_bvh_options;
+ *   - a frame time of PB_BVH_MIN_FRAME_TIME .. PB_BVH_MAX_FRAME_TIME s
+ *     (10 kHz .. one frame a minute);
+ *   - OFFSETs and position channels (after unit_scale) at most
+ *     PB_BVH_MAX_POSITION in magnitude: 1024 joints' chain of them is 1e9,
+ *     far inside float range, and so are its squares;
+ *   - rotation channels at most PB_BVH_MAX_ANGLE degrees in magnitude. */
+#define PB_BVH_DEFAULT_MAX_BYTES ((size_t)128 << 20)
+#define PB_BVH_DEFAULT_MAX_KEYS ((size_t)2097152)
+#define PB_BVH_MIN_FRAME_TIME 1e-4
+#define PB_BVH_MAX_FRAME_TIME 60.0
+#define PB_BVH_MAX_POSITION 1e6
+#define PB_BVH_MAX_ANGLE 1e6
+
 typedef struct pb_bvh_skeleton {
     size_t joints;
     char (*names)[PB_BVH_NAME_MAX];  /* joints names, NUL-terminated, unique */
@@ -61,17 +80,18 @@ typedef struct pb_bvh_options {
     int strict;           /* nonzero: every warning condition is a PB_ERR_PARSE error instead */
     size_t max_joints;    /* ROOT + JOINT count limit; default 1024 */
     size_t max_frames;    /* motion rows, and the header's "Frames:" value; default 10,000,000 */
-    size_t max_elements;  /* frames * joints; default 10,000,000 */
+    size_t max_elements;  /* frames * joints (keys); default PB_BVH_DEFAULT_MAX_KEYS (2,097,152) */
     size_t max_depth;     /* nesting depth of ROOT/JOINT/End Site blocks; default 64, at most 1024 */
     pb_bvh_warn_fn warn;  /* NULL: warnings are printed to stderr */
     void *user;           /* passed to warn */
+    size_t max_bytes;     /* file size (pb_bvh_load) or size (pb_bvh_load_mem); default PB_BVH_DEFAULT_MAX_BYTES */
 } pb_bvh_options;
 
 /* The defaults listed above (no callback, not strict). */
 PB_API pb_bvh_options pb_bvh_default_options(void);
 
 /* Check an options struct. Errors (PB_ERR_PARAM): unit_scale not finite or
- * <= 0; max_joints, max_frames, max_elements or max_depth zero; max_joints
+ * <= 0; max_joints, max_frames, max_elements, max_depth or max_bytes zero; max_joints
  * above INT32_MAX; max_depth above 1024. NULL is valid (means the defaults). */
 PB_API pb_status pb_bvh_options_check(const pb_bvh_options *opt);
 
@@ -84,7 +104,9 @@ PB_API pb_status pb_bvh_options_check(const pb_bvh_options *opt);
  *   PB_ERR_NULL   path, skel or clip is NULL.
  *   PB_ERR_PARAM  invalid options (see pb_bvh_options_check).
  *   PB_ERR_IO     the file cannot be opened or read (message has the path and
- *                 the system's reason).
+ *                 the system's reason), or it is not a regular file (a FIFO,
+ *                 device, directory: refused before reading, never waited on).
+ *   PB_ERR_SIZE   the file (or size) is larger than max_bytes.
  *   PB_ERR_NOMEM  an allocation failed.
  *   PB_ERR_PARSE  malformed content. The message reads "name:LINE: what was
  *                 found, what was expected", for:
@@ -93,6 +115,8 @@ PB_API pb_status pb_bvh_options_check(const pb_bvh_options *opt);
  *     - a keyword other than the one the grammar expects (HIERARCHY, ROOT,
  *       JOINT, End Site, OFFSET, CHANNELS, MOTION, Frames:, Frame Time:),
  *       a missing '{' or '}', or text after a '}' where a keyword belongs;
+ *     - an OFFSET or position channel beyond PB_BVH_MAX_POSITION after
+ *       unit_scale, a rotation channel beyond PB_BVH_MAX_ANGLE degrees;
  *     - a token that is not a number where one is expected ("expected a
  *       number"), including hex floats, inf, nan, and values whose magnitude
  *       overflows float (also after unit_scale);
@@ -103,9 +127,9 @@ PB_API pb_status pb_bvh_options_check(const pb_bvh_options *opt);
  *     - more than max_joints joints (or End Sites), blocks nested deeper
  *       than max_depth;
  *     - a "Frames:" value that is not a non-negative integer or exceeds
- *       max_frames; a frame time that is not a number, is <= 0, or so
- *       small that 1 / frame_time overflows float, or anything after the
- *       frame time on its line (rows are lines);
+ *       max_frames; a frame time that is not a number or is outside
+ *       PB_BVH_MIN_FRAME_TIME .. PB_BVH_MAX_FRAME_TIME, or anything after
+ *       the frame time on its line (rows are lines);
  *     - a motion row (one line) with fewer or more values than the
  *       hierarchy's channels, except a short LAST row (see warnings);
  *     - no complete motion row at all; more than max_frames rows, or

@@ -297,7 +297,9 @@ typedef struct pb_graph_scene {
     float *upper, *chest;     /* the layers' masks (joints floats each) */
 } pb_graph_scene;
 /* Errors: PB_ERR_NULL, PB_ERR_PARAM (the scene's clips shorter than 1 s or
- * of different joints or fps), PB_ERR_NOMEM; on error g is left empty. */
+ * of different joints or fps; 0.1 % short counts as 1 s: a frame time
+ * written with few digits, 31 frames at 0.0333333 s), PB_ERR_NOMEM; on error
+ * g is left empty. */
 PB_API pb_status pb_graph_scene_default(pb_graph_scene *g, const pb_scene *sc);
 PB_API void pb_graph_scene_free(pb_graph_scene *g);
 /* The default graph's parameters for c's next frame, for every character:
