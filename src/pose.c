@@ -1,5 +1,6 @@
 /* pose.c — allocation, layout checks, copy and identity fill of SoA poses. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,18 @@ const char *pb_plane_name(int plane) { return (unsigned)plane < PB_PLANES ? plan
 float pb_plane_identity(int plane)
 {
     return (plane == PB_ROT_W || (plane >= PB_SCL_X && plane <= PB_SCL_Z)) ? 1.0f : 0.0f;
+}
+
+#define PB_GEN_BLOCK 4096
+static _Atomic uint64_t gen_next = 1;   /* 0 is a hand-made pose's */
+static _Thread_local uint64_t gen_cur, gen_end;
+uint64_t pb_generation_next(void)
+{
+    if (gen_cur == gen_end) {
+        gen_cur = atomic_fetch_add_explicit(&gen_next, PB_GEN_BLOCK, memory_order_relaxed);
+        gen_end = gen_cur + PB_GEN_BLOCK;
+    }
+    return gen_cur++;
 }
 
 static void fill_identity_range(float *plane, int which, size_t from, size_t to)
@@ -60,6 +73,7 @@ static pb_status alloc_planes(pb_pose *p, size_t n, int np, const char *fn)
     p->n = n;
     p->stride = stride;
     p->owned = mem;
+    p->gen = pb_generation_next();
     for (int i = 0; i < np; i++) {
         p->plane[i] = (float *)mem + (size_t)i * pitch;
         fill_identity_range(p->plane[i], i, 0, stride);
@@ -142,6 +156,7 @@ pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[
     if (s != PB_OK) return s;
     p->n = n;
     p->stride = stride;
+    p->gen = pb_generation_next();
     for (int i = 0; i < plane_count(planes); i++) p->plane[i] = planes[i];
     return PB_OK;
 }
