@@ -169,16 +169,17 @@ enum {
                                      before; b.pos of the last joint holds the targets. Reads
                                      chain_joints, iterations, tolerance; writes call.iterations
                                      when given */
-    /* foot IK: n = 7 x characters in crowd layout (element = slot x characters + character):
-       slot 0 the pelvis (global), 1-3 the left hip, knee, ankle (locals: hip to pelvis, knee to
-       hip, ankle to knee), 4-6 the right leg likewise. The ground of each leg is a plane in b:
-       b.pos of the ankle slot (3, 6) a point of it, b.pos of the knee slot (2, 5) its normal
-       (any length; zero means up, (0, 1, 0)), b.vel their rates. The plane is where the ankle
-       joint should rest (the ground raised by the ankle's height). params.axis: the ankle's
-       local up axis; params.alpha: how far the foot turns onto the normal (0: not, 1: aligned).
-       The pelvis is only lowered (along world -y); the rules: reference/foot.h. */
-    PB_OPF_FOOT       = 1u << 31
+    /* bit 31, PB_OPF_FOOT: below the enum (an enumerator must fit in an int) */
 };
+/* foot IK: n = 7 x characters in crowd layout (element = slot x characters + character):
+ * slot 0 the pelvis (global), 1-3 the left hip, knee, ankle (locals: hip to pelvis, knee to
+ * hip, ankle to knee), 4-6 the right leg likewise. The ground of each leg is a plane in b:
+ * b.pos of the ankle slot (3, 6) a point of it, b.pos of the knee slot (2, 5) its normal
+ * (any length; zero means up, (0, 1, 0)), b.vel their rates. The plane is where the ankle
+ * joint should rest (the ground raised by the ankle's height). params.axis: the ankle's
+ * local up axis; params.alpha: how far the foot turns onto the normal (0: not, 1: aligned).
+ * The pelvis is only lowered (along world -y); the rules: reference/foot.h. */
+#define PB_OPF_FOOT (1u << 31)
 
 /* ---- Skinning palettes (PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops) -------------------------------
  * What a skinning shader reads, one entry per element (joint x character in
