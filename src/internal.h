@@ -38,6 +38,10 @@ int pb_env_whole(const char *name, unsigned long long *v);
  * contend on it. */
 uint64_t pb_generation_next(void);
 
+/* PB_ERR_ALIAS, naming fn, what and the two planes, where two planes of p overlap (a pose an op
+ * writes: each plane's stride floats must be memory of its own). p passed pb_pose_check. */
+pb_status pb_pose_check_disjoint(const pb_pose *p, const char *fn, const char *what);
+
 /* Record a formatted message for pb_last_error() and return s. */
 PB_INTERNAL pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
 

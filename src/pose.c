@@ -146,6 +146,25 @@ pb_status pb_pose_check(const pb_pose *p, const char *what)
     return check_planes(what, p->n, p->stride, p->plane);
 }
 
+pb_status pb_pose_check_disjoint(const pb_pose *p, const char *fn, const char *what)
+{
+    /* the planes by address (insertion sort: already in order for pb_pose_alloc's layout, so
+     * about 2 x 19 compares), then each must end before the next begins */
+    int idx[PB_PLANES], np = 0;
+    for (int i = 0; i < PB_PLANES; i++) {
+        if (!p->plane[i]) continue;
+        int k = np++;
+        for (; k > 0 && (uintptr_t)p->plane[idx[k - 1]] > (uintptr_t)p->plane[i]; k--) idx[k] = idx[k - 1];
+        idx[k] = i;
+    }
+    size_t bytes = p->stride * sizeof(float);
+    for (int k = 1; k < np; k++)
+        if ((uintptr_t)p->plane[idx[k]] - (uintptr_t)p->plane[idx[k - 1]] < bytes)
+            return pb_fail(PB_ERR_ALIAS, "%s: pose '%s': plane %s overlaps plane %s (the planes of a pose that is "
+                           "written must be separate memory)", fn, what, plane_name[idx[k]], plane_name[idx[k - 1]]);
+    return PB_OK;
+}
+
 pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[PB_PLANES])
 {
     if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_wrap: pose pointer is NULL");

@@ -163,6 +163,8 @@ static pb_status check_halflives(const pb_op_info *info, const pb_call *c, size_
     pb_status s = pb_pose_check(h, "per.halflives");
     if (s != PB_OK) return s;
     if (h->n != n) return pb_fail(PB_ERR_SIZE, "%s: per.halflives has n = %zu, the call %zu", info->name, h->n, n);
+    if (c->out && pb_poses_overlap(h, c->out))   /* read while out is written */
+        return pb_fail(PB_ERR_ALIAS, "%s: per.halflives overlaps pose out", info->name);
     if (!h->plane[PB_VEL_X])
         return pb_fail(PB_ERR_NULL, "%s: per.halflives is a static pose (its vel, ang and svl planes hold the "
                        "half-lives)", info->name);
@@ -296,6 +298,7 @@ static pb_status check_via(const pb_op_info *info, const pb_call *c, size_t n)
     if (s != PB_OK) return s;
     if (c->via->n != n)
         return pb_fail(PB_ERR_SIZE, "%s: call.via has n = %zu but the poses have n = %zu", info->name, c->via->n, n);
+    if ((s = pb_pose_check_disjoint(c->via, info->name, "via")) != PB_OK) return s;   /* written too */
     const pb_pose *other[3] = { c->a, c->b, c->out };
     for (int i = 0; i < 3; i++)
         if (pb_poses_overlap(c->via, other[i]))
@@ -375,6 +378,9 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
         if (info->in_b && (s = check_alias(c->out, c->b, "b")) != PB_OK) return s;
         if ((info->flags & PB_OPF_AOS_IN) && (s = check_aos_alias(c->aos_in, c->out, "aos_in")) != PB_OK) return s;
     }
+    /* out's planes apart from each other (out == a passed check_alias without looking at them) */
+    if ((info->out || (info->flags & PB_OPF_SAMPLE)) && (s = pb_pose_check_disjoint(c->out, info->name, "out")) != PB_OK)
+        return s;
     if (info->flags & PB_OPF_AOS_OUT) {
         if ((s = check_aos(c->aos_out, "aos_out", !pb_pose_has_velocities(c->a))) != PB_OK) return s;
         if (c->aos_out->n != n)
