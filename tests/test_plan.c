@@ -228,6 +228,19 @@ static void test_stale_remade(void)
     pb_plan_destroy(pl);
     free(mem);
 
+    /* a clip re-made (its pose re-allocated) under a sampling plan: same size, another clip */
+    pb_clip clip;
+    float offsets[4] = { 0, 0.1f, 0.2f, 0.3f };
+    CHECK(pb_clip_alloc(&clip, 10, 16, 30.0f) == PB_OK, "clip: %s", pb_last_error());
+    pb_call sc = { .clip = &clip, .out = &a, .offsets = offsets, .params = { .time = 0.1f } };
+    CHECK(pb_plan_create(&pl, PB_OP_sample_linear, NULL, &sc) == PB_OK && pb_plan_run(pl) == PB_OK, "sample plan: %s",
+          pb_last_error());
+    pb_clip_free(&clip);
+    CHECK(pb_clip_alloc(&clip, 10, 16, 30.0f) == PB_OK, "clip again");
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "clip re-made under a sampling plan: %s", pb_status_name(pb_plan_run(pl)));
+    pb_plan_destroy(pl);
+    pb_clip_free(&clip);
+
     /* a skeleton re-made with 63 joints in the same struct */
     int32_t parents[64];
     for (int j = 0; j < 64; j++) parents[j] = j - 1;

@@ -420,8 +420,15 @@ PB_API pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
  * variant. The plan keeps pointers to the caller's pb_pose / pb_clip /
  * pb_skeleton structs, which must outlive it; pb_plan_run returns
  * PB_ERR_STALE (and runs nothing) when one of them was freed by its
- * pb_*_free or re-made since pb_plan_create (what can be detected: the
- * struct now describes other memory).
+ * pb_*_free or re-made since pb_plan_create (pb_pose_alloc*, pb_pose_wrap,
+ * pb_skeleton_init or pb_clip_alloc again in the same struct), even where the
+ * memory comes back at the same address and with the same size: each gives
+ * the struct a new generation (pb_pose.gen), which the plan compares, with
+ * the pose's n and first plane. A pose described by hand (its fields filled
+ * in, gen 0) has no generation: the plan then compares n, stride and every
+ * plane, so it notices any change to the struct but not memory freed and
+ * reused under an unchanged struct. What a plan cannot see: a struct copied
+ * before the plan was made and freed through the copy.
  *
  * pb_plan_create errors: every pb_run error (nothing is allocated then; *plan
  * is NULL), PB_ERR_NULL (plan), PB_ERR_NOMEM. */
