@@ -345,12 +345,12 @@ struct pb_plan {
     pb_kargs k;
     pb_op op;
     const pb_variant *variant;
-    int nwatch;
-    pb_plan_watch watch[PB_PLAN_WATCH];
     const pb_skeleton *skel;
     const int32_t *skel_parents;
     uint64_t skel_gen;
     size_t skel_n;
+    int nwatch;
+    pb_plan_watch watch[PB_PLAN_WATCH];   /* last: pb_plan_prepare clears the struct only up to here */
 };
 
 /* Validate a call completely (everything pb_run checks) and fill pl; nothing written on error. */

@@ -148,16 +148,24 @@ pb_status pb_pose_check(const pb_pose *p, const char *what)
 
 pb_status pb_pose_check_disjoint(const pb_pose *p, const char *fn, const char *what)
 {
-    /* the planes by address (insertion sort: already in order for pb_pose_alloc's layout, so
-     * about 2 x 19 compares), then each must end before the next begins */
-    int idx[PB_PLANES], np = 0;
+    /* pb_pose_alloc's layout (and most others): planes in index order, each ending before the
+     * next begins. One pass checks that; only other orders are sorted by address. */
+    uintptr_t bytes = p->stride * sizeof(float), end = 0;
+    int ordered = 1;
+    for (int i = 0; i < PB_PLANES && ordered; i++) {
+        if (!p->plane[i]) continue;
+        uintptr_t a = (uintptr_t)p->plane[i];
+        ordered = a >= end;
+        end = a + bytes;
+    }
+    if (ordered) return PB_OK;
+    int idx[PB_PLANES], np = 0;   /* insertion sort by address */
     for (int i = 0; i < PB_PLANES; i++) {
         if (!p->plane[i]) continue;
         int k = np++;
         for (; k > 0 && (uintptr_t)p->plane[idx[k - 1]] > (uintptr_t)p->plane[i]; k--) idx[k] = idx[k - 1];
         idx[k] = i;
     }
-    size_t bytes = p->stride * sizeof(float);
     for (int k = 1; k < np; k++)
         if ((uintptr_t)p->plane[idx[k]] - (uintptr_t)p->plane[idx[k - 1]] < bytes)
             return pb_fail(PB_ERR_ALIAS, "%s: pose '%s': plane %s overlaps plane %s (the planes of a pose that is "

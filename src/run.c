@@ -415,7 +415,7 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
     if ((s = pb_params_resolve_scale(info, &params)) != PB_OK) return s;
     if ((s = check_per(info, c, n)) != PB_OK || (s = check_via(info, c, n)) != PB_OK) return s;
 
-    memset(pl, 0, sizeof *pl);
+    memset(pl, 0, offsetof(pb_plan, watch));   /* the watch (900 B) is pb_plan_create's, filled there */
     if ((s = pb_kargs_from_call(&pl->k, info, c, n)) != PB_OK) return s;
     pl->fn = v->table[op];
     pl->op = op;
