@@ -12,6 +12,14 @@ const char *pb_blend_n_method_name(pb_blend_n_method m)
     return (unsigned)m < PB_BLEND_N_METHODS ? names[m] : NULL;
 }
 
+/* The memory of a pose's pos, rot and scl planes: what the blend reads and writes. */
+static pb_span blend_span(const pb_pose *p)
+{
+    pb_pose s = *p;
+    for (int i = PB_SCL_Z + 1; i < PB_PLANES; i++) s.plane[i] = NULL;
+    return pb_pose_span(&s);
+}
+
 pb_status pb_blend_n(const pb_pose *const *in, size_t k, const float *w, size_t characters,
                      pb_blend_n_method method, pb_scale_mode scale, pb_pose *out, const pb_variant *v)
 {
@@ -23,6 +31,7 @@ pb_status pb_blend_n(const pb_pose *const *in, size_t k, const float *w, size_t 
     if (scale != PB_SCALE_DEFAULT && scale != PB_SCALE_LINEAR && scale != PB_SCALE_EXP)
         return pb_fail(PB_ERR_PARAM, "%s: scale is %d (PB_SCALE_DEFAULT, _LINEAR or _EXP)", fn, (int)scale);
     pb_status s = pb_pose_check(out, "out");
+    if (s == PB_OK) s = pb_pose_check_disjoint(out, fn, "out");
     if (s != PB_OK) return s;
     for (size_t i = 0; i < k; i++) {
         char what[32];
@@ -31,6 +40,11 @@ pb_status pb_blend_n(const pb_pose *const *in, size_t k, const float *w, size_t 
         if ((s = pb_pose_check(in[i], what)) != PB_OK) return s;
         if (in[i]->n != out->n)
             return pb_fail(PB_ERR_SIZE, "%s: %s has %zu elements, out %zu", fn, what, in[i]->n, out->n);
+        /* out may be an input exactly (same pos, rot and scl planes), not overlap one otherwise */
+        int same = in[i]->stride == out->stride && !memcmp(in[i]->plane, out->plane, (PB_SCL_Z + 1) * sizeof out->plane[0]);
+        if (!same && pb_spans_overlap(blend_span(in[i]), blend_span(out)))
+            return pb_fail(PB_ERR_ALIAS, "%s: out overlaps %s (out may be an input exactly, or memory of its own)", fn,
+                           what);
     }
     if (characters == 0 || out->n % characters)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not a multiple of characters = %zu", fn, out->n, characters);

@@ -153,6 +153,7 @@ pb_status pb_frame_block_run(pb_frame_blocks *b, const pb_variant *v, pb_frame_m
     if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_block_run: blocks are NULL or not initialized");
     if (block >= b->count)
         return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: block %zu of %zu", block, b->count);
+    if (thread < -1) return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: thread %d (-1: the block's own buffers)", thread);
     if (thread >= b->scratch_threads)
         return pb_fail(PB_ERR_PARAM, "pb_frame_block_run: thread %d, but scratch for %d thread%s "
                        "(pb_frame_blocks_scratch)", thread, b->scratch_threads, b->scratch_threads == 1 ? "" : "s");

@@ -23,7 +23,9 @@ static const char *base_name(const char *path, char *buf, size_t len)
 
 pb_status pb_bvh_file_load(pb_bvh_file *b, const char *path, float unit_scale, pb_bvh_warn_fn warn, void *user)
 {
+    if (!b) return pb_fail(PB_ERR_NULL, "pb_bvh_file_load: file (b) is NULL");
     memset(b, 0, sizeof *b);
+    if (!path) return pb_fail(PB_ERR_NULL, "pb_bvh_file_load: path is NULL");
     snprintf(b->path, sizeof b->path, "%s", path);
     b->unit_scale = unit_scale;
     pb_bvh_options opt = pb_bvh_default_options();
@@ -43,6 +45,7 @@ void pb_bvh_file_free(pb_bvh_file *b)
 
 int pb_bvh_file_same_skeleton(const pb_bvh_file *a, const pb_bvh_file *b)
 {
+    if (!a || !b) return 0;
     int same = a->skel.joints == b->skel.joints;
     for (size_t j = 0; same && j < a->skel.joints; j++)
         same = a->skel.parents[j] == b->skel.parents[j] && !strcmp(a->skel.names[j], b->skel.names[j]);
@@ -60,7 +63,10 @@ static pb_status clip_copy(pb_clip *dst, const pb_clip *src)
 
 pb_status pb_scene_bvh(pb_scene *s, const char *name, const pb_bvh_file *a, const pb_bvh_file *b)
 {
+    if (!s) return pb_fail(PB_ERR_NULL, "pb_scene_bvh: scene is NULL");
     memset(s, 0, sizeof *s);
+    if (!a || !b || !a->skel.joints || !b->skel.joints)
+        return pb_fail(PB_ERR_NULL, "pb_scene_bvh: file %s is NULL or not loaded", !a || !a->skel.joints ? "a" : "b");
     if (!pb_bvh_file_same_skeleton(a, b))
         return pb_fail(PB_ERR_PARAM, "%s and %s: different hierarchies (joint names or parents)", a->path, b->path);
     s->joints = a->skel.joints;
@@ -91,7 +97,9 @@ pb_status pb_scene_bvh_files(pb_scene *s, const char *name, const char *path_a, 
                              float unit_scale, pb_bvh_warn_fn warn, void *user)
 {
     pb_bvh_file a, b;
+    if (!s) return pb_fail(PB_ERR_NULL, "pb_scene_bvh_files: scene is NULL");
     memset(s, 0, sizeof *s);
+    if (!path_a || !path_b) return pb_fail(PB_ERR_NULL, "pb_scene_bvh_files: path_%s is NULL", path_a ? "b" : "a");
     pb_status st = pb_bvh_file_load(&a, path_a, unit_scale, warn, user);
     if (st != PB_OK) return st;
     st = pb_bvh_file_load(&b, path_b, unit_scale, warn, user);

@@ -134,7 +134,11 @@ pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t char
 pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_t first, size_t characters,
                                     pb_op sampler)
 {
+    static const char *fn = "pb_frame_crowd_init";
+    if (!c) return pb_fail(PB_ERR_NULL, "%s: crowd is NULL", fn);
     memset(c, 0, sizeof *c);
+    if (!sc || !sc->parents || !sc->joints) return pb_fail(PB_ERR_NULL, "%s: scene is NULL or not made", fn);
+    if (!characters) return pb_fail(PB_ERR_EMPTY, "%s: characters = 0", fn);
     if (sampler != PB_OP_sample_linear && sampler != PB_OP_sample_linear_turns && sampler != PB_OP_sample_cubic)
         return pb_fail(PB_ERR_PARAM, "sampler %s is not sample_linear, sample_linear_turns or sample_cubic",
                        pb_op_get(sampler) ? pb_op_get(sampler)->name : "(not an op)");
@@ -223,6 +227,11 @@ static pb_status run_op(pb_frame_crowd *c, pb_op op, const pb_variant *v, const 
 
 pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets)
 {
+    static const char *fn = "pb_frame_crowd_play";
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "%s: crowd is NULL or not initialized", fn);
+    if (role != 0 && role != 1) return pb_fail(PB_ERR_PARAM, "%s: role = %d (0 source, 1 destination)", fn, role);
+    if (clip != 0 && clip != 1) return pb_fail(PB_ERR_PARAM, "%s: clip = %d (the scene has clips 0 and 1)", fn, clip);
+    if (!offsets) return pb_fail(PB_ERR_NULL, "%s: offsets is NULL (one per character)", fn);
     const pb_clip *clips[] = { &c->sc->clip[clip] };
     const pb_pose *turns[] = { &c->sc->turns[clip] };
     pb_crowd_desc d = { .clips = clips, .nclips = 1, .characters = c->characters, .offsets = offsets,
@@ -237,19 +246,21 @@ pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float
 
 /* Sampling is the crowd builder's job (one pb_run of the sampler across the
  * characters, as a game would do it); the stage only picks the variant. */
-static pb_status frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time, pb_pose *out)
+pb_status pb_frame_sample_into(pb_frame_crowd *c, const pb_variant *v, int role, float time, pb_pose *out)
 {
-    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_sample: crowd is NULL or not initialized");
+    pb_status s = pb_frame_crowd_ok(c, "pb_frame_sample");
+    if (s != PB_OK) return s;
     if (role != 0 && role != 1) return pb_fail(PB_ERR_PARAM, "pb_frame_sample: role = %d (0 source, 1 destination)", role);
+    if (!isfinite(time)) return pb_fail(PB_ERR_PARAM, "pb_frame_sample: time is %g (must be finite)", (double)time);
     pb_crowd_builder *b = &c->play[role];
-    pb_status s = pb_crowd_builder_set_variant(b, v);
+    s = pb_crowd_builder_set_variant(b, v);
     if (s == PB_OK) s = pb_crowd_build(b, time, out);
     if (s != PB_OK) c->failed = pb_op_get(c->sampler)->name;
     return s;
 }
 pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time)
 {
-    return frame_sample(c, v, role, time, c && role ? &c->dst : c ? &c->src : NULL);
+    return pb_frame_sample_into(c, v, role, time, c && role ? &c->dst : c ? &c->src : NULL);
 }
 
 /* The joint limits of the limited dead blending: the scene's two clips' range, once. */
@@ -273,6 +284,9 @@ static pb_status crowd_limits(pb_frame_crowd *c)
 
 pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m)
 {
+    pb_status st = pb_frame_crowd_ok(c, "pb_frame_begin");
+    if (st != PB_OK) return st;
+    if (!pb_frame_method_get(m)) return pb_fail(PB_ERR_PARAM, "pb_frame_begin: method %d is not a pb_frame_method", (int)m);
     c->mixed = m == PB_FM_CUT ? &c->dst : &c->mix;
     if (m == PB_FM_INERTIALIZE) {
         pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->state };
@@ -315,8 +329,13 @@ static void mix_velocities_zero(pb_frame_crowd *c)
 /* inplace (the frame's stages): inertialization's destination was sampled into local (stage_do), and
  * the transition runs in place there, as the additive layer then does (the other methods read two
  * poses, or a state and dst, and write mix). */
-static pb_status frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t, int inplace)
+pb_status pb_frame_transition_at(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t, int inplace)
 {
+    static const char *fn = "pb_frame_transition";
+    pb_status st = pb_frame_crowd_ok(c, fn);
+    if (st != PB_OK) return st;
+    if (!pb_frame_method_get(m)) return pb_fail(PB_ERR_PARAM, "%s: method %d is not a pb_frame_method", fn, (int)m);
+    if (!isfinite(t)) return pb_fail(PB_ERR_PARAM, "%s: t is %g (must be finite)", fn, (double)t);
     float T = c->duration, u = T > 0 ? t / T : 1.0f;
     if (u > 1.0f) u = 1.0f;
     if (u < 0.0f) u = 0.0f;
@@ -389,6 +408,7 @@ static pb_status frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_fra
 
 pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v)
 {
+    if (pb_frame_crowd_ok(c, "pb_frame_additive") != PB_OK) return PB_ERR_NULL;
     pb_call call = { .a = c->mixed, .b = &c->delta, .out = &c->local };
     call.params.alpha = PB_FRAME_ADDITIVE_WEIGHT;
     call.params.alpha_vel = 0.0f;
@@ -403,6 +423,7 @@ pb_status pb_frame_additive(pb_frame_crowd *c, const pb_variant *v)
  * few-characters one, which round differently. */
 pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v)
 {
+    if (pb_frame_crowd_ok(c, "pb_frame_leg_fk") != PB_OK) return PB_ERR_NULL;
     if (!c->leg_count) return PB_OK;   /* no legs, no IK */
     size_t C = c->characters;
     for (size_t i = 0; i < c->leg_count; i++)
@@ -418,6 +439,7 @@ pb_status pb_frame_leg_fk(pb_frame_crowd *c, const pb_variant *v)
  * The solved root rotation is global: its local is inv(parent global) x it. */
 pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
 {
+    if (pb_frame_crowd_ok(c, "pb_frame_ik") != PB_OK) return PB_ERR_NULL;
     const pb_scene *sc = c->sc;
     if (sc->leg[0][0] < 0) return PB_OK;   /* no legs: reported by the caller */
     size_t C = c->characters, K = 2 * C;
@@ -469,6 +491,7 @@ pb_status pb_frame_ik(pb_frame_crowd *c, const pb_variant *v)
 
 pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v)
 {
+    if (pb_frame_crowd_ok(c, "pb_frame_fk") != PB_OK) return PB_ERR_NULL;
     pb_call call = { .a = &c->local, .out = &c->global, .skel = &c->skel };
     return run_op(c, PB_OP_fk, v, &call);
 }
@@ -483,7 +506,8 @@ static pb_status skin_method_check(const pb_frame_crowd *c)
 
 pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v)
 {
-    pb_status s = skin_method_check(c);
+    pb_status s = pb_frame_crowd_ok(c, "pb_frame_palette");
+    if (s == PB_OK) s = skin_method_check(c);
     if (s != PB_OK) return s;
     pb_call call = { .a = &c->global, .b = &c->inv_bind, .palette = &c->palette, .per.characters = c->characters };
     return run_op(c, c->sc->skin == PB_SKIN_DQS ? PB_OP_palette_dq : PB_OP_palette, v, &call);
@@ -491,8 +515,10 @@ pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v)
 
 pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v)
 {
+    pb_status s = pb_frame_crowd_ok(c, "pb_frame_skin");
+    if (s != PB_OK) return s;
     if (!c->sc->mesh.n) return PB_OK;
-    pb_status s = skin_method_check(c);
+    s = skin_method_check(c);
     if (s != PB_OK) return s;
     pb_skin_method method = c->sc->skin;
     if (!c->skin_ready || c->skin_variant != v || c->skin_method != method) {   /* checked once per character,
@@ -514,74 +540,4 @@ pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v)
     }
     for (size_t k = 0; k < c->characters; k++) pb_skin_job_run(c->skin_jobs[k]);
     return PB_OK;
-}
-
-
-/* Clip time of frame k: within the first half of the clip, so time + offset
- * stays inside it (sampling never holds an end key). */
-float pb_frame_crowd_clip_time(const pb_frame_crowd *c, int role, int k)
-{
-    float half = 0.5f * pb_clip_duration(&c->sc->clip[c->clip_of[role]]);
-    return half > 0 ? fmodf((float)k * PB_FRAME_DT, half) : 0.0f;
-}
-/* Time since the transition: cycles through the window, so every timed
- * frame is mid-transition (every character blending: the worst case). */
-float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k)
-{
-    return c->duration > 0 ? fmodf((float)k * PB_FRAME_DT, c->duration) : 0.0f;
-}
-
-pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k)
-{
-    return pb_frame_stages_run(c, v, m, k, 0, PB_FS_COUNT);
-}
-
-static const char *const stage_names[PB_FS_COUNT] = { "sample_src", "sample_dst", "transition", "additive",
-                                                      "legs_fk", "ik", "fk", "palette", "skin" };
-const char *pb_frame_stage_name(pb_frame_stage s)
-{
-    return (unsigned)s < PB_FS_COUNT ? stage_names[s] : NULL;
-}
-
-pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t)
-{
-    return frame_transition(c, v, m, t, 0);
-}
-
-static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int samples, int k, pb_frame_stage s)
-{
-    switch (s) {
-    case PB_FS_SAMPLE_SRC: return samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
-    case PB_FS_SAMPLE_DST:
-        return frame_sample(c, v, 1, pb_frame_crowd_clip_time(c, 1, k), m == PB_FM_INERTIALIZE ? &c->local : &c->dst);
-    case PB_FS_TRANSITION: return frame_transition(c, v, m, pb_frame_crowd_trans_time(c, k), 1);
-    case PB_FS_ADDITIVE: return pb_frame_additive(c, v);
-    case PB_FS_LEG_FK: return pb_frame_leg_fk(c, v);
-    case PB_FS_IK: return pb_frame_ik(c, v);
-    case PB_FS_FK: return pb_frame_fk(c, v);
-    case PB_FS_PALETTE: return pb_frame_palette(c, v);
-    default: return pb_frame_skin(c, v);
-    }
-}
-
-pb_status pb_frame_stages_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage from,
-                              pb_frame_stage to)
-{
-    const pb_frame_method_info *info = pb_frame_method_get(m);
-    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "pb_frame_stages_run: crowd is NULL or not initialized");
-    if (!info) return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: method %d is not a pb_frame_method", (int)m);
-    if (k < 0) return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: frame k = %d is negative", k);
-    if ((unsigned)from > (unsigned)to || (unsigned)to > PB_FS_COUNT)
-        return pb_fail(PB_ERR_PARAM, "pb_frame_stages_run: stages [%d, %d) are not within [0, %d)", (int)from, (int)to,
-                       PB_FS_COUNT);
-    pb_status s = PB_OK;
-    for (int st = from; s == PB_OK && st < (int)to; st++) s = stage_do(c, v, m, info->samples, k, (pb_frame_stage)st);
-    return s;
-}
-
-pb_status pb_frame_stage_run(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int k, pb_frame_stage s)
-{
-    if ((unsigned)s >= PB_FS_COUNT)
-        return pb_fail(PB_ERR_PARAM, "pb_frame_stage_run: stage %d is not a pb_frame_stage", (int)s);
-    return pb_frame_stages_run(c, v, m, k, s, (pb_frame_stage)(s + 1));
 }

@@ -17,4 +17,12 @@ void pb_scene_pick_legs(pb_scene *s, const char (*names)[PB_BVH_NAME_MAX]);
  * source clip's first frame (its bone), roots at the origin (frame_crowd.c). */
 void pb_scene_bind_local(const pb_scene *sc, pb_pose *p, size_t characters);
 
+/* PB_ERR_NULL naming fn unless c is a crowd pb_frame_crowd_init made (frame_stages.c). */
+pb_status pb_frame_crowd_ok(const pb_frame_crowd *c, const char *fn);
+/* pb_frame_sample into out (the stages sample an inertialization's destination into c->local), and
+ * pb_frame_transition, in place in c->local for inplace (the stages'); both check their arguments
+ * (frame_crowd.c). */
+pb_status pb_frame_sample_into(pb_frame_crowd *c, const pb_variant *v, int role, float time, pb_pose *out);
+pb_status pb_frame_transition_at(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t, int inplace);
+
 #endif

@@ -152,7 +152,11 @@ pb_status pb_scene_turns(pb_scene *s)
 
 pb_status pb_scene_synthetic(pb_scene *s, size_t joints, uint64_t seed)
 {
+    if (!s) return pb_fail(PB_ERR_NULL, "pb_scene_synthetic: scene is NULL");
     memset(s, 0, sizeof *s);
+    if (!joints) return pb_fail(PB_ERR_EMPTY, "pb_scene_synthetic: joints = 0");
+    if (joints > PB_MAX_JOINTS)
+        return pb_fail(PB_ERR_SIZE, "pb_scene_synthetic: joints = %zu, at most %u", joints, PB_MAX_JOINTS);
     float (*offset)[3] = malloc(joints * sizeof *offset);
     s->parents = malloc(joints * sizeof *s->parents);
     if (!offset || !s->parents) {

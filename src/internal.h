@@ -32,6 +32,16 @@
  * default). POSEBENCH_STREAM_BYTES and POSEBENCH_POOL_SPIN_US read it. */
 int pb_env_whole(const char *name, unsigned long long *v);
 
+/* A generation for a pose or skeleton being made (pb_pose.gen): never 0, never
+ * given twice in a process. Each thread takes a block of numbers from a
+ * process-wide atomic counter, so making poses on many threads does not
+ * contend on it. */
+uint64_t pb_generation_next(void);
+
+/* PB_ERR_ALIAS, naming fn, what and the two planes, where two planes of p overlap (a pose an op
+ * writes: each plane's stride floats must be memory of its own). p passed pb_pose_check. */
+pb_status pb_pose_check_disjoint(const pb_pose *p, const char *fn, const char *what);
+
 /* Record a formatted message for pb_last_error() and return s. */
 PB_INTERNAL pb_status pb_fail(pb_status s, const char *fmt, ...) PB_PRINTF(2, 3);
 
@@ -333,21 +343,34 @@ struct pb_variant {
 };
 
 /* A validated call, ready to run: the kernel, its arguments, and what
- * pb_plan_run compares to notice a pose, clip or skeleton freed since. */
+ * pb_plan_run compares to notice a pose, clip or skeleton freed or re-made since
+ * (filled by pb_plan_create only: pb_run's and the memo's plans do not outlive their call). */
 #define PB_PLAN_WATCH 5
+typedef struct pb_plan_watch {
+    const pb_pose *pose;
+    uint64_t gen;               /* the pose's generation: a pose re-made in the struct has another */
+    size_t n, stride;
+    float *plane[PB_PLANES];    /* every plane compared only for a pose described by hand (gen 0) */
+} pb_plan_watch;
 struct pb_plan {
     pb_kernel_fn fn;
     pb_kargs k;
     pb_op op;
     const pb_variant *variant;
-    int nwatch;
-    struct { const pb_pose *pose; const float *plane0; } watch[PB_PLAN_WATCH];
     const pb_skeleton *skel;
     const int32_t *skel_parents;
+    uint64_t skel_gen;
+    size_t skel_n;
+    int nwatch;
+    pb_plan_watch watch[PB_PLAN_WATCH];   /* last: pb_plan_prepare clears the struct only up to here */
 };
 
 /* Validate a call completely (everything pb_run checks) and fill pl; nothing written on error. */
 pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c);
+/* The scalar parameters an op reads finite (times, durations, half-lives, cones >= 0), and its
+ * axis non-zero: pb_run's checks, again at pb_plan_set_params. */
+pb_status pb_check_params(const pb_op_info *info, const pb_params *p);
+pb_status pb_check_axis(const pb_op_info *info, const pb_params *p);
 
 /* A call site's last validated call (run_memo.c), for the library's own callers that repeat a
  * call every frame with new data and parameters (the frame's stages): pb_run_memo(m, ...) is
@@ -360,8 +383,10 @@ typedef struct pb_run_memo {
     pb_call call;                   /* its pointers, and per; params are not compared */
     pb_pose pose[5];                /* what a, b, out, via and per.halflives described */
     pb_palette pal;
-    const int32_t *parents;         /* the skeleton's arrays */
+    const int32_t *parents;         /* the skeleton's arrays, size and generation */
     const int32_t *order;
+    size_t skel_n;
+    uint64_t skel_gen;
 } pb_run_memo;
 /* A caller's memos, one per op (the last PB_RUN_MEMOS ops called through it: an op not among them
  * takes the oldest's place). */

@@ -170,6 +170,7 @@ void pb_mm_db_free(pb_mm_db *db)
 
 void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES], float out[PB_MM_FEATURES])
 {
+    if (!db || !raw || !out) return;   /* nothing to normalize (a void call: no status to give) */
     for (int i = 0; i < PB_MM_FEATURES; i++) out[i] = (raw[i] - db->mean[i]) * db->scale[i];
 }
 

@@ -1,5 +1,6 @@
 /* pose.c — allocation, layout checks, copy and identity fill of SoA poses. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,18 @@ const char *pb_plane_name(int plane) { return (unsigned)plane < PB_PLANES ? plan
 float pb_plane_identity(int plane)
 {
     return (plane == PB_ROT_W || (plane >= PB_SCL_X && plane <= PB_SCL_Z)) ? 1.0f : 0.0f;
+}
+
+#define PB_GEN_BLOCK 4096
+static _Atomic uint64_t gen_next = 1;   /* 0 is a hand-made pose's */
+static _Thread_local uint64_t gen_cur, gen_end;
+uint64_t pb_generation_next(void)
+{
+    if (gen_cur == gen_end) {
+        gen_cur = atomic_fetch_add_explicit(&gen_next, PB_GEN_BLOCK, memory_order_relaxed);
+        gen_end = gen_cur + PB_GEN_BLOCK;
+    }
+    return gen_cur++;
 }
 
 static void fill_identity_range(float *plane, int which, size_t from, size_t to)
@@ -60,6 +73,7 @@ static pb_status alloc_planes(pb_pose *p, size_t n, int np, const char *fn)
     p->n = n;
     p->stride = stride;
     p->owned = mem;
+    p->gen = pb_generation_next();
     for (int i = 0; i < np; i++) {
         p->plane[i] = (float *)mem + (size_t)i * pitch;
         fill_identity_range(p->plane[i], i, 0, stride);
@@ -132,6 +146,33 @@ pb_status pb_pose_check(const pb_pose *p, const char *what)
     return check_planes(what, p->n, p->stride, p->plane);
 }
 
+pb_status pb_pose_check_disjoint(const pb_pose *p, const char *fn, const char *what)
+{
+    /* pb_pose_alloc's layout (and most others): planes in index order, each ending before the
+     * next begins. One pass checks that; only other orders are sorted by address. */
+    uintptr_t bytes = p->stride * sizeof(float), end = 0;
+    int ordered = 1;
+    for (int i = 0; i < PB_PLANES && ordered; i++) {
+        if (!p->plane[i]) continue;
+        uintptr_t a = (uintptr_t)p->plane[i];
+        ordered = a >= end;
+        end = a + bytes;
+    }
+    if (ordered) return PB_OK;
+    int idx[PB_PLANES], np = 0;   /* insertion sort by address */
+    for (int i = 0; i < PB_PLANES; i++) {
+        if (!p->plane[i]) continue;
+        int k = np++;
+        for (; k > 0 && (uintptr_t)p->plane[idx[k - 1]] > (uintptr_t)p->plane[i]; k--) idx[k] = idx[k - 1];
+        idx[k] = i;
+    }
+    for (int k = 1; k < np; k++)
+        if ((uintptr_t)p->plane[idx[k]] - (uintptr_t)p->plane[idx[k - 1]] < bytes)
+            return pb_fail(PB_ERR_ALIAS, "%s: pose '%s': plane %s overlaps plane %s (the planes of a pose that is "
+                           "written must be separate memory)", fn, what, plane_name[idx[k]], plane_name[idx[k - 1]]);
+    return PB_OK;
+}
+
 pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[PB_PLANES])
 {
     if (!p) return pb_fail(PB_ERR_NULL, "pb_pose_wrap: pose pointer is NULL");
@@ -142,6 +183,7 @@ pb_status pb_pose_wrap(pb_pose *p, size_t n, size_t stride, float *const planes[
     if (s != PB_OK) return s;
     p->n = n;
     p->stride = stride;
+    p->gen = pb_generation_next();
     for (int i = 0; i < plane_count(planes); i++) p->plane[i] = planes[i];
     return PB_OK;
 }

@@ -112,7 +112,7 @@ static pb_status need_groups(const pb_op_info *info, const pb_pose *p, uint32_t 
 }
 
 /* Each parameter an op reads must be finite; times and durations >= 0. */
-static pb_status check_params(const pb_op_info *info, const pb_params *p)
+pb_status pb_check_params(const pb_op_info *info, const pb_params *p)
 {
     static const struct { uint32_t flag; size_t off; const char *name; int nonneg; } params[] = {
         { PB_OPF_ALPHA, offsetof(pb_params, alpha), "alpha", 0 },
@@ -138,7 +138,7 @@ static pb_status check_params(const pb_op_info *info, const pb_params *p)
     return PB_OK;
 }
 
-static pb_status check_axis(const pb_op_info *info, const pb_params *p)
+pb_status pb_check_axis(const pb_op_info *info, const pb_params *p)
 {
     if (!(info->flags & PB_OPF_AXIS)) return PB_OK;
     const float *ax = p->axis;
@@ -163,6 +163,8 @@ static pb_status check_halflives(const pb_op_info *info, const pb_call *c, size_
     pb_status s = pb_pose_check(h, "per.halflives");
     if (s != PB_OK) return s;
     if (h->n != n) return pb_fail(PB_ERR_SIZE, "%s: per.halflives has n = %zu, the call %zu", info->name, h->n, n);
+    if (c->out && pb_poses_overlap(h, c->out))   /* read while out is written */
+        return pb_fail(PB_ERR_ALIAS, "%s: per.halflives overlaps pose out", info->name);
     if (!h->plane[PB_VEL_X])
         return pb_fail(PB_ERR_NULL, "%s: per.halflives is a static pose (its vel, ang and svl planes hold the "
                        "half-lives)", info->name);
@@ -296,6 +298,7 @@ static pb_status check_via(const pb_op_info *info, const pb_call *c, size_t n)
     if (s != PB_OK) return s;
     if (c->via->n != n)
         return pb_fail(PB_ERR_SIZE, "%s: call.via has n = %zu but the poses have n = %zu", info->name, c->via->n, n);
+    if ((s = pb_pose_check_disjoint(c->via, info->name, "via")) != PB_OK) return s;   /* written too */
     const pb_pose *other[3] = { c->a, c->b, c->out };
     for (int i = 0; i < 3; i++)
         if (pb_poses_overlap(c->via, other[i]))
@@ -375,6 +378,9 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
         if (info->in_b && (s = check_alias(c->out, c->b, "b")) != PB_OK) return s;
         if ((info->flags & PB_OPF_AOS_IN) && (s = check_aos_alias(c->aos_in, c->out, "aos_in")) != PB_OK) return s;
     }
+    /* out's planes apart from each other (out == a passed check_alias without looking at them) */
+    if ((info->out || (info->flags & PB_OPF_SAMPLE)) && (s = pb_pose_check_disjoint(c->out, info->name, "out")) != PB_OK)
+        return s;
     if (info->flags & PB_OPF_AOS_OUT) {
         if ((s = check_aos(c->aos_out, "aos_out", !pb_pose_has_velocities(c->a))) != PB_OK) return s;
         if (c->aos_out->n != n)
@@ -388,17 +394,17 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
         if (info->in_b && !(info->flags & PB_OPF_SAMPLE) && (s = need_groups(info, c->b, info->opt, "b")) != PB_OK)
             return s;   /* (a sampler's b is the clip's turns: no velocities) */
     }
-    if ((s = check_params(info, &c->params)) != PB_OK) return s;
+    if ((s = pb_check_params(info, &c->params)) != PB_OK) return s;
     if ((info->flags & PB_OPF_CHAIN) && n % 3 != 0)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 3 x chains (root, mid, end per chain)", info->name, n);
     if ((info->flags & PB_OPF_FOOT) && n % 7 != 0)
         return pb_fail(PB_ERR_SIZE, "%s: n = %zu is not 7 x characters (pelvis, then hip, knee, ankle per leg)",
                        info->name, n);
-    if ((s = check_axis(info, &c->params)) != PB_OK) return s;
+    if ((s = pb_check_axis(info, &c->params)) != PB_OK) return s;
     if ((info->flags & PB_OPF_NCHAIN) && (s = pb_check_chains(info, c, n)) != PB_OK) return s;
     if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
         if (!c->skel) return pb_fail(PB_ERR_NULL, "%s: call.skel is NULL (this op needs a skeleton)", info->name);
-        if (!c->skel->parents || !c->skel->order)
+        if (!c->skel->parents || !c->skel->order || !c->skel->gen)
             return pb_fail(PB_ERR_PARAM, "%s: skeleton was not made by pb_skeleton_init", info->name);
         if (c->skel->n != n)
             return pb_fail(PB_ERR_SIZE, "%s: skeleton has %zu joints x %zu characters = %zu elements, poses have n = %zu",
@@ -409,28 +415,11 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
     if ((s = pb_params_resolve_scale(info, &params)) != PB_OK) return s;
     if ((s = check_per(info, c, n)) != PB_OK || (s = check_via(info, c, n)) != PB_OK) return s;
 
-    memset(pl, 0, sizeof *pl);
+    memset(pl, 0, offsetof(pb_plan, watch));   /* the watch (900 B) is pb_plan_create's, filled there */
     if ((s = pb_kargs_from_call(&pl->k, info, c, n)) != PB_OK) return s;
     pl->fn = v->table[op];
     pl->op = op;
     pl->variant = v;
-    /* what pb_plan_run checks for staleness: the caller's structs still
-     * describe the memory the plan was made with */
-    const pb_pose *poses[PB_PLAN_WATCH] = { info->in_a ? c->a : NULL, info->in_b ? c->b : NULL,
-                                             info->out || (info->flags & PB_OPF_SAMPLE) ? c->out : NULL,
-                                             c->clip && (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN)) ? &c->clip->pose
-                                                                                                       : NULL,
-                                             c->via };
-    for (int i = 0; i < PB_PLAN_WATCH; i++)
-        if (poses[i]) {
-            pl->watch[pl->nwatch].pose = poses[i];
-            pl->watch[pl->nwatch].plane0 = poses[i]->plane[0];
-            pl->nwatch++;
-        }
-    if (info->flags & (PB_OPF_SKELETON | PB_OPF_ROOTS)) {
-        pl->skel = c->skel;
-        pl->skel_parents = c->skel->parents;
-    }
     return PB_OK;
 }
 
@@ -442,53 +431,6 @@ pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
     pl.fn(&pl.k);
     return PB_OK;
 }
-
-/* ---- plans ------------------------------------------------------------------------------------ */
-pb_status pb_plan_create(pb_plan **plan, pb_op op, const pb_variant *v, const pb_call *call)
-{
-    if (!plan) return pb_fail(PB_ERR_NULL, "pb_plan_create: plan pointer is NULL");
-    *plan = NULL;
-    pb_plan tmp;
-    pb_status s = pb_plan_prepare(&tmp, op, v, call);
-    if (s != PB_OK) return s;
-    pb_plan *p = malloc(sizeof *p);
-    if (!p) return pb_fail(PB_ERR_NOMEM, "pb_plan_create: out of memory (%zu bytes)", sizeof *p);
-    *p = tmp;
-    *plan = p;
-    return PB_OK;
-}
-
-pb_status pb_plan_run(const pb_plan *plan)
-{
-    if (!plan) return pb_fail(PB_ERR_NULL, "pb_plan_run: plan is NULL");
-    for (int i = 0; i < plan->nwatch; i++)
-        if (plan->watch[i].pose->plane[0] != plan->watch[i].plane0)
-            return pb_fail(PB_ERR_STALE, "pb_plan_run: %s: a pose or clip of the plan was freed or changed after "
-                                         "pb_plan_create (make a new plan)", pb_op_get(plan->op)->name);
-    if (plan->skel && plan->skel->parents != plan->skel_parents)
-        return pb_fail(PB_ERR_STALE, "pb_plan_run: %s: the plan's skeleton was freed or re-initialized after "
-                                     "pb_plan_create (make a new plan)", pb_op_get(plan->op)->name);
-    plan->fn(&plan->k);
-    return PB_OK;
-}
-
-pb_status pb_plan_set_params(pb_plan *plan, const pb_params *params)
-{
-    if (!plan || !params) return pb_fail(PB_ERR_NULL, "pb_plan_set_params: %s is NULL", plan ? "params" : "plan");
-    const pb_op_info *info = pb_op_get(plan->op);
-    pb_params p = *params;
-    pb_status s = check_params(info, &p);
-    if (s == PB_OK) s = check_axis(info, &p);
-    if (s == PB_OK) s = pb_params_resolve_scale(info, &p);
-    if (s != PB_OK) return s;
-    plan->k.p = p;
-    return PB_OK;
-}
-
-const pb_params *pb_plan_params(const pb_plan *plan) { return plan ? &plan->k.p : NULL; }
-pb_op pb_plan_op(const pb_plan *plan) { return plan ? plan->op : PB_OP_COUNT; }
-const pb_variant *pb_plan_variant(const pb_plan *plan) { return plan ? plan->variant : NULL; }
-void pb_plan_destroy(pb_plan *plan) { free(plan); }
 
 pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call *c, size_t n)
 {

@@ -38,7 +38,8 @@ static int call_same(const pb_run_memo *m, const pb_call *c)
     for (int i = 0; i < 5; i++)
         if (!pose_same(&m->pose[i], p[i])) return 0;
     if (c->palette && (c->palette->data != m->pal.data || c->palette->n != m->pal.n)) return 0;
-    return !c->skel || (c->skel->parents == m->parents && c->skel->order == m->order);
+    return !c->skel || (c->skel->gen == m->skel_gen && c->skel->n == m->skel_n && c->skel->parents == m->parents &&
+                        c->skel->order == m->order);
 }
 
 static pb_status memo_call(pb_run_memo *m, pb_op op, const pb_variant *v, const pb_call *c)
@@ -61,7 +62,12 @@ static pb_status memo_call(pb_run_memo *m, pb_op op, const pb_variant *v, const 
     const pb_pose *p[5] = { c->a, c->b, c->out, c->via, c->per.halflives };
     for (int i = 0; i < 5; i++) pose_keep(&m->pose[i], p[i]);
     if (c->palette) m->pal = *c->palette;
-    if (c->skel) m->parents = c->skel->parents, m->order = c->skel->order;
+    if (c->skel) {
+        m->parents = c->skel->parents;
+        m->order = c->skel->order;
+        m->skel_n = c->skel->n;
+        m->skel_gen = c->skel->gen;
+    }
     m->valid = 1;
     return PB_OK;
 }

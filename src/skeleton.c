@@ -126,6 +126,7 @@ pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints
         return pb_fail(PB_ERR_NOMEM, "pb_skeleton_init: out of memory (%zu bytes)", bytes);
     }
     s->owned = mem;
+    s->gen = pb_generation_next();
     if (nsteps) {
         s->few_steps = (int32_t *)(void *)(mem + steps_at);
         memcpy(s->few_steps, steps, nsteps * PB_FEW_STEP * sizeof *steps);

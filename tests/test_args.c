@@ -109,6 +109,42 @@ int main(void)
     bad.plane[PB_POS_X] = a.plane[PB_POS_Y];
     bad.plane[PB_POS_Y] = a.plane[PB_POS_X];
     expect(blend(&a, &b, &bad, 0.5f), PB_ERR_ALIAS, "overlaps input 'a'", "out planes crossed over a's");
+    /* issue 62: out's own planes on one buffer (or overlapping), with or without an input there too */
+    pb_pose o2;
+    pb_pose_alloc(&o2, N);
+    bad = o2;   /* the planes of identity 0 on pos.x's buffer, those of identity 1 on rot.w's: padding still right */
+    for (int i = 0; i < PB_PLANES; i++) bad.plane[i] = o2.plane[pb_plane_identity(i) == 0 ? PB_POS_X : PB_ROT_W];
+    expect(blend(&a, &b, &bad, 0.5f), PB_ERR_ALIAS, "pose 'out': plane", "out planes on one buffer");
+    expect(blend(&bad, &b, &bad, 0.5f), PB_ERR_ALIAS, "pose 'out': plane", "in place on a pose of one buffer");
+    bad = o2;
+    bad.plane[PB_SCL_Y] = o2.plane[PB_SCL_X] + 16;   /* starts inside scl.x (stride 48) */
+    expect(blend(&a, &b, &bad, 0.5f), PB_ERR_ALIAS, "plane scl.y overlaps plane scl.x", "out planes overlapping");
+    {
+        pb_plan *pl = NULL;
+        pb_call pc = { .a = &a, .b = &b, .out = &bad, .params = { .alpha = 0.5f } };
+        expect(pb_plan_create(&pl, PB_OP_blend_static, NULL, &pc), PB_ERR_ALIAS, "'out'", "plan on overlapping out");
+        CHECK(pl == NULL, "no plan for an overlapping out");
+        /* dead blending's via is written too; per.halflives is read while out is written */
+        pb_pose hl;
+        pb_pose_alloc(&hl, N);
+        pb_pose via = hl;
+        for (int i = 0; i < PB_PLANES; i++) via.plane[i] = hl.plane[pb_plane_identity(i) == 0 ? PB_POS_X : PB_ROT_W];
+        int32_t roots[N];
+        for (int j = 0; j < N; j++) roots[j] = -1;
+        pb_skeleton sk;
+        CHECK(pb_skeleton_init(&sk, roots, N, 1) == PB_OK, "skeleton: %s", pb_last_error());
+        pb_call dc = { .a = &a, .b = &b, .out = &o2, .via = &via, .skel = &sk,
+                       .params = { .alpha = 0.5f, .halflife = 0.1f, .duration = 0.3f, .time = 0.1f } };
+        expect(pb_run(PB_OP_dead_blending, NULL, &dc), PB_ERR_ALIAS, "pose 'via': plane", "via planes on one buffer");
+        dc.via = NULL;
+        dc.per.halflives = &o2;
+        expect(pb_run(PB_OP_dead_blending, NULL, &dc), PB_ERR_ALIAS, "per.halflives overlaps pose out",
+               "halflives = out");
+        pb_pose_free(&hl);
+        pb_skeleton_free(&sk);
+    }
+    CHECK(out_untouched(), "out written on error");
+    pb_pose_free(&o2);
 
     /* wrap: the same checks for caller-owned planes */
     float *mem = aligned_alloc(64, 19 * 48 * sizeof(float) + 64);

@@ -58,7 +58,7 @@ for kind in static shared; do
   flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config "${pcflags[@]}" posebench) || die "$kind: pkg-config"
   echo "pkg-config ${pcflags[*]} posebench: $flags"
   # shellcheck disable=SC2086  # word splitting of pkg-config's flags is intended
-  ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$tmp/consumer-pc-$kind" "$src/tests/consumer/main.c" $flags -lm \
+  ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/consumer-pc-$kind" "$src/tests/consumer/main.c" $flags -lm \
     || die "$kind: consumer build (pkg-config)"
   if [ $kind = shared ]; then
     LD_LIBRARY_PATH=$(dirname "$lib") "$tmp/consumer-pc-$kind" || die "shared: consumer run (pkg-config)"

@@ -172,6 +172,107 @@ static void test_plans(void)
     pb_pose_free(&l); pb_pose_free(&g);
 }
 
+/* Issue 62 #7: a pose or skeleton re-made in the same struct is stale even where the allocator hands
+ * back the same address (the plan compared the first plane only). Wrapped memory makes the
+ * same address certain; the free/alloc pair is the issue's own repro. */
+static void test_stale_remade(void)
+{
+    pb_pose a, b, out;
+    CHECK(pb_pose_alloc(&a, 64) == PB_OK && pb_pose_alloc(&b, 64) == PB_OK && pb_pose_alloc(&out, 64) == PB_OK, "alloc");
+    pb_call c = { .a = &a, .b = &b, .out = &out, .params = { .alpha = 0.5f } };
+    pb_plan *pl = NULL;
+    CHECK(pb_plan_create(&pl, PB_OP_blend_static, NULL, &c) == PB_OK && pb_plan_run(pl) == PB_OK, "plan: %s",
+          pb_last_error());
+    pb_pose_free(&out);
+    CHECK(pb_pose_alloc(&out, 16) == PB_OK, "re-alloc out");
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE && strstr(pb_last_error(), "freed"), "out re-made with 16 elements: %s",
+          pb_status_name(pb_plan_run(pl)));
+    pb_pose_free(&out);
+    CHECK(pb_pose_alloc(&out, 64) == PB_OK, "re-alloc out");
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "out re-made with the same size is another pose: a new plan");
+    pb_plan_destroy(pl);
+
+    /* wrapped: the same first plane, another layout */
+    enum { W = 64 };
+    float *mem = aligned_alloc(PB_ALIGN, PB_PLANES * W * sizeof(float));
+    CHECK(mem != NULL, "alloc");
+    float *planes[PB_PLANES];
+    for (int i = 0; i < PB_PLANES; i++) {
+        planes[i] = mem + (size_t)i * W;
+        for (size_t j = 0; j < W; j++) planes[i][j] = pb_plane_identity(i);
+    }
+    pb_pose w;
+    CHECK(pb_pose_wrap(&w, W, W, planes) == PB_OK, "wrap: %s", pb_last_error());
+    c.out = &w;
+    CHECK(pb_plan_create(&pl, PB_OP_blend_static, NULL, &c) == PB_OK && pb_plan_run(pl) == PB_OK, "plan: %s",
+          pb_last_error());
+    for (int i = 0; i < PB_PLANES; i++) planes[i] = mem + (size_t)i * 16;   /* 16 elements, first plane kept */
+    CHECK(pb_pose_wrap(&w, 16, 16, planes) == PB_OK && w.plane[0] == mem, "re-wrap: %s", pb_last_error());
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "re-wrapped out at the same first plane: %s", pb_status_name(pb_plan_run(pl)));
+    pb_plan_destroy(pl);
+
+    /* a pose described by hand (no pb_pose_alloc / pb_pose_wrap): the plan compares all it describes */
+    pb_pose h = { .n = W, .stride = W };
+    for (int i = 0; i < PB_PLANES; i++) h.plane[i] = mem + (size_t)i * W;
+    for (int i = 0; i < PB_PLANES; i++)
+        for (size_t j = 0; j < W; j++) h.plane[i][j] = pb_plane_identity(i);
+    c.out = &h;
+    CHECK(pb_plan_create(&pl, PB_OP_blend_static, NULL, &c) == PB_OK && pb_plan_run(pl) == PB_OK, "hand-made pose: %s",
+          pb_last_error());
+    h.plane[PB_SCL_Z] = mem;   /* another plane moved: not what the plan was made with */
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "hand-made pose re-described: %s", pb_status_name(pb_plan_run(pl)));
+    h.plane[PB_SCL_Z] = mem + (size_t)PB_SCL_Z * W;
+    CHECK(pb_plan_run(pl) == PB_OK, "hand-made pose as it was: %s", pb_last_error());
+    h.n = 16;
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "hand-made pose with another n");
+    pb_plan_destroy(pl);
+    free(mem);
+
+    /* a clip re-made (its pose re-allocated) under a sampling plan: same size, another clip */
+    pb_clip clip;
+    float offsets[4] = { 0, 0.1f, 0.2f, 0.3f };
+    CHECK(pb_clip_alloc(&clip, 10, 16, 30.0f) == PB_OK, "clip: %s", pb_last_error());
+    pb_call sc = { .clip = &clip, .out = &a, .offsets = offsets, .params = { .time = 0.1f } };
+    CHECK(pb_plan_create(&pl, PB_OP_sample_linear, NULL, &sc) == PB_OK && pb_plan_run(pl) == PB_OK, "sample plan: %s",
+          pb_last_error());
+    pb_clip_free(&clip);
+    CHECK(pb_clip_alloc(&clip, 10, 16, 30.0f) == PB_OK, "clip again");
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "clip re-made under a sampling plan: %s", pb_status_name(pb_plan_run(pl)));
+    pb_plan_destroy(pl);
+    pb_clip_free(&clip);
+
+    /* a skeleton re-made with 63 joints in the same struct */
+    int32_t parents[64];
+    for (int j = 0; j < 64; j++) parents[j] = j - 1;
+    pb_skeleton sk;
+    CHECK(pb_skeleton_init(&sk, parents, 64, 1) == PB_OK, "skeleton");
+    pb_call fc = { .a = &a, .out = &b, .skel = &sk };
+    CHECK(pb_plan_create(&pl, PB_OP_fk_static, NULL, &fc) == PB_OK && pb_plan_run(pl) == PB_OK, "fk plan: %s",
+          pb_last_error());
+    pb_skeleton_free(&sk);
+    CHECK(pb_skeleton_init(&sk, parents, 63, 1) == PB_OK, "skeleton of 63");
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE && strstr(pb_last_error(), "skeleton"), "skeleton re-made with 63 joints: %s",
+          pb_status_name(pb_plan_run(pl)));
+    pb_skeleton_free(&sk);
+    CHECK(pb_skeleton_init(&sk, parents, 64, 1) == PB_OK, "skeleton of 64");
+    CHECK(pb_plan_run(pl) == PB_ERR_STALE, "skeleton re-made with the same joints is another skeleton");
+    pb_plan_destroy(pl);
+
+    /* the frame's memoized calls: a skeleton re-made with fewer joints is validated again */
+    struct pb_run_memos *ms = calloc(1, sizeof *ms);
+    CHECK(ms != NULL, "alloc");
+    const pb_variant *v;
+    CHECK(pb_variant_active(&v) == PB_OK, "variant");
+    CHECK(pb_run_memoized(ms, PB_OP_fk_static, v, &fc) == PB_OK, "memo fk: %s", pb_last_error());
+    pb_skeleton_free(&sk);
+    CHECK(pb_skeleton_init(&sk, parents, 63, 1) == PB_OK, "skeleton of 63");
+    CHECK(pb_run_memoized(ms, PB_OP_fk_static, v, &fc) == PB_ERR_SIZE, "memo with a re-made skeleton: %s",
+          pb_last_error());
+    free(ms);
+    pb_skeleton_free(&sk);
+    pb_pose_free(&a); pb_pose_free(&b); pb_pose_free(&out);
+}
+
 /* Per-element parameters: equal per-character values give the uniform call
  * bit for bit; mask 0 keeps a, weight 1 with mask 1 gives b; bad arrays are
  * refused with the array and element named, nothing written. */
@@ -526,6 +627,7 @@ int main(void)
 {
     test_static_poses();
     test_plans();
+    test_stale_remade();
     test_per_element();
     test_halflife_axes();
     test_stream();

@@ -61,7 +61,8 @@ typedef struct pb_scene {
 /* A deterministic synthetic character: random parents (pb_skeleton_random_parents, depth < 16),
  * bones 5-17 cm, joint 0 a ground trajectory (y = 0, yaw only), the others
  * swinging smoothly (0.5-2 Hz); two 2 s clips at 60 fps from different seeds.
- * Errors: PB_ERR_NOMEM, the clip allocation's. */
+ * Errors: PB_ERR_NULL (s), PB_ERR_EMPTY (joints = 0), PB_ERR_SIZE (joints >
+ * PB_MAX_JOINTS), PB_ERR_NOMEM, the clip allocation's. */
 PB_API pb_status pb_scene_synthetic(pb_scene *s, size_t joints, uint64_t seed);
 /* (Re)make s->turns from s->clip (pb_clip_turns), allocating them where they are not yet: the
  * constructors call it; call it after making a scene's clips by hand or changing their keys.
@@ -76,17 +77,20 @@ typedef struct pb_bvh_file {
     pb_bvh_skeleton skel;
     pb_clip clip;
 } pb_bvh_file;
-/* Load path at unit_scale; warn/user as pb_bvh_options (NULL: stderr). Errors: pb_bvh_load's. */
+/* Load path at unit_scale; warn/user as pb_bvh_options (NULL: stderr).
+ * Errors: PB_ERR_NULL (b, path), pb_bvh_load's. */
 PB_API pb_status pb_bvh_file_load(pb_bvh_file *b, const char *path, float unit_scale, pb_bvh_warn_fn warn, void *user);
 PB_API void pb_bvh_file_free(pb_bvh_file *b);
-/* 1 if a and b have the same hierarchy (joint names and parents). */
+/* 1 if a and b have the same hierarchy (joint names and parents); 0 if either is NULL. */
 PB_API int pb_bvh_file_same_skeleton(const pb_bvh_file *a, const pb_bvh_file *b);
 /* A scene of a (source) and b (destination; may be a itself), clips copied.
  * name NULL: "bvh:<file>-<joints>". Legs: the LeftUpLeg/LeftLeg/LeftFoot and
  * RightUpLeg/RightLeg/RightFoot joints when present, else two independent
- * joint chains. Errors: PB_ERR_PARAM (hierarchies differ), PB_ERR_NOMEM. */
+ * joint chains. Errors: PB_ERR_NULL (s; a or b NULL or not loaded), PB_ERR_PARAM
+ * (hierarchies differ), PB_ERR_NOMEM. */
 PB_API pb_status pb_scene_bvh(pb_scene *s, const char *name, const pb_bvh_file *a, const pb_bvh_file *b);
-/* Both files loaded, then pb_scene_bvh (the packaged CMU pair). */
+/* Both files loaded, then pb_scene_bvh (the packaged CMU pair). Errors: PB_ERR_NULL (s, a path),
+ * pb_bvh_file_load's, pb_scene_bvh's. */
 PB_API pb_status pb_scene_bvh_files(pb_scene *s, const char *name, const char *path_a, const char *path_b,
                              float unit_scale, pb_bvh_warn_fn warn, void *user);
 PB_API void pb_scene_free(pb_scene *s);
@@ -199,7 +203,9 @@ typedef struct pb_frame_crowd {
 #define PB_FRAME_CROWD_MAX_VERTICES ((size_t)1 << 25)
 
 /* Allocate the buffers for `characters` characters of scene sc. Offsets are
- * spread over the clips deterministically. Errors: PB_ERR_SIZE (above
+ * spread over the clips deterministically. Errors: PB_ERR_NULL (c; sc NULL or
+ * not made), PB_ERR_EMPTY (characters = 0), PB_ERR_PARAM (sampler not one of
+ * the three, or sample_linear_turns on a scene without turns), PB_ERR_SIZE (above
  * PB_FRAME_CROWD_MAX_ELEMENTS, or characters x the scene's mesh vertices
  * above PB_FRAME_CROWD_MAX_VERTICES), PB_ERR_NOMEM, the crowd builder's. */
 PB_API pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size_t characters, pb_op sampler);
@@ -209,14 +215,20 @@ PB_API pb_status pb_frame_crowd_init(pb_frame_crowd *c, const pb_scene *sc, size
  * into ranges computes exactly (bit for bit) what the whole crowd computes. */
 PB_API pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_t first, size_t characters,
                                            pb_op sampler);
-/* What role (0 source, 1 destination) plays: scene clip `clip`, character k
- * at offsets[k] s (c->characters of them) plus the stage's time. */
+/* What role (0 source, 1 destination) plays: scene clip `clip` (0 or 1), character k
+ * at offsets[k] s (c->characters of them) plus the stage's time. Errors:
+ * PB_ERR_NULL (c NULL or not made by pb_frame_crowd_init, offsets),
+ * PB_ERR_PARAM (role or clip not 0 or 1), the crowd builder's (an offset
+ * not finite); on error the crowd plays what it played. */
 PB_API pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets);
 PB_API void pb_frame_crowd_free(pb_frame_crowd *c);
 
 /* Stages. role: 0 samples the source clip into src, 1 the destination into
  * dst; time: seconds added to every character's offset; t: seconds since the
- * transition. Each returns pb_run's status (c->failed names the op). */
+ * transition. Each refuses a crowd that is NULL or not made by
+ * pb_frame_crowd_init (PB_ERR_NULL), a role other than 0 or 1, a method out
+ * of range, a time or t not finite (PB_ERR_PARAM), then returns pb_run's
+ * status (c->failed names the op). */
 PB_API pb_status pb_frame_sample(pb_frame_crowd *c, const pb_variant *v, int role, float time);
 PB_API pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m);      /* once, from src and dst */
 PB_API pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, float t);
@@ -240,7 +252,8 @@ PB_API pb_status pb_frame_palette(pb_frame_crowd *c, const pb_variant *v);
 PB_API pb_status pb_frame_skin(pb_frame_crowd *c, const pb_variant *v);
 /* Times of timed frame k: each role's clip time (cycling within the first half
  * of the clip) and the time since the transition (cycling within the window,
- * so every timed frame is mid-transition: every character blending). */
+ * so every timed frame is mid-transition: every character blending). NaN, with
+ * the message in pb_last_error(), for a crowd NULL or not made, or a role other than 0 or 1. */
 PB_API float pb_frame_crowd_clip_time(const pb_frame_crowd *c, int role, int k);
 PB_API float pb_frame_crowd_trans_time(const pb_frame_crowd *c, int k);
 /* Timed frame k (k >= 0) whole: the samples the method needs at
@@ -348,7 +361,7 @@ PB_API pb_status pb_frame_blocks_step(pb_frame_blocks *b, const pb_variant *v, p
  * (what the staged order uses). pb_frame_blocks_scratch(b, T) first makes
  * the slots of T threads. pb_frame_blocks_step(.., PB_FO_FUSED, pool) is
  * pb_frame_block_run(b, v, m, k, i, 0, PB_FS_COUNT, t) for block i on pool
- * thread t. Errors: PB_ERR_NULL, PB_ERR_PARAM (block, stages, thread without
+ * thread t. Errors: PB_ERR_NULL, PB_ERR_PARAM (block, stages, thread below -1 or without
  * scratch), PB_ERR_NOMEM, the stage's. */
 PB_API pb_status pb_frame_blocks_scratch(pb_frame_blocks *b, int threads);
 PB_API pb_status pb_frame_block_run(pb_frame_blocks *b, const pb_variant *v, pb_frame_method m, int k, size_t block,

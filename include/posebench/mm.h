@@ -154,7 +154,7 @@ PB_API pb_status pb_mm_db_subset(pb_mm_db *out, const pb_mm_db *src, const uint8
  * PB_ERR_NOMEM; on error out is left empty. */
 PB_API pb_status pb_mm_db_replicate(pb_mm_db *out, const pb_mm_db *src, size_t rows, float sigma, uint64_t seed);
 
-/* Normalize raw features into the database's space (out may be raw). */
+/* Normalize raw features into the database's space (out may be raw). Does nothing if a pointer is NULL. */
 PB_API void pb_mm_normalize(const pb_mm_db *db, const float raw[PB_MM_FEATURES], float out[PB_MM_FEATURES]);
 
 /* A crowd's search: n queries (n x PB_MM_FEATURES raw floats, query q at

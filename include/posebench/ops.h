@@ -169,16 +169,17 @@ enum {
                                      before; b.pos of the last joint holds the targets. Reads
                                      chain_joints, iterations, tolerance; writes call.iterations
                                      when given */
-    /* foot IK: n = 7 x characters in crowd layout (element = slot x characters + character):
-       slot 0 the pelvis (global), 1-3 the left hip, knee, ankle (locals: hip to pelvis, knee to
-       hip, ankle to knee), 4-6 the right leg likewise. The ground of each leg is a plane in b:
-       b.pos of the ankle slot (3, 6) a point of it, b.pos of the knee slot (2, 5) its normal
-       (any length; zero means up, (0, 1, 0)), b.vel their rates. The plane is where the ankle
-       joint should rest (the ground raised by the ankle's height). params.axis: the ankle's
-       local up axis; params.alpha: how far the foot turns onto the normal (0: not, 1: aligned).
-       The pelvis is only lowered (along world -y); the rules: reference/foot.h. */
-    PB_OPF_FOOT       = 1u << 31
+    /* bit 31, PB_OPF_FOOT: below the enum (an enumerator must fit in an int) */
 };
+/* foot IK: n = 7 x characters in crowd layout (element = slot x characters + character):
+ * slot 0 the pelvis (global), 1-3 the left hip, knee, ankle (locals: hip to pelvis, knee to
+ * hip, ankle to knee), 4-6 the right leg likewise. The ground of each leg is a plane in b:
+ * b.pos of the ankle slot (3, 6) a point of it, b.pos of the knee slot (2, 5) its normal
+ * (any length; zero means up, (0, 1, 0)), b.vel their rates. The plane is where the ankle
+ * joint should rest (the ground raised by the ankle's height). params.axis: the ankle's
+ * local up axis; params.alpha: how far the foot turns onto the normal (0: not, 1: aligned).
+ * The pelvis is only lowered (along world -y); the rules: reference/foot.h. */
+#define PB_OPF_FOOT (1u << 31)
 
 /* ---- Skinning palettes (PB_OPF_MAT_OUT / PB_OPF_DQ_OUT ops) -------------------------------
  * What a skinning shader reads, one entry per element (joint x character in
@@ -419,8 +420,15 @@ PB_API pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
  * variant. The plan keeps pointers to the caller's pb_pose / pb_clip /
  * pb_skeleton structs, which must outlive it; pb_plan_run returns
  * PB_ERR_STALE (and runs nothing) when one of them was freed by its
- * pb_*_free or re-made since pb_plan_create (what can be detected: the
- * struct now describes other memory).
+ * pb_*_free or re-made since pb_plan_create (pb_pose_alloc*, pb_pose_wrap,
+ * pb_skeleton_init or pb_clip_alloc again in the same struct), even where the
+ * memory comes back at the same address and with the same size: each gives
+ * the struct a new generation (pb_pose.gen), which the plan compares, with
+ * the pose's n and first plane. A pose described by hand (its fields filled
+ * in, gen 0) has no generation: the plan then compares n, stride and every
+ * plane, so it notices any change to the struct but not memory freed and
+ * reused under an unchanged struct. What a plan cannot see: a struct copied
+ * before the plan was made and freed through the copy.
  *
  * pb_plan_create errors: every pb_run error (nothing is allocated then; *plan
  * is NULL), PB_ERR_NULL (plan), PB_ERR_NOMEM. */

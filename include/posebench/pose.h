@@ -31,6 +31,7 @@
 
 #include "export.h"
 #include <stddef.h>
+#include <stdint.h>
 #include "status.h"
 
 #ifdef __cplusplus
@@ -72,6 +73,11 @@ typedef struct pb_pose {
     size_t stride;             /* floats per plane: n rounded up to PB_PAD */
     float *plane[PB_PLANES];   /* 64-byte aligned planes */
     void *owned;               /* allocation owned by the pose (NULL when wrapped) */
+    /* Generation: a number no other pose of the process has had, given by
+     * pb_pose_alloc* and pb_pose_wrap (0 after pb_pose_free, and in a pose
+     * described by hand). A plan keeps it: a pose freed and allocated again
+     * in the same struct is a new pose, even at the same address. */
+    uint64_t gen;
 } pb_pose;
 
 static inline size_t pb_padded(size_t n) { return (n + PB_PAD - 1) / PB_PAD * PB_PAD; }

@@ -59,13 +59,15 @@ typedef struct pb_skeleton {
     int32_t *few_steps;
     size_t few_nsteps;
     void *owned;
+    uint64_t gen;           /* generation, as pb_pose.gen: new at each pb_skeleton_init, 0 after free */
 } pb_skeleton;
 
 /* Copy and check parents, compute depths and the level schedule.
  * Errors: PB_ERR_NULL (s, parents), PB_ERR_EMPTY (joints or characters 0),
  * PB_ERR_SIZE (joints > PB_MAX_JOINTS, or joints x characters too large),
  * PB_ERR_PARAM (a parent that is not -1 and not an earlier joint: the message
- * names the joint), PB_ERR_NOMEM. On error *s is left empty (safe to free). */
+ * names the joint), PB_ERR_NOMEM. On error *s is left empty (safe to free).
+ * Ops take only skeletons made here (PB_ERR_PARAM for one filled in by hand). */
 PB_API pb_status pb_skeleton_init(pb_skeleton *s, const int32_t *parents, size_t joints, size_t characters);
 PB_API void pb_skeleton_free(pb_skeleton *s);
 
