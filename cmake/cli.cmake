@@ -9,13 +9,13 @@ target_sources(posebench_cli PRIVATE
   # the command line: option tables, variants, the context and JSON files
   ${PB_CLI_ROOT}/cli/opts.c ${PB_CLI_ROOT}/cli/pick.c ${PB_CLI_ROOT}/cli/context.c
   # one file per command
-  ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
+  ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/ops_markdown.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
   ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/frame_fused.c ${PB_CLI_ROOT}/cli/frame_mm.c ${PB_CLI_ROOT}/cli/frame_graph.c ${PB_CLI_ROOT}/cli/graph_json.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
   # budget's quality, layers and output
   ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_layers.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c
   # report: reading the steps' JSON, plots, HTML
   ${PB_CLI_ROOT}/cli/report_util.c ${PB_CLI_ROOT}/cli/report_read.c ${PB_CLI_ROOT}/cli/report_plots.c
-  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c ${PB_CLI_ROOT}/cli/report_scaling.c)
+  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_answers.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c ${PB_CLI_ROOT}/cli/report_scaling.c)
 target_include_directories(posebench_cli PRIVATE ${PB_CLI_ROOT}/cli)
 target_link_libraries(posebench_cli PRIVATE pb_cjson)
 
@@ -31,6 +31,13 @@ set_source_files_properties(${PB_CLI_ROOT}/cli/cmd_report.c ${PB_CLI_ROOT}/cli/r
 
 # CLI smoke tests of frame and budget (tiny crowds; shape of the output, not timings).
 if(PB_BUILD_TESTS)
+  # README and docs/ against the code: generated pages, links, README's example and commands (tests/test_docs.sh).
+  # Native builds only: the commands run as a user runs them.
+  if(NOT CMAKE_CROSSCOMPILING)
+    add_test(NAME docs COMMAND bash ${PB_CLI_ROOT}/tests/test_docs.sh $<TARGET_FILE:posebench_cli>
+      $<TARGET_FILE:posebench> ${CMAKE_BINARY_DIR}/include)
+    set_tests_properties(docs PROPERTIES TIMEOUT 900)
+  endif()
   add_test(NAME frame_smoke COMMAND posebench_cli frame --quick --characters 16 --frames 4 --reps 1 --no-cmu)
   add_test(NAME budget_smoke COMMAND posebench_cli budget --quick --characters 16 --budget-us 500)
   # Whether 16 characters fit 500 us depends on the host (qemu, sanitizers): exit 0 or 1 both end
