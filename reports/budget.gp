@@ -18,8 +18,10 @@ array mcol[14] = ['#000000', '#E69F00', '#0072B2', '#009E73', '#D55E00', '#CC79A
 array mpt[14] = [5, 6, 4, 8, 10, 12, 14, 1, 2, 3, 7, 9, 11, 13]
 mc(i) = mcol[(i - 1) % 14 + 1]
 mp(i) = mpt[(i - 1) % 14 + 1]
-# sizes cycle too, so two methods on one spot draw one shape inside the other
-ms(i) = 1.5 + 0.35 * ((i - 1) % 4)
+# sizes cycle too, so two methods on one spot draw one shape inside the other; the filled
+# markers are small, so one drawn over an open marker leaves the open one visible around it
+array msz[14] = [1.4, 1.6, 1.9, 2.2, 1.6, 1.9, 2.2, 1.6, 1.9, 2.2, 1.0, 1.1, 1.0, 1.1]
+ms(i) = msz[(i - 1) % 14 + 1]
 stats datadir.'/budget.dat' using 2 nooutput
 # x from 0 to a little past the dearest method: the budget line where it falls inside,
 # else a note at the right edge (every method then costs a fraction of it)
