@@ -34,8 +34,16 @@ if(PB_BUILD_TESTS)
   # README and docs/ against the code: generated pages, links, README's example and commands (tests/test_docs.sh).
   # Native builds only: the commands run as a user runs them.
   if(NOT CMAKE_CROSSCOMPILING)
+    # README's C example is compiled by this build's compiler, with its sanitizer flags (the library's
+    # objects need their runtime)
+    set(_pb_docs_cc_flags "")
+    if(PB_SANITIZE)
+      set(_pb_docs_cc_flags "-fsanitize=address,undefined")
+    elseif(PB_TSAN)
+      set(_pb_docs_cc_flags "-fsanitize=thread")
+    endif()
     add_test(NAME docs COMMAND bash ${PB_CLI_ROOT}/tests/test_docs.sh $<TARGET_FILE:posebench_cli>
-      $<TARGET_FILE:posebench> ${CMAKE_BINARY_DIR}/include)
+      $<TARGET_FILE:posebench> ${CMAKE_BINARY_DIR}/include ${CMAKE_C_COMPILER} "${_pb_docs_cc_flags}")
     set_tests_properties(docs PROPERTIES TIMEOUT 900)
   endif()
   add_test(NAME frame_smoke COMMAND posebench_cli frame --quick --characters 16 --frames 4 --reps 1 --no-cmu)

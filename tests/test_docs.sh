@@ -9,9 +9,10 @@
 #      with --quick added where the command has it (report also --no-bench, into a scratch
 #      folder), tools/*.sh checked for syntax and their --help run. Build, install and link lines
 #      (cmake, cc, export) are left to tests/test_install.sh, which runs the same steps.
-# usage: test_docs.sh POSEBENCH_BINARY LIBPOSEBENCH BUILD_INCLUDE_DIR
+# usage: test_docs.sh POSEBENCH_BINARY LIBPOSEBENCH BUILD_INCLUDE_DIR [CC [EXTRA_CFLAGS]]
+#   CC and EXTRA_CFLAGS: the build's compiler and its sanitizer flags, for README's example
 set -uo pipefail
-pb=$1 lib=$2 binc=$3
+pb=$1 lib=$2 binc=$3 cc=${4:-cc} ccflags=${5:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 tmp=$(mktemp -d)
@@ -52,7 +53,8 @@ awk '/^```c$/{f=1; next} /^```/{f=0} f' README.md >"$tmp/example.c"
 if [ ! -s "$tmp/example.c" ]; then
   fail "README.md has no C example"
 else
-  cc -std=c11 -Wall -Wextra -Werror -I include -I "$binc" "$tmp/example.c" "$lib" -Wl,-rpath,"$(dirname "$lib")" \
+  # shellcheck disable=SC2086  # ccflags: zero or more flags
+  "$cc" -std=c11 -Wall -Wextra -Werror $ccflags -I include -I "$binc" "$tmp/example.c" "$lib" -Wl,-rpath,"$(dirname "$lib")" \
     -lm -lpthread -o "$tmp/example" &&
     "$tmp/example" >"$tmp/example.out" 2>&1 || { cat "$tmp/example.out" 2>/dev/null; fail "README's C example"; }
 fi
