@@ -28,6 +28,7 @@ if(PB_FUZZ)
       ${PB_BVH_ROOT}/src/bvh_lex.c
       ${PB_BVH_ROOT}/src/clip.c
       ${PB_BVH_ROOT}/src/status.c
+      ${PB_BVH_ROOT}/src/file.c
       ${PB_BVH_ROOT}/src/pose.c)
     target_include_directories(fuzz_bvh PRIVATE
       ${PB_BVH_ROOT}/include ${PROJECT_BINARY_DIR}/include ${PB_BVH_ROOT}/src)
