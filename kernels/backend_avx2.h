@@ -151,3 +151,50 @@ PB_BINLINE void vgather4(const float *base, const int32_t *off, pb_vf v[4])
                                          simde_mm_loadu_ps(base + off[4 + q]), 1);
     vtranspose4_blocks(v);
 }
+
+/* LBS's blended matrices record by record (skin.h): lane l's sum over
+ * influences j < nin of w[j][l] x the 12-float record at pal + idx[j][l] x
+ * stride, as 12 SoA vectors (m[c] lane l: component c). Each record is one
+ * 256-bit load (rows 0 and 1) and one 128-bit load (row 2) scaled by lane
+ * l's weight, the first influence multiplied and the others fused in
+ * influence order, as the gathered form's vmul / vfma: the same bits. The
+ * eight lanes' sums are transposed once (20 shuffles a step, where gathering
+ * every influence's rows into SoA costs 144: vgather4). Loads bound AVX2
+ * skinning on Zen 4 (about one a cycle, 256 or 128 bits, measured), so the
+ * indices and weights are read as vectors (the record offsets through the
+ * stack, the weights spread by permutes) rather than lane by lane: 8 fewer
+ * loads a vertex. */
+#define PB_SKIN_BLEND_AOS 1
+PB_BINLINE void vskin_blend12(const float *pal, int32_t stride, const uint32_t *const *idx, const float *const *w,
+                              int nin, pb_vf m[12])
+{
+    simde__m256 a[8], wv[4];   /* PB_SKIN_MAX_INFLUENCES (skin.h checks) */
+    simde__m128 b[8];
+    _Alignas(32) int32_t off[4][8];
+    for (int j = 0; j < 4; j++) {   /* past nin: zeros, never read (set for the compiler's sake) */
+        simde__m256i iv = j < nin ? simde_mm256_loadu_si256((const void *)idx[j]) : simde_mm256_setzero_si256();
+        simde_mm256_store_si256((void *)off[j], simde_mm256_mullo_epi32(iv, simde_mm256_set1_epi32(stride)));
+        wv[j] = j < nin ? simde_mm256_loadu_ps(w[j]) : simde_mm256_setzero_ps();
+    }
+    for (int l = 0; l < 8; l++) {
+        const simde__m256i lane = simde_mm256_set1_epi32(l);
+        const float *e = pal + (uint32_t)off[0][l];
+        simde__m256 wl = simde_mm256_permutevar8x32_ps(wv[0], lane);
+        a[l] = simde_mm256_mul_ps(wl, simde_mm256_loadu_ps(e));
+        b[l] = simde_mm_mul_ps(simde_mm256_castps256_ps128(wl), simde_mm_loadu_ps(e + 8));
+        for (int j = 1; j < nin; j++) {
+            e = pal + (uint32_t)off[j][l];
+            wl = simde_mm256_permutevar8x32_ps(wv[j], lane);
+            a[l] = simde_mm256_fmadd_ps(wl, simde_mm256_loadu_ps(e), a[l]);
+            b[l] = simde_mm_fmadd_ps(simde_mm256_castps256_ps128(wl), simde_mm_loadu_ps(e + 8), b[l]);
+        }
+    }
+    for (int q = 0; q < 4; q++) {   /* block 0 lane q's row, block 1 lane 4 + q's: vgather4's layout */
+        m[q] = simde_mm256_permute2f128_ps(a[q], a[4 + q], 0x20);
+        m[4 + q] = simde_mm256_permute2f128_ps(a[q], a[4 + q], 0x31);
+        m[8 + q] = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(b[q]), b[4 + q], 1);
+    }
+    vtranspose4_blocks(m);
+    vtranspose4_blocks(m + 4);
+    vtranspose4_blocks(m + 8);
+}

@@ -111,11 +111,13 @@ PB_VINLINE void skin_row(const skin_src *src, const skin_at *at, int j, int r, p
     vgather4(src->k->pal + 4 * r, at->off[j], e);
 }
 
-PB_VINLINE void skin_lbs_step(const skin_src *src, const skin_step *s)
+/* LBS's blended matrices m = sum_j w_j M_j, row by row from the step's
+ * source (tables, spans or gathers). */
+PB_VINLINE void skin_lbs_blend(const skin_src *src, const skin_step *s, pb_vf m[PB_PALETTE_MAT_FLOATS])
 {
     skin_at at;
     skin_locate(src, s, &at);
-    pb_vf m[PB_PALETTE_MAT_FLOATS], w[PB_SKIN_MAX_INFLUENCES];
+    pb_vf w[PB_SKIN_MAX_INFLUENCES];
     for (int j = 0; j < PB_SKIN_MAX_INFLUENCES; j++)   /* all set: gcc -O3 for aarch64 warns otherwise */
         w[j] = j < src->nin ? vloadu(s->w[j]) : vzero();
     for (int r = 0; r < 3; r++) {
@@ -128,6 +130,17 @@ PB_VINLINE void skin_lbs_step(const skin_src *src, const skin_step *s)
             for (int c = 0; c < 4; c++) mr[c] = vfma(w[j], e[c], mr[c]);
         }
     }
+}
+
+PB_VINLINE void skin_lbs_step(const skin_src *src, const skin_step *s)
+{
+    pb_vf m[PB_PALETTE_MAT_FLOATS];
+#if PB_SKIN_BLEND_AOS
+    _Static_assert(PB_SKIN_MAX_INFLUENCES == 4, "vskin_blend12 holds 4 influences");
+    if (src->lut == 0) vskin_blend12(src->k->pal, src->k->stride, s->idx, s->w, src->nin, m);
+    else
+#endif
+        skin_lbs_blend(src, s, m);
     vv3 p = skin_ld3(s->pos), n = skin_ld3(s->nrm);
     vv3 q = vv3_make(vadd(vadd(vadd(vmul(m[0], p.x), vmul(m[1], p.y)), vmul(m[2], p.z)), m[3]),
                      vadd(vadd(vadd(vmul(m[4], p.x), vmul(m[5], p.y)), vmul(m[6], p.z)), m[7]),
