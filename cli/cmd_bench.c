@@ -10,6 +10,8 @@
 #include "all_variants.h"
 #include "command.h"
 #include "context.h"
+#include "env.h"
+#include "num.h"
 #include "pick.h"
 #ifdef PB_HAVE_BENCH
 #include "bench.h"
@@ -65,10 +67,8 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
             return -1;
         }
         snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), p);
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(tok, &end, 10);
-        if (len >= sizeof tok || tok[0] < '0' || tok[0] > '9' || errno || *end || v == 0 || v > BENCH_MAX_SIZE) {
+        uint64_t v;
+        if (len >= sizeof tok || num_whole(tok, 1, BENCH_MAX_SIZE, &v) != 0) {
             fprintf(stderr, "posebench bench: --sizes expects joint counts 1..%zu, got '%.*s' in '%s'\n",
                     BENCH_MAX_SIZE, (int)len, p, list);
             return -1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "command.h"
+#include "env.h"
 #include "pick.h"
 
 static const command *const commands[] = { &cmd_variants, &cmd_ops, &cmd_validate, &cmd_bench,
@@ -29,15 +30,9 @@ static void usage(FILE *f)
     }
     fputs("global options (before the command):\n", f);
     opts_help(f, global_opts, NGLOBAL);
-    fputs("environment (a bad value is an error, exit 2):\n"
-          "  POSEBENCH_VARIANT=NAME        force the variant, as --variant\n"
-          "  POSEBENCH_DISABLE=avx512,...  hide CPU features from dispatch\n"
-          "  POSEBENCH_THREADS=N           default of --threads (frame, bench, budget)\n"
-          "  POSEBENCH_STREAM_BYTES=N      calls moving more bytes stream their output past the caches\n"
-          "  POSEBENCH_LLC_BYTES=N         the last-level cache size the bench and report assume\n"
-          "  POSEBENCH_COLD=flush|rotate   how the bench makes a cold cache\n"
-          "  POSEBENCH_POOL_SPIN_US=N      how long a waiting pool thread spins before it parks\n"
-          "  Every command runs the variants its own --variant names, else the forced one, else its default.\n"
+    fputs("environment (a bad value or an unknown POSEBENCH_ name is an error, exit 2; empty: unset):\n", f);
+    env_help(f);
+    fputs("  Every command runs the variants its own --variant names, else the forced one, else its default.\n"
           "examples:\n"
           "  posebench variants                                  what this CPU runs\n"
           "  posebench validate --quick                          every op x variant, the short input set\n"
