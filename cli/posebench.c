@@ -1,6 +1,7 @@
 /* posebench.c — the command-line front end (build/posebench): global options,
  * then one command from the table below (command.h); `posebench help` and
  * `help CMD` are generated from the same table as each command's --help. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,7 @@ static int run(const command *c, int argc, char **argv)
     return status;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv, const char **name)
 {
     opt_val g[NGLOBAL];
     int first = argc;
@@ -154,15 +155,31 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    const char *name = argv[first];
-    if (!strcmp(name, "help")) return help(argc - first - 1, argv + first + 1);
-    const command *c = find(name);
+    *name = argv[first];
+    if (!strcmp(*name, "help")) return help(argc - first - 1, argv + first + 1);
+    const command *c = find(*name);
     if (!c) {
-        fprintf(stderr, "posebench: unknown command '%s'\n", name);
+        fprintf(stderr, "posebench: unknown command '%s'\n", *name);
         usage(stderr);
         return EXIT_USAGE;
     }
     /* the environment and the forced variant are checked before any command runs */
     if (pick_init(g[0].count ? g[0].str : NULL) != 0) return EXIT_USAGE;
     return run(c, argc - first, argv + first);
+}
+
+/* Every command's standard output, checked once here: a table, a help text or a listing that could not be
+ * written (a full disk, a closed pipe: posebench variants >/dev/full) is an error, exit 2, never a silent 0. */
+int main(int argc, char **argv)
+{
+    const char *name = NULL;
+    int status = dispatch(argc, argv, &name);
+    errno = 0;
+    int flushed = fflush(stdout) == 0, e = errno;
+    if (!flushed || ferror(stdout)) {
+        fprintf(stderr, "posebench%s%s: error writing standard output%s%s\n", name ? " " : "", name ? name : "",
+                e ? ": " : "", e ? strerror(e) : "");
+        return EXIT_USAGE;
+    }
+    return status;
 }
