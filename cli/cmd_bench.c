@@ -181,6 +181,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         .mocap = o[O_MOCAP].count || o[O_BVH].count, .bvh = o[O_BVH].all, .nbvh = o[O_BVH].count,
         .json = o[O_JSON].str, .csv = o[O_CSV].str, .have_seed = o[O_SEED].count > 0, .seed = o[O_SEED].u,
         .threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads(),
+        .threads_from = o[O_THREADS].count ? "--threads" : env_threads() ? "POSEBENCH_THREADS" : NULL,
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
     };
     if ((nskin && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) || (nbs && nbs != o[O_OP].count) ||
