@@ -147,6 +147,10 @@ int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int 
     }
     for (int i = 0; i < o->nctx; i++) gb_add_context(o->ctx_keys[i], o->ctx_vals[i]);
     if (gb_run(on_item_result, NULL) < 0) goto out;
+    if (gb_out_error()) {   /* --json, or Google Benchmark's own --benchmark_out: status stays 2 */
+        fprintf(stderr, "posebench bench: error writing %s\n", gb_out_error());
+        goto out;
+    }
     if (o->json) fprintf(stderr, "posebench bench: wrote %s\n", o->json);
     status = 0;
     for (int i = 0; i < n; i++) {

@@ -229,8 +229,10 @@ int bench_run(const bench_opts *opt)
         int in = 0;
         for (int vi = 0; vi < nvars; vi++) in |= vars[vi] == mtv;
         if (!in) {
-            fprintf(stderr, "posebench bench: --threads %d: no threaded rows (they time the dispatch variant, %s, "
-                            "which is not among those asked for)\n", opt->threads, pb_variant_name(mtv));
+            if (opt->threads_from)
+                fprintf(stderr, "posebench bench: %s%s%d: no threaded rows (they time the dispatch variant, %s, "
+                                "which is not among those asked for)\n", opt->threads_from,
+                        opt->threads_from[0] == '-' ? " " : "=", opt->threads, pb_variant_name(mtv));
             mtv = NULL;
         } else if (pb_pool_create(&bench_state.workers, opt->threads) != PB_OK) {
             fprintf(stderr, "posebench bench: %s\n", pb_last_error());
@@ -332,7 +334,12 @@ int bench_run(const bench_opts *opt)
         }
         csvf = NULL;
     }
-    if (json) fprintf(stderr, "posebench bench: wrote %s\n", json);
+    if (gb_out_error()) {   /* --json, or Google Benchmark's own --benchmark_out */
+        fprintf(stderr, "posebench bench: error writing %s\n", gb_out_error());
+        status = 2;
+    } else if (json) {
+        fprintf(stderr, "posebench bench: wrote %s\n", json);
+    }
     if (csv && status != 2) fprintf(stderr, "posebench bench: wrote %s\n", csv);
     goto out;
 oom:

@@ -36,6 +36,8 @@ typedef struct bench_opts {
     int nctx;
     int threads;                    /* > 1: also "<op>/<variant>/<n>/t<threads>" rows (THREADED_MIN_N and up,
                                        the dispatch variant) and their copy rows, on a pb_pool */
+    const char *threads_from;       /* who asked for them: "--threads" or "POSEBENCH_THREADS"; NULL: the default
+                                       (every core), which says nothing when there can be no threaded rows */
 } bench_opts;
 
 /* Register, run, write the outputs. Returns the exit status: 0 when every

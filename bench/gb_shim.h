@@ -110,6 +110,8 @@ size_t gb_count_selected(void);
  * Returns the number of benchmarks run, or -1 (message on stderr) if the
  * run could not start. */
 long gb_run(gb_report_fn report, void *user);
+/* After gb_run: the --benchmark_out file's path if writing it failed (a full disk, /dev/full), else NULL. */
+const char *gb_out_error(void);
 /* Last-level cache size in bytes as Google Benchmark detected it, and the sum
  * of the data/unified caches of one core's hierarchy (0 if unknown). */
 size_t gb_llc_bytes(void);

@@ -1,14 +1,18 @@
 // shim.cc — the C API of gb_shim.h over Google Benchmark. The only C++
 // in the project: it forwards to benchmark:: and adds nothing of its own
 // except a reporter that shows every run to a C hook before the default
-// display reporter prints it, and a count of the benchmarks the filter
-// selects (for progress). No exception crosses into C.
+// display reporter prints it, a count of the benchmarks the filter selects
+// (for progress), and a check of the --benchmark_out file's writes. No
+// exception crosses into C.
 #include "gb_shim.h"
 
 #include <benchmark/benchmark.h>
 #include <regex.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -90,6 +94,45 @@ private:
     void *user_;
 };
 
+// The --benchmark_out file, as Google Benchmark will choose it: the last
+// --benchmark_out= / --benchmark_out_format= flag, else its environment
+// defaults (BENCHMARK_OUT, BENCHMARK_OUT_FORMAT), else none / json.
+std::string out_path, out_format;
+bool out_failed;
+
+// The file reporter Google Benchmark would make for out_format, wrapped so
+// that a failed write is seen: the framework writes the file through an
+// ofstream it never checks (bench --json /dev/full exited 0, "wrote").
+class checked_file_reporter : public benchmark::BenchmarkReporter {
+public:
+    explicit checked_file_reporter(benchmark::BenchmarkReporter *inner) : inner_(inner) {}
+    ~checked_file_reporter() override { delete inner_; }
+
+    bool ReportContext(const Context &context) override
+    {
+        inner_->SetOutputStream(&GetOutputStream());   // the framework's ofstream, set on this wrapper
+        inner_->SetErrorStream(&GetErrorStream());
+        return inner_->ReportContext(context);
+    }
+    void ReportRuns(const std::vector<Run> &runs) override { inner_->ReportRuns(runs); }
+    void Finalize() override
+    {
+        inner_->Finalize();
+        GetOutputStream().flush();
+        out_failed = !GetOutputStream().good();
+    }
+
+private:
+    benchmark::BenchmarkReporter *inner_;
+};
+
+benchmark::BenchmarkReporter *make_file_reporter()
+{
+    if (out_format == "json") return new benchmark::JSONReporter;
+    if (out_format == "console") return new benchmark::ConsoleReporter(benchmark::ConsoleReporter::OO_None);
+    return nullptr;   // csv (deprecated by the framework): unchecked, as before; any other: the framework refuses it
+}
+
 }  // namespace
 
 extern "C" {
@@ -147,6 +190,15 @@ void gb_add_context(const char *key, const char *value)
 
 int gb_init(int *argc, char **argv)
 {
+    const char *env_out = std::getenv("BENCHMARK_OUT"), *env_fmt = std::getenv("BENCHMARK_OUT_FORMAT");
+    out_path = env_out ? env_out : "";
+    out_format = env_fmt ? env_fmt : "json";
+    out_failed = false;
+    static const char k_out[] = "--benchmark_out=", k_fmt[] = "--benchmark_out_format=";
+    for (int i = 1; i < *argc; i++) {
+        if (std::strncmp(argv[i], k_out, sizeof k_out - 1) == 0) out_path = argv[i] + sizeof k_out - 1;
+        if (std::strncmp(argv[i], k_fmt, sizeof k_fmt - 1) == 0) out_format = argv[i] + sizeof k_fmt - 1;
+    }
     benchmark::Initialize(argc, argv);
     return benchmark::ReportUnrecognizedArguments(*argc, argv) ? -1 : 0;
 }
@@ -176,7 +228,10 @@ long gb_run(gb_report_fn report, void *user)
     try {
         // The default display reporter is owned by the library: not deleted here.
         hook_reporter hook(benchmark::CreateDefaultDisplayReporter(), report, user);
-        return static_cast<long>(benchmark::RunSpecifiedBenchmarks(&hook));
+        benchmark::BenchmarkReporter *inner = out_path.empty() ? nullptr : make_file_reporter();
+        if (!inner) return static_cast<long>(benchmark::RunSpecifiedBenchmarks(&hook));
+        checked_file_reporter file(inner);
+        return static_cast<long>(benchmark::RunSpecifiedBenchmarks(&hook, &file));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "posebench bench: %s\n", e.what());
         return -1;
@@ -198,6 +253,8 @@ size_t gb_cache_total_bytes(void)
         if (c.type != "Instruction" && c.size > 0) sum += static_cast<size_t>(c.size);
     return sum;
 }
+
+const char *gb_out_error(void) { return out_failed ? out_path.c_str() : nullptr; }
 
 void gb_shutdown(void) { benchmark::Shutdown(); }
 

@@ -10,6 +10,8 @@
 #include "all_variants.h"
 #include "command.h"
 #include "context.h"
+#include "env.h"
+#include "num.h"
 #include "pick.h"
 #ifdef PB_HAVE_BENCH
 #include "bench.h"
@@ -65,10 +67,8 @@ static int parse_sizes(const char *list, size_t *sizes, int *count)
             return -1;
         }
         snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), p);
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(tok, &end, 10);
-        if (len >= sizeof tok || tok[0] < '0' || tok[0] > '9' || errno || *end || v == 0 || v > BENCH_MAX_SIZE) {
+        uint64_t v;
+        if (len >= sizeof tok || num_whole(tok, 1, BENCH_MAX_SIZE, &v) != 0) {
             fprintf(stderr, "posebench bench: --sizes expects joint counts 1..%zu, got '%.*s' in '%s'\n",
                     BENCH_MAX_SIZE, (int)len, p, list);
             return -1;
@@ -181,6 +181,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         .mocap = o[O_MOCAP].count || o[O_BVH].count, .bvh = o[O_BVH].all, .nbvh = o[O_BVH].count,
         .json = o[O_JSON].str, .csv = o[O_CSV].str, .have_seed = o[O_SEED].count > 0, .seed = o[O_SEED].u,
         .threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads(),
+        .threads_from = o[O_THREADS].count ? "--threads" : env_threads() ? "POSEBENCH_THREADS" : NULL,
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
     };
     if ((nskin && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) || (nbs && nbs != o[O_OP].count) ||

@@ -56,7 +56,8 @@ static const opt_spec opts[O_COUNT] = {
                    "the pose source: each character playing its clips (the stages above), motion matching\n"
                    "(search, switch by inertialization, FK: its own table), or a blend graph per character\n"
                    "(state machine, blend spaces, all transition methods, masked layers: its own table;\n"
-                   "1000 characters unless --characters)" },
+                   "1000 characters unless --characters; --block, --vertices, --skin, --method, --sampler and\n"
+                   "--threads are the clips source's, refused with the others)" },
     [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
     [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
                       "--source mm: the database search" },
@@ -427,6 +428,26 @@ static int fused_table(pb_frame_crowd *crowd, const frame_cfg *cfg, const int wa
     return EXIT_OK;
 }
 
+/* Options only one pose source reads: given with another source they would be silently ignored, so they are
+ * refused (--graph without --source graph, --block with --source mm). 0, or -1 after a message. */
+static int source_options(const opt_val *v)
+{
+    static const struct { int opt, source; } only[] = {
+        { O_MM_INTERVAL, 1 }, { O_MM_SEARCH, 1 }, { O_GRAPH, 2 }, { O_BLOCK, 0 }, { O_VERTICES, 0 }, { O_SKIN, 0 },
+        { O_METHOD, 0 }, { O_SAMPLER, 0 }, { O_THREADS, 0 },
+    };
+    static const char *const source_name[3] = { "clips", "mm", "graph" };
+    int source = v[O_SOURCE].count ? v[O_SOURCE].choice : 0;
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+        if (v[only[i].opt].count && only[i].source != source) {
+            fprintf(stderr, "posebench frame: --%s goes with --source %s%s, not --source %s%s\n", opts[only[i].opt].name,
+                    source_name[only[i].source], only[i].source ? "" : " (the default)", source_name[source],
+                    v[O_SOURCE].count ? "" : " (the default)");
+            return -1;
+        }
+    return 0;
+}
+
 static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
@@ -448,20 +469,27 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (!v[O_METHOD].count) want_m[0] = want_m[1] = want_m[2] = 1;
     const pb_frame_method mlist[3] = { PB_FM_CROSSFADE, PB_FM_INERTIALIZE, PB_FM_DEAD };
 
+    if (source_options(v) != 0) return EXIT_USAGE;
+    /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
+     * builds run report --quick) */
+    size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
+                      : quick                 ? PB_FRAME_VERTICES / 10
+                                              : PB_FRAME_VERTICES;
+    if (vertices && cfg.characters > PB_FRAME_CROWD_MAX_VERTICES / vertices) {   /* refused before anything runs */
+        fprintf(stderr, "posebench frame: --characters %zu x --vertices %zu is %zu skinned vertices, over the limit of "
+                "%zu (PB_FRAME_CROWD_MAX_VERTICES): use fewer characters or vertices\n", cfg.characters, vertices,
+                cfg.characters * vertices, (size_t)PB_FRAME_CROWD_MAX_VERTICES);
+        return EXIT_USAGE;
+    }
+
     const pb_variant *vars[MAX_VARIANTS];
     int nv = pick_variants("frame", v[O_VARIANT].all, v[O_VARIANT].count, PICK_ALL_NATIVE, vars, MAX_VARIANTS);
     if (nv < 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
     if (json_path_check("frame", json) != 0) return EXIT_USAGE;   /* before the measurements */
-    if (v[O_GRAPH].count && !(v[O_SOURCE].count && v[O_SOURCE].choice == 2)) {   /* not silently ignored */
-        fprintf(stderr, "posebench frame: --graph goes with --source graph\n");
-        return EXIT_USAGE;
-    }
     pb_scene scenes[2 + MAX_BVH];
     int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
     if (ns < 0) return EXIT_USAGE;
-    /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
-     * builds run report --quick) */
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 2) {   /* the blend graph: its own table */
         if (!v[O_CHARACTERS].count) cfg.characters = 1000;
         cfg.graph = v[O_GRAPH].count ? v[O_GRAPH].str : NULL;
@@ -484,9 +512,6 @@ static int run(const opt_val *v, int nrest, char **rest)
         for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
         return st == 0 ? EXIT_OK : EXIT_CHECK;
     }
-    size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
-                      : quick                 ? PB_FRAME_VERTICES / 10
-                                              : PB_FRAME_VERTICES;
     for (int i = 0; i < ns; i++) scenes[i].skin = v[O_SKIN].count && v[O_SKIN].choice == 1 ? PB_SKIN_DQS : PB_SKIN_LBS;
     for (int i = 0; i < ns; i++)
         if (pb_scene_mesh(&scenes[i], vertices) != PB_OK) {

@@ -43,7 +43,7 @@ static int run_variants(const opt_val *vals, int nrest, char **rest)
     }
     if (!pb_all_variant_emulated())
         printf("(emulated variants <isa>-emu not built: configure with -DPB_EMULATED=ON)\n");
-    return ferror(stdout) ? EXIT_USAGE : EXIT_OK;
+    return EXIT_OK;   /* a failed write to stdout: main's check (posebench.c), as for every command */
 }
 
 int ops_markdown(FILE *f);   /* ops_markdown.c */
@@ -57,12 +57,12 @@ static const opt_spec ops_opts[O_COUNT] = {
 static int run_ops(const opt_val *vals, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
-    if (vals[O_MARKDOWN].count) return ops_markdown(stdout) || fflush(stdout) ? EXIT_USAGE : EXIT_OK;
+    if (vals[O_MARKDOWN].count) return ops_markdown(stdout);
     for (int i = 0; i < PB_OP_COUNT; i++) {
         const pb_op_info *o = pb_op_get((pb_op)i);
         printf("%-28s %s\n", o->name, o->summary);
     }
-    return ferror(stdout) ? EXIT_USAGE : EXIT_OK;
+    return EXIT_OK;
 }
 
 const command cmd_variants = {

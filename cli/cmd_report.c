@@ -71,11 +71,17 @@ static int run(const opt_val *o, int nrest, char **rest)
     int no_bench = o[O_NO_BENCH].count > 0, status = 0, nbvh = o[O_BVH].count;
     char *bvh[REPORT_MAX_BVH];
     for (int i = 0; i < nbvh; i++) {
+        char why[256];
         bvh[i] = (char *)o[O_BVH].all[i];
-        if (!file_exists(bvh[i])) {
-            fprintf(stderr, "posebench report: --bvh %s: no such file\n", bvh[i]);
+        if (input_file_check(bvh[i], why, sizeof why) != 0) {
+            fprintf(stderr, "posebench report: --bvh %s: %s\n", bvh[i], why);
             return EXIT_USAGE;
         }
+    }
+    if (out && strlen(out) >= sizeof ((report *)0)->dir) {   /* never a truncated, different folder */
+        fprintf(stderr, "posebench report: --out: a path of %zu bytes; at most %zu\n", strlen(out),
+                sizeof ((report *)0)->dir - 1);
+        return EXIT_USAGE;
     }
     report *r = calloc(1, sizeof *r);
     if (!r) {

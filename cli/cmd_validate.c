@@ -28,7 +28,7 @@ static const opt_spec opts[O_COUNT] = {
     [O_BVH_SCALE] = { "bvh-scale", OPT_DOUBLE, "S", 1e-6, 1e6, NULL, 0, "0.01: centimetres to metres",
                       "unit scale of the --bvh files" },
     [O_STRICT] = { "strict", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "BVH warnings are errors" },
-    [O_NO_MOCAP] = { "no-mocap", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "skip the mocap class" },
+    [O_NO_MOCAP] = { "no-mocap", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "skip the mocap class (not with --bvh, --bvh-scale or --strict: they are its)" },
 };
 
 static int run(const opt_val *v, int nrest, char **rest)
@@ -43,6 +43,13 @@ static int run(const opt_val *v, int nrest, char **rest)
     o.verbose = v[O_VERBOSE].count > 0;
     o.strict = v[O_STRICT].count > 0;
     o.no_mocap = v[O_NO_MOCAP].count > 0;
+    /* the options of the mocap class, which --no-mocap skips: refused, not silently left unread */
+    for (int k = O_BVH; o.no_mocap && k <= O_STRICT; k++)
+        if (v[k].count) {
+            fprintf(stderr, "posebench validate: --%s%s%s is for the mocap class, which --no-mocap skips: give one or "
+                    "the other\n", opts[k].name, v[k].str ? " " : "", v[k].str ? v[k].str : "");
+            return EXIT_USAGE;
+        }
     if (v[O_BVH].count) {
         o.bvh = v[O_BVH].all;
         o.nbvh = (size_t)v[O_BVH].count;

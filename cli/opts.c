@@ -1,10 +1,9 @@
 /* opts.c — option tables parsed with getopt_long, checked and described
  * from the same table (opts.h). */
 #include "opts.h"
+#include "num.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +55,6 @@ static void choice_list(const char *choices, char *buf, size_t len)
 /* Parse one value into v. 0, or -1 after printing why. */
 static int take(const char *cmd, const opt_spec *s, opt_val *v, const char *arg)
 {
-    char *end;
     char what[256];
     if (s->kind == OPT_STR) {
         if (!*arg) {
@@ -64,29 +62,20 @@ static int take(const char *cmd, const opt_spec *s, opt_val *v, const char *arg)
             return -1;
         }
     } else if (s->kind == OPT_LONG) {
-        errno = 0;
-        long x = strtol(arg, &end, 10);
-        if (errno || end == arg || *end || (double)x < s->lo || (double)x > s->hi) {
+        if (num_integer(arg, (long)s->lo, (long)s->hi, &v->l) != 0) {
             say(cmd, "--%s expects an integer in %.0f..%.0f, got '%s'", s->name, s->lo, s->hi, arg);
             return -1;
         }
-        v->l = x;
     } else if (s->kind == OPT_U64) {
-        errno = 0;
-        unsigned long long x = strtoull(arg, &end, 10);
-        if (arg[0] < '0' || arg[0] > '9' || errno || *end) {
+        if (num_whole(arg, 0, UINT64_MAX, &v->u) != 0) {
             say(cmd, "--%s expects a non-negative integer (0..18446744073709551615), got '%s'", s->name, arg);
             return -1;
         }
-        v->u = (uint64_t)x;
     } else if (s->kind == OPT_DOUBLE) {
-        errno = 0;
-        double x = strtod(arg, &end);
-        if (errno || end == arg || *end || !isfinite(x) || x < s->lo || x > s->hi) {
+        if (num_real(arg, s->lo, s->hi, &v->d) != 0) {
             say(cmd, "--%s expects a number in %g..%g, got '%s'", s->name, s->lo, s->hi, arg);
             return -1;
         }
-        v->d = x;
     } else if (s->kind == OPT_CHOICE) {
         char w[64];
         int found = -1;

@@ -15,9 +15,9 @@
 typedef enum opt_kind {
     OPT_FLAG,     /* no value */
     OPT_STR,      /* any non-empty string (a file, a name the command checks) */
-    OPT_LONG,     /* an integer within [lo, hi] */
+    OPT_LONG,     /* an integer within [lo, hi] (num.h: decimal digits only) */
     OPT_U64,      /* a non-negative integer up to 2^64 - 1 (seeds): digits only */
-    OPT_DOUBLE,   /* a finite number within [lo, hi] */
+    OPT_DOUBLE,   /* a finite decimal number within [lo, hi] (num.h: no hex, no inf) */
     OPT_CHOICE    /* one of the '|'-separated words of `choices`; the value is its index */
 } opt_kind;
 

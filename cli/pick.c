@@ -1,89 +1,16 @@
-/* pick.c — choosing variants, the same way for every command (pick.h), and
- * the checks of POSEBENCH_VARIANT, POSEBENCH_DISABLE, POSEBENCH_THREADS and
- * POSEBENCH_STREAM_BYTES. */
+/* pick.c — choosing variants, the same way for every command (pick.h), after
+ * the environment's checks (env.h: POSEBENCH_VARIANT, POSEBENCH_DISABLE, ...). */
 #include "pick.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "all_variants.h"
+#include "env.h"
 
 static const char *forced_name;   /* global --variant, else POSEBENCH_VARIANT */
-static uint32_t disabled_mask;
 
-/* The bit of CPU feature `name` (pb_cpu_feature_names spells them), or 0. */
-static uint32_t feature_bit(const char *name)
-{
-    char buf[64];
-    for (int b = 0; b < 32; b++) {
-        uint32_t m = 1u << b;
-        if (!strcmp(pb_cpu_feature_names(m, buf, sizeof buf), name) && strcmp(buf, "none")) return m;
-    }
-    return 0;
-}
-
-/* POSEBENCH_DISABLE="avx512,avx2": every name must be a feature. */
-static int check_disable(void)
-{
-    const char *env = getenv("POSEBENCH_DISABLE");
-    if (!env) return 0;
-    char list[256], known[128];
-    if (strlen(env) >= sizeof list) {
-        fprintf(stderr, "posebench: POSEBENCH_DISABLE is too long (%zu characters)\n", strlen(env));
-        return 2;
-    }
-    snprintf(list, sizeof list, "%s", env);
-    pb_cpu_feature_names(~0u, known, sizeof known);
-    for (char *save = NULL, *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        uint32_t bit = feature_bit(t);
-        if (!bit) {
-            fprintf(stderr, "posebench: POSEBENCH_DISABLE: unknown CPU feature '%s' (known: %s; separate them "
-                            "with commas)\n", t, known);
-            return 2;
-        }
-        disabled_mask |= bit;
-    }
-    return 0;
-}
-
-/* POSEBENCH_THREADS: the default of --threads (an integer 1 .. PB_POOL_MAX_THREADS). */
-static int threads_default;
-static int check_threads(void)
-{
-    const char *env = getenv("POSEBENCH_THREADS");
-    threads_default = pb_cpu_threads();
-    if (!env) return 0;
-    char *end;
-    errno = 0;
-    long n = strtol(env, &end, 10);
-    if (errno || end == env || *end || n < 1 || n > PB_POOL_MAX_THREADS) {
-        fprintf(stderr, "posebench: POSEBENCH_THREADS expects an integer in 1..%d, got '%s'\n", PB_POOL_MAX_THREADS,
-                env);
-        return 2;
-    }
-    threads_default = (int)n;
-    return 0;
-}
-
-/* POSEBENCH_STREAM_BYTES: the library's streaming threshold (pb_stream_bytes), which
- * ignores a malformed value; here it is an error. */
-static int check_stream(void)
-{
-    const char *env = getenv("POSEBENCH_STREAM_BYTES");
-    if (!env) return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(env, &end, 10);
-    if (errno || end == env || *end || *env < '0' || *env > '9' || v > SIZE_MAX) {
-        fprintf(stderr, "posebench: POSEBENCH_STREAM_BYTES expects a whole number of bytes (0: always stream), "
-                        "got '%s'\n", env);
-        return 2;
-    }
-    return 0;
-}
-
-int pick_threads(void) { return threads_default > 0 ? threads_default : pb_cpu_threads(); }
+int pick_threads(void) { return env_threads() > 0 ? env_threads() : pb_cpu_threads(); }
 pb_op pick_sampler(int choice)
 {
     return choice == 1 ? PB_OP_sample_cubic : choice == 2 ? PB_OP_sample_linear_turns : PB_OP_sample_linear;
@@ -91,21 +18,8 @@ pb_op pick_sampler(int choice)
 
 int pick_init(const char *global_variant)
 {
-    if (check_disable() != 0 || check_threads() != 0 || check_stream() != 0) return 2;
-    /* an -emu name is the harness's to force; the others the runtime resolves */
-    if (pb_all_variant_env() != PB_OK) {
-        fprintf(stderr, "posebench: %s\n", pb_last_error());
-        return 2;
-    }
-    const char *env = getenv("POSEBENCH_VARIANT");
-    if (env && *env) {
-        const pb_variant *v = NULL;
-        if (pb_all_variant_find(env, &v) != PB_OK || pb_variant_check(v) != PB_OK) {
-            fprintf(stderr, "posebench: POSEBENCH_VARIANT=%s: %s\n", env, pb_last_error());
-            return 2;
-        }
-        forced_name = env;
-    }
+    if (env_check_all() != 0) return 2;
+    forced_name = env_variant();
     if (global_variant) {
         if (pb_all_variant_force(global_variant) != PB_OK) {
             fprintf(stderr, "posebench: --variant %s: %s\n", global_variant, pb_last_error());
@@ -117,14 +31,14 @@ int pick_init(const char *global_variant)
 }
 
 const char *pick_forced(void) { return forced_name; }
-uint32_t pick_disabled(void) { return disabled_mask; }
+uint32_t pick_disabled(void) { return env_disabled(); }
 
 int pick_only_disabled(const pb_variant *v)
 {
-    if (!disabled_mask || pb_variant_check(v) == PB_OK) return 0;
+    if (!env_disabled() || pb_variant_check(v) == PB_OK) return 0;
     pb_cpu_disable(0);
     int ok = pb_variant_check(v) == PB_OK;
-    pb_cpu_disable(disabled_mask);
+    pb_cpu_disable(env_disabled());
     return ok;
 }
 

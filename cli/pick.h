@@ -2,8 +2,8 @@
  * the command's own --variant names, else the variant forced before the
  * command (`posebench --variant NAME CMD`) or by POSEBENCH_VARIANT, else the
  * command's default (every native variant this CPU runs, or dispatch's
- * choice). Also checks POSEBENCH_VARIANT and POSEBENCH_DISABLE once at start,
- * so a typo there is an error naming the value, never silently ignored. */
+ * choice). pick_init checks the environment first (env.h: every POSEBENCH_*
+ * variable), so a typo there is an error naming the value, never silently ignored. */
 #ifndef CLI_PICK_H
 #define CLI_PICK_H
 

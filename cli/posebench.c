@@ -1,10 +1,12 @@
 /* posebench.c — the command-line front end (build/posebench): global options,
  * then one command from the table below (command.h); `posebench help` and
  * `help CMD` are generated from the same table as each command's --help. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "command.h"
+#include "env.h"
 #include "pick.h"
 
 static const command *const commands[] = { &cmd_variants, &cmd_ops, &cmd_validate, &cmd_bench,
@@ -29,15 +31,9 @@ static void usage(FILE *f)
     }
     fputs("global options (before the command):\n", f);
     opts_help(f, global_opts, NGLOBAL);
-    fputs("environment (a bad value is an error, exit 2):\n"
-          "  POSEBENCH_VARIANT=NAME        force the variant, as --variant\n"
-          "  POSEBENCH_DISABLE=avx512,...  hide CPU features from dispatch\n"
-          "  POSEBENCH_THREADS=N           default of --threads (frame, bench, budget)\n"
-          "  POSEBENCH_STREAM_BYTES=N      calls moving more bytes stream their output past the caches\n"
-          "  POSEBENCH_LLC_BYTES=N         the last-level cache size the bench and report assume\n"
-          "  POSEBENCH_COLD=flush|rotate   how the bench makes a cold cache\n"
-          "  POSEBENCH_POOL_SPIN_US=N      how long a waiting pool thread spins before it parks\n"
-          "  Every command runs the variants its own --variant names, else the forced one, else its default.\n"
+    fputs("environment (a bad value or an unknown POSEBENCH_ name is an error, exit 2; empty: unset):\n", f);
+    env_help(f);
+    fputs("  Every command runs the variants its own --variant names, else the forced one, else its default.\n"
           "examples:\n"
           "  posebench variants                                  what this CPU runs\n"
           "  posebench validate --quick                          every op x variant, the short input set\n"
@@ -144,7 +140,7 @@ static int run(const command *c, int argc, char **argv)
     return status;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv, const char **name)
 {
     opt_val g[NGLOBAL];
     int first = argc;
@@ -159,15 +155,31 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    const char *name = argv[first];
-    if (!strcmp(name, "help")) return help(argc - first - 1, argv + first + 1);
-    const command *c = find(name);
+    *name = argv[first];
+    if (!strcmp(*name, "help")) return help(argc - first - 1, argv + first + 1);
+    const command *c = find(*name);
     if (!c) {
-        fprintf(stderr, "posebench: unknown command '%s'\n", name);
+        fprintf(stderr, "posebench: unknown command '%s'\n", *name);
         usage(stderr);
         return EXIT_USAGE;
     }
     /* the environment and the forced variant are checked before any command runs */
     if (pick_init(g[0].count ? g[0].str : NULL) != 0) return EXIT_USAGE;
     return run(c, argc - first, argv + first);
+}
+
+/* Every command's standard output, checked once here: a table, a help text or a listing that could not be
+ * written (a full disk, a closed pipe: posebench variants >/dev/full) is an error, exit 2, never a silent 0. */
+int main(int argc, char **argv)
+{
+    const char *name = NULL;
+    int status = dispatch(argc, argv, &name);
+    errno = 0;
+    int flushed = fflush(stdout) == 0, e = errno;
+    if (!flushed || ferror(stdout)) {
+        fprintf(stderr, "posebench%s%s: error writing standard output%s%s\n", name ? " " : "", name ? name : "",
+                e ? ": " : "", e ? strerror(e) : "");
+        return EXIT_USAGE;
+    }
+    return status;
 }

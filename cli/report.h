@@ -41,6 +41,9 @@ typedef struct step {
 int run_child(char *const argv[], const char *out_path, const char *dir, int search_path);
 int mkdir_p(const char *path);
 int file_exists(const char *p);
+/* A file a step will read: 0 if it is a readable regular file, else -1 with why ("no such file", "is a directory,
+ * not a regular file", ...): checked before any step runs, not found out by the steps 20 s later. */
+int input_file_check(const char *path, char *why, size_t len);
 void html_esc(FILE *f, const char *s);
 void fmt_num(char *buf, size_t len, double v, int prec);
 

@@ -9,13 +9,13 @@
  * DRAM run's hundreds of MiB. A row counts for a level only when its working
  * set sits well inside that level and well outside the one below; rows near a
  * boundary measure a mix and are left out (and counted as such). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "measure.h"
+#include "num.h"
 #include "report.h"
 
 const char *const level_name[LV_COUNT] = { "L1", "L2", "L3", "DRAM" };
@@ -88,13 +88,8 @@ size_t dram_joints(double llc_bytes, double op_bytes_per_joint, char *why, size_
 
 double host_llc_bytes(void)
 {
-    const char *env = getenv("POSEBENCH_LLC_BYTES");
-    if (env && *env) {
-        char *end;
-        errno = 0;
-        double v = strtod(env, &end);
-        if (!errno && *end == '\0' && v > 0) return v;
-    }
+    uint64_t v;   /* checked at start-up (env.h): a set value is a positive whole number of bytes */
+    if (num_whole(getenv("POSEBENCH_LLC_BYTES"), 1, SIZE_MAX, &v) == 0) return (double)v;
     return (double)pb_cache_bytes(0);
 }
 

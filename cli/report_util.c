@@ -59,6 +59,28 @@ int mkdir_p(const char *path)
 }
 
 int file_exists(const char *p) { return access(p, F_OK) == 0; }
+
+int input_file_check(const char *path, char *why, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, len, "%s", errno == ENOENT ? "no such file" : strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, len, "is %s, not a regular file",
+                 S_ISDIR(st.st_mode)    ? "a directory"
+                 : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                 : S_ISCHR(st.st_mode)  ? "a character device"
+                                        : "a special file");
+        return -1;
+    }
+    if (access(path, R_OK) != 0) {
+        snprintf(why, len, "cannot be read: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
 void html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {

@@ -142,5 +142,23 @@ if [ -z "$emu" ]; then
   check "bench threads 0" 2 "--threads expects an integer in 1..1024, got '0'" -- bench --threads 0
 fi
 
+# Issue 62, defect 11: a JSON file that cannot be written is exit 2, not "wrote /dev/full" and 0
+# (--json and the framework's own --benchmark_out, for the pose ops' run and for the tables of their own).
+if [ -w /dev/full ]; then
+  check "json /dev/full"     2 "error writing /dev/full" -- bench --quick --op eerp --variant scalar --sizes 64 --json /dev/full -- --benchmark_min_time=0.001
+  check "gb out /dev/full"   2 "error writing /dev/full" -- bench --quick --op eerp --variant scalar --sizes 64 -- --benchmark_out=/dev/full --benchmark_min_time=0.001
+  check "bspace json full"   2 "error writing /dev/full" -- bench --quick --op bspace --variant scalar --sizes 100 --json /dev/full -- --benchmark_min_time=0.001
+  out=$(run bench --quick --op eerp --variant scalar --sizes 64 -- --benchmark_min_time=0.001 2>&1 >/dev/full); st=$?
+  [ "$st" = 2 ] && grep -q "error writing standard output" <<<"$out" && ok || bad "bench >/dev/full: status $st"
+fi
+# Issue 62, defect 14: threads are mentioned only when asked for (--threads or POSEBENCH_THREADS), and then accurately
+dv=$(run variants 2>/dev/null | awk '/\[active\]/ {print $1; exit}')
+out=$(run bench --op eerp --variant scalar --sizes 64 -- --benchmark_list_tests=true 2>&1 >/dev/null); st=$?
+[ "$st" = 0 ] && ! grep -q "threads\|threaded" <<<"$out" && ok || bad "bench without --threads speaks of threads: $out"
+if [ -z "$emu" ] && [ -n "$dv" ] && [ "$dv" != scalar ]; then
+  check "threads asked, none" 0 "--threads 2: no threaded rows \(they time the dispatch variant, $dv" \
+    -- bench --op eerp --variant scalar --sizes 64 --threads 2 -- --benchmark_list_tests=true
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -7,7 +7,8 @@
 #     runs the cold benchmark, no error, exit 0;
 #   - rotation forced (POSEBENCH_COLD=rotate: what other architectures do)
 #     cannot fit and must report the row skipped with the reason, exit 0;
-#   - a malformed POSEBENCH_LLC_BYTES skips the cold rows, saying why, exit 0.
+#   - a malformed POSEBENCH_LLC_BYTES is refused before anything runs, exit 2
+#     (the bench harness alone would skip the cold rows, saying why).
 # Never the timings. usage: test_bench_cold.sh <emulator-or-empty> <path/to/posebench>
 set -u
 emu=$1; bin=$2
@@ -39,9 +40,10 @@ grep -Eq 'SKIPPED: cold cache: rotation forced.*[0-9]+ buffer sets of [0-9]+ MiB
 grep -q 'cold-cache benchmark(s) skipped' "$tmp/err" && ok || bad "rotate: stderr does not say rows were skipped"
 grep -q 'reported an error' "$tmp/err" && bad "rotate: counted as an error" || ok
 
-bench "$tmp/bad.json" POSEBENCH_LLC_BYTES=lots; st=$?
-[ "$st" = 0 ] && ok || bad "bad POSEBENCH_LLC_BYTES: exit $st"
-grep -q "SKIPPED: cold cache: POSEBENCH_LLC_BYTES='lots' is not a positive number of bytes" "$tmp/bad.json" && ok ||
-  bad "bad POSEBENCH_LLC_BYTES: $(grep -m1 error_message "$tmp/bad.json")"
+bench "$tmp/bad.json" POSEBENCH_LLC_BYTES=lots; st=$?   # refused at start-up (cli/env.c), as every POSEBENCH_* value
+[ "$st" = 2 ] && ok || bad "bad POSEBENCH_LLC_BYTES: exit $st (want 2)"
+grep -q "POSEBENCH_LLC_BYTES expects a positive whole number of bytes .*got 'lots'" "$tmp/err" && ok ||
+  bad "bad POSEBENCH_LLC_BYTES: $(cat "$tmp/err")"
+[ ! -e "$tmp/bad.json" ] && ok || bad "bad POSEBENCH_LLC_BYTES: a JSON was written"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -199,8 +199,10 @@ typedef struct pb_frame_crowd {
  * (at most 80 B per element): joints x characters is capped so that stays
  * within ~4.0 GB (4096 characters x 1024 joints). */
 #define PB_FRAME_CROWD_MAX_ELEMENTS ((size_t)1 << 22)
-/* and characters x mesh vertices so the skinned vertices (24 B each) stay within ~800 MB */
-#define PB_FRAME_CROWD_MAX_VERTICES ((size_t)1 << 25)
+/* and characters x mesh vertices: the crowd's skinned vertices are one pb_skinned buffer (24 B a vertex),
+ * so its limit is the mesh limit, PB_MESH_MAX_VERTICES = 2^24 (~400 MB): one limit, not a larger one here that
+ * pb_skinned_alloc then refuses as "out of memory" */
+#define PB_FRAME_CROWD_MAX_VERTICES PB_MESH_MAX_VERTICES
 
 /* Allocate the buffers for `characters` characters of scene sc. Offsets are
  * spread over the clips deterministically. Errors: PB_ERR_NULL (c; sc NULL or
