@@ -62,15 +62,16 @@ stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug 
                                         -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc \
                                         -DPB_EMULATED=OFF
 stage "asan+ubsan: unit tests"        unit build-asan
-tsan() { # plans from many threads at once, the worker pool and the blocked frame on 2 and 3 threads:
-  # no data race (ThreadSanitizer, clang, native kernels)
+tsan() { # plans from many threads at once, the worker pool and the blocked frame on 2 and 3 threads, ops run
+  # while other threads force variants and hide CPU features: no data race (ThreadSanitizer, clang, native kernels)
   cmake -S . -B build-tsan -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DPB_TSAN=ON \
     -DPB_EMULATED=OFF -DPB_BUILD_BENCH=OFF >/dev/null &&
-    cmake --build build-tsan -j"$jobs" --target test_plan --target test_frame_blocks &&
+    cmake --build build-tsan -j"$jobs" --target test_plan --target test_frame_blocks --target test_dispatch_threads &&
     TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_plan &&
-    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_frame_blocks
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_frame_blocks &&
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_dispatch_threads
 }
-stage "tsan: plans, pool, blocked frame" tsan
+stage "tsan: plans, pool, blocked frame, dispatch switches" tsan
 fuzz() { # the BVH parser under libFuzzer (+ASan/UBSan) for a bounded time, from the seed corpus
   cmake -S . -B build-fuzz -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
     -DPB_FUZZ=ON >/dev/null && cmake --build build-fuzz -j"$jobs" --target fuzz_bvh &&
