@@ -467,17 +467,12 @@ static int parse(ctx *x, const cJSON *root)
 }
 
 /* The file, NUL-terminated, at most GRAPH_JSON_MAX_BYTES, a regular file (src/file.c: a FIFO is refused, not
- * waited on): checked before cJSON sees it. */
+ * waited on): checked before cJSON sees it (the NUL byte by load_text). */
 static char *read_text(ctx *x, size_t *n)
 {
     char *text = NULL;
     if (pb_file_read(x->file, GRAPH_JSON_MAX_BYTES, "graph definition", &text, n) != PB_OK) {
         if (x->err && x->errlen) snprintf(x->err, x->errlen, "%s", pb_last_error());   /* it names the file */
-        return NULL;
-    }
-    if (memchr(text, 0, *n)) {
-        fail(x, "", "has a NUL byte: not a JSON text file");
-        free(text);
         return NULL;
     }
     return text;
@@ -506,23 +501,54 @@ void graph_json_free(graph_json *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The definition in text (n bytes, text[n] == 0) into x->g: the checks every source shares. */
+static int load_text(ctx *x, const char *text, size_t n)
+{
+    if (memchr(text, 0, n)) return fail(x, "", "has a NUL byte: not a JSON text file");
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    int st = root ? parse(x, root) : syntax_error(x, text, n, end);
+    cJSON_Delete(root);
+    if (st == 0 && pb_graph_check(&x->g->def, x->base->clips, 3) != PB_OK) st = fail(x, "", "%s", pb_last_error());
+    if (st != 0) graph_json_free(x->g);
+    return st;
+}
+
+/* The arguments both entry points check; 0 with out emptied. */
+static int start(ctx *x, const void *src)
+{
+    if (x->err && x->errlen) x->err[0] = 0;
+    if (!x->g) return fail(x, "", "nowhere to put the graph");
+    memset(x->g, 0, sizeof *x->g);
+    if (!src || !x->base || !x->base->clips[0]) return fail(x, "", "no file or no base graph");
+    return 0;
+}
+
 int graph_json_load(const char *path, const pb_graph_scene *base, graph_json *out, char *err, size_t errlen)
 {
     ctx x = { path ? path : "(no file)", err, errlen, base, out, 0 };
-    if (err && errlen) err[0] = 0;
-    if (!out) return fail(&x, "", "nowhere to put the graph");
-    memset(out, 0, sizeof *out);
-    if (!path || !base || !base->clips[0]) return fail(&x, "", "no file or no base graph");
+    if (start(&x, path)) return -1;
     size_t n;
     char *text = read_text(&x, &n);
     if (!text) return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    int st = root ? parse(&x, root) : syntax_error(&x, text, n, end);
-    cJSON_Delete(root);
+    int st = load_text(&x, text, n);
     free(text);
-    if (st == 0 && pb_graph_check(&out->def, base->clips, 3) != PB_OK) st = fail(&x, "", "%s", pb_last_error());
-    if (st != 0) graph_json_free(out);
+    return st;
+}
+
+int graph_json_load_mem(const char *name, const char *text, size_t n, const pb_graph_scene *base, graph_json *out,
+                        char *err, size_t errlen)
+{
+    ctx x = { name ? name : "(memory)", err, errlen, base, out, 0 };
+    if (start(&x, text)) return -1;
+    if (n > GRAPH_JSON_MAX_BYTES)
+        return fail(&x, "", "is %zu bytes, over the limit of %u (GRAPH_JSON_MAX_BYTES)", n, GRAPH_JSON_MAX_BYTES);
+    char *copy = malloc(n + 1);   /* cJSON reads up to a NUL */
+    if (!copy) return fail(&x, "", "out of memory (%zu bytes)", n + 1);
+    memcpy(copy, text, n);
+    copy[n] = 0;
+    int st = load_text(&x, copy, n);
+    free(copy);
     return st;
 }
 

@@ -37,6 +37,11 @@ typedef struct graph_json {
  * that is not finite or out of its range; and whatever pb_graph_check
  * refuses (its message). */
 int graph_json_load(const char *path, const pb_graph_scene *base, graph_json *out, char *err, size_t errlen);
+/* The same from n bytes of memory at text (no NUL needed; a NUL byte within is refused), named
+ * name in messages where the file's name would be: what tests/fuzz/fuzz_graph.c feeds. Errors as
+ * graph_json_load's, less the file's own (over GRAPH_JSON_MAX_BYTES is refused here too). */
+int graph_json_load_mem(const char *name, const char *text, size_t n, const pb_graph_scene *base, graph_json *out,
+                        char *err, size_t errlen);
 void graph_json_free(graph_json *g);
 
 /* Every character's parameters of c (running g->def) for its next frame: a

@@ -17,7 +17,7 @@ if(PB_BVH AND PB_BUILD_TESTS)
   add_test(NAME bvh COMMAND test_bvh ${PB_BVH_ROOT}/tests/bvh)
 endif()
 
-option(PB_FUZZ "Build libFuzzer targets (clang only)" OFF)
+option(PB_FUZZ "Build libFuzzer targets: fuzz_bvh here, fuzz_graph in cmake/cli.cmake (clang only)" OFF)
 if(PB_FUZZ)
   if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     # Compiled from source, not linked to posebench: the loader must be
@@ -37,6 +37,7 @@ if(PB_FUZZ)
     target_link_options(fuzz_bvh PRIVATE ${PB_FUZZ_FLAGS})
     target_link_libraries(fuzz_bvh PRIVATE m)
   else()
-    message(WARNING "PB_FUZZ=ON needs clang (CMAKE_C_COMPILER_ID is ${CMAKE_C_COMPILER_ID}); fuzz_bvh not built")
+    message(WARNING "PB_FUZZ=ON needs clang (CMAKE_C_COMPILER_ID is ${CMAKE_C_COMPILER_ID}); fuzz_bvh and "
+      "fuzz_graph not built")
   endif()
 endif()

@@ -84,3 +84,17 @@ else()
     set_tests_properties(report PROPERTIES TIMEOUT 900)
   endif()
 endif()
+
+# fuzz_graph (-DPB_FUZZ=ON, clang; cmake/bvh.cmake has the option and fuzz_bvh): the blend graph
+# reader from memory under libFuzzer, ASan and UBSan (tests/fuzz/fuzz_graph.c; tools/test.sh's fuzz
+# stage runs it, seeded from tests/fuzz/graph_seed, tests/graph and data/). The reader is compiled here
+# with the instrumentation; the runtime it hands accepted graphs to (pb_graph_check, a small crowd) is
+# linked as this build made it, uninstrumented: a crash there still stops the fuzzer, and its memory
+# errors are the asan stage's (test_graph_json, test_graph).
+if(PB_FUZZ AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+  add_executable(fuzz_graph ${PB_CLI_ROOT}/tests/fuzz/fuzz_graph.c ${PB_CLI_ROOT}/cli/graph_json.c)
+  target_include_directories(fuzz_graph PRIVATE ${PB_CLI_ROOT}/cli ${PB_CLI_ROOT}/src)
+  target_compile_options(fuzz_graph PRIVATE -g -O1 ${PB_FUZZ_FLAGS})
+  target_link_options(fuzz_graph PRIVATE ${PB_FUZZ_FLAGS})
+  target_link_libraries(fuzz_graph PRIVATE posebench pb_cjson m)
+endif()

@@ -50,7 +50,10 @@ static const struct { uint32_t bit; const char *name; } feature_names[] = {
     { PB_CPU_AVX512, "avx512" }, { PB_CPU_NEON, "neon" },
 };
 
-static uint32_t detected, disabled;
+/* detected is written once, inside pthread_once; disabled by pb_cpu_disable at any time, from any
+ * thread: atomic, relaxed (a whole mask, old or new; nothing else is published with it). */
+static uint32_t detected;
+static _Atomic uint32_t disabled;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static uint32_t parse_names(const char *list)
@@ -73,19 +76,19 @@ static void init(void)
 {
     detected = detect();
     const char *env = getenv("POSEBENCH_DISABLE");
-    if (env) disabled = parse_names(env);
+    if (env) atomic_store_explicit(&disabled, parse_names(env), memory_order_relaxed);
 }
 
 uint32_t pb_cpu_features(void)
 {
     pthread_once(&once, init);
-    return detected & ~disabled;
+    return detected & ~atomic_load_explicit(&disabled, memory_order_relaxed);
 }
 
 void pb_cpu_disable(uint32_t mask)
 {
     pthread_once(&once, init);
-    disabled = mask;
+    atomic_store_explicit(&disabled, mask, memory_order_relaxed);
 }
 
 const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len)

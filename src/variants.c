@@ -6,6 +6,7 @@
  * harness (validate/all_variants.c), which runs them through the same
  * pb_variant_check / pb_run and can force one with pb_variant_force_row. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +115,11 @@ pb_status pb_variant_find(const char *name, const pb_variant **v)
                          "configured with -DPB_EMULATED=ON)" : "");
 }
 
-/* The forced name: from pb_variant_force(), else POSEBENCH_VARIANT (read once). */
-static const pb_variant *forced;
+/* The forced name: from pb_variant_force(), else POSEBENCH_VARIANT (read once). forced may change
+ * while other threads run ops (pb_run reads it on every call without a plan): an atomic pointer,
+ * stored with release and loaded with acquire, the row it points to published with it. On x86 the
+ * acquire load is a plain mov (AArch64: ldar), so pb_run's path costs what it did. */
+static const pb_variant *_Atomic forced;
 static char forced_env[64];
 static int forced_env_set;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
@@ -134,7 +138,7 @@ pb_status pb_variant_force_row(const pb_variant *v)
         pb_status s = pb_variant_check(v);
         if (s != PB_OK) return s;
     }
-    forced = v;
+    atomic_store_explicit(&forced, v, memory_order_release);
     return PB_OK;
 }
 
@@ -150,7 +154,7 @@ pb_status pb_variant_active(const pb_variant **out)
 {
     if (!out) return pb_fail(PB_ERR_NULL, "pb_variant_active: result pointer is NULL");
     pthread_once(&env_once, read_env);
-    const pb_variant *v = forced;
+    const pb_variant *v = atomic_load_explicit(&forced, memory_order_acquire);
     if (!v && forced_env_set) {
         pb_status s = pb_variant_find(forced_env, &v);
         if (s != PB_OK) return pb_fail(s, "POSEBENCH_VARIANT: %s", pb_last_error());

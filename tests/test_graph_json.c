@@ -215,6 +215,40 @@ static void drive(const pb_scene *sc, const pb_graph_scene *g, const graph_json 
     for (int r = 0; r < 2; r++) pb_graph_crowd_free(&c[r]);
 }
 
+/* graph_json_load_mem (what fuzz_graph feeds): the default graph from memory, not NUL-terminated, is
+ * the one the file gives; a NUL byte, a cut text and an empty one are refused naming the buffer. */
+static void from_memory(const pb_graph_scene *g, const graph_json *from_file, size_t joints)
+{
+    FILE *f = fopen(DATA, "rb");
+    CHECK(f != NULL, "open %s", DATA);
+    if (!f) return;
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text, f);
+    CHECK(fclose(f) == 0 && n > 0 && n < sizeof text, "read %s: %zu bytes", DATA, n);
+    text[n] = 'x';   /* past the n bytes: never read */
+    graph_json j;
+    char err[512];
+    int st = graph_json_load_mem("mem.json", text, n, g, &j, err, sizeof err);
+    CHECK(st == 0, "from memory: %s", err);
+    if (st == 0) same_def(&j.def, &from_file->def, joints);
+    graph_json_free(&j);
+    static const struct { size_t cut; int nul; const char *want; } bad[] = {
+        { 0, 0, "mem.json:1:1: JSON syntax error: the text ends early" },
+        { 40, 0, "mem.json:" },
+        { 0, 1, "mem.json: has a NUL byte: not a JSON text file" },
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        size_t len = bad[b].cut ? bad[b].cut : bad[b].nul ? n : 0;
+        if (bad[b].nul) text[n / 2] = 0;
+        st = graph_json_load_mem("mem.json", text, len, g, &j, err, sizeof err);
+        CHECK(st == -1 && strncmp(err, bad[b].want, strlen(bad[b].want)) == 0, "%zu bytes%s: %d, %s", len,
+              bad[b].nul ? " with a NUL" : "", st, err);
+        CHECK(j.def.states == 0 && j.def.motions == 0, "refused from memory: output not emptied");
+    }
+    CHECK(graph_json_load_mem("mem.json", NULL, 0, g, &j, err, sizeof err) == -1 && strstr(err, "no file"),
+          "NULL text: %s", err);
+}
+
 /* The default JSON over sc equals pb_graph_scene_default(sc); the rest of the test runs over the first scene. */
 static void over(const pb_scene *sc, int first)
 {
@@ -229,6 +263,7 @@ static void over(const pb_scene *sc, int first)
     if (st == 0) {
         same_def(&j.def, &g.def, sc->joints);
         if (first) drive(sc, &g, &j);
+        if (first) from_memory(&g, &j, sc->joints);
     }
     graph_json_free(&j);
     if (first) bad_files(&g);

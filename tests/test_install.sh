@@ -4,7 +4,10 @@
 # emulated kernels: only what an engine gets), configure + build + install
 # into a temporary prefix, then build tests/consumer against it twice —
 # find_package(posebench CONFIG) and pkg-config (--static for the static
-# library) — and run both. Any failing step stops the script with a message.
+# library) — and run both. Then both builds go into one prefix, as a distribution
+# ships them: posebench-static.pc links the archive (the static consumer needs no
+# libposebench.so), posebench.pc the shared library, which runs through the library
+# path (LD_LIBRARY_PATH) or an rpath. Any failing step stops the script with a message.
 # usage: tests/test_install.sh [extra cmake args...]   (e.g. -DCMAKE_C_COMPILER=clang)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +40,9 @@ for kind in static shared; do
   cfg=$(find "$p" -name posebenchConfig.cmake | head -1); pc=$(find "$p" -name posebench.pc | head -1)
   [ -n "$cfg" ] && [ -f "$(dirname "$cfg")/posebenchConfigVersion.cmake" ] || die "$kind: CMake package missing"
   [ -n "$pc" ] || die "$kind: posebench.pc missing"
+  spc=$(find "$p" -name posebench-static.pc | head -1)
+  if [ $kind = static ]; then [ -n "$spc" ] || die "static: posebench-static.pc missing"
+  else [ -z "$spc" ] || die "shared: posebench-static.pc installed (it names an archive a shared build has not)"; fi
   if [ $kind = shared ]; then
     # Only the API is exported: no kernel tables, no static helpers; the internal entry points are.
     syms=$(nm -D --defined-only "$lib" | awk '{print $3}')
@@ -68,4 +74,37 @@ for kind in static shared; do
   fi
   echo "$kind: consumer $(stat -c %s "$tmp/consumer-$kind/consumer") B (CMake), $(stat -c %s "$tmp/consumer-pc-$kind") B (pkg-config)"
 done
-echo "test_install: static and shared packages pass (find_package and pkg-config)"
+
+# needed <binary>: the shared libraries it names (readelf's NEEDED entries), one a line.
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+p=$tmp/prefix-both
+step "both: the shared build, then the static one, installed into $p"
+cmake --install "$tmp/build-shared" --prefix "$p" >/dev/null || die "both: install shared"
+cmake --install "$tmp/build-static" --prefix "$p" >/dev/null || die "both: install static"
+pcdir=$(dirname "$(find "$p" -name posebench.pc | head -1)")
+lib=$(dirname "$(find "$p" -name libposebench.a | head -1)")
+[ -n "$(find "$lib" -name 'libposebench.so*')" ] || die "both: no libposebench.so beside the .a"
+for mod in posebench-static posebench; do   # as docs/library.md says: --static with the first
+  pcargs=(--cflags --libs); [ $mod = posebench-static ] && pcargs=(--static --cflags --libs)
+  flags=$(PKG_CONFIG_PATH=$pcdir pkg-config "${pcargs[@]}" $mod) || die "both: pkg-config $mod"
+  echo "pkg-config ${pcargs[*]} $mod: $flags"
+  # shellcheck disable=SC2086  # word splitting of pkg-config's flags is intended
+  ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/consumer-both-$mod" "$src/tests/consumer/main.c" \
+    $flags -lm || die "both: consumer build ($mod)"
+done
+static_needs=$(needed "$tmp/consumer-both-posebench-static")
+! grep -q libposebench <<<"$static_needs" || die "both: the static consumer needs $(grep libposebench <<<"$static_needs")"
+env -u LD_LIBRARY_PATH "$tmp/consumer-both-posebench-static" || die "both: static consumer run"
+grep -q '^libposebench\.so\.' <<<"$(needed "$tmp/consumer-both-posebench")" || die "both: shared consumer has no libposebench.so"
+# docs/library.md: a shared install outside the loader's paths runs through LD_LIBRARY_PATH, or an rpath
+if env -u LD_LIBRARY_PATH "$tmp/consumer-both-posebench" >/dev/null 2>&1; then
+  echo "both: (the shared consumer found libposebench.so without the library path: $p is in the loader's paths)"
+fi
+LD_LIBRARY_PATH=$lib "$tmp/consumer-both-posebench" || die "both: shared consumer run (LD_LIBRARY_PATH)"
+# shellcheck disable=SC2046  # word splitting of pkg-config's flags is intended
+${CC:-cc} -std=c11 -o "$tmp/consumer-both-rpath" "$src/tests/consumer/main.c" \
+  $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs posebench) -lm \
+  -Wl,-rpath,"$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir posebench)" || die "both: consumer build (rpath)"
+env -u LD_LIBRARY_PATH "$tmp/consumer-both-rpath" || die "both: shared consumer run (rpath)"
+echo "both: static consumer needs [$(tr '\n' ' ' <<<"$static_needs")], shared consumer runs via LD_LIBRARY_PATH and rpath"
+echo "test_install: static and shared packages pass (find_package and pkg-config), and both in one prefix"

@@ -6,7 +6,7 @@
 #   3b. a shared libposebench (BUILD_SHARED_LIBS=ON, emulated builds off) passes the unit tests
 #   3c. install: the package (static and shared) used by tests/consumer via find_package and pkg-config
 #   4. gcc ASan + UBSan build; unit tests (the BVH regression corpus among them)
-#   4b. the BVH parser fuzzed (libFuzzer, clang) for PB_FUZZ_SECONDS (default 120)
+#   4b. the BVH parser and the graph JSON reader fuzzed (libFuzzer, clang), PB_FUZZ_SECONDS (default 120) in all
 #   5. aarch64 cross build; unit tests and validation (--quick, plus the blend-space and N-way
 #      tables in full) under qemu-aarch64 (NEON native and
 #      scalar; the emulated kernels are the same portable SIMDe source the x86 stages validate,
@@ -62,24 +62,32 @@ stage "asan+ubsan: build"             build build-asan -DCMAKE_BUILD_TYPE=Debug 
                                         -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DPB_SANITIZE=ON -DCMAKE_C_COMPILER=gcc \
                                         -DPB_EMULATED=OFF
 stage "asan+ubsan: unit tests"        unit build-asan
-tsan() { # plans from many threads at once, the worker pool and the blocked frame on 2 and 3 threads:
-  # no data race (ThreadSanitizer, clang, native kernels)
+tsan() { # plans from many threads at once, the worker pool and the blocked frame on 2 and 3 threads, ops run
+  # while other threads force variants and hide CPU features: no data race (ThreadSanitizer, clang, native kernels)
   cmake -S . -B build-tsan -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DPB_TSAN=ON \
     -DPB_EMULATED=OFF -DPB_BUILD_BENCH=OFF >/dev/null &&
-    cmake --build build-tsan -j"$jobs" --target test_plan --target test_frame_blocks &&
+    cmake --build build-tsan -j"$jobs" --target test_plan --target test_frame_blocks --target test_dispatch_threads &&
     TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_plan &&
-    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_frame_blocks
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_frame_blocks &&
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_dispatch_threads
 }
-stage "tsan: plans, pool, blocked frame" tsan
-fuzz() { # the BVH parser under libFuzzer (+ASan/UBSan) for a bounded time, from the seed corpus
+stage "tsan: plans, pool, blocked frame, dispatch switches" tsan
+fuzz() { # the BVH parser and the graph JSON reader under libFuzzer (+ASan/UBSan), from their seed corpora,
+  # in the one time budget the BVH parser had alone: PB_FUZZ_SECONDS (default 120) split 2:1 (80 s and
+  # 40 s), the BVH parser the larger share: the larger grammar, and its corpus long established
   cmake -S . -B build-fuzz -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-    -DPB_FUZZ=ON >/dev/null && cmake --build build-fuzz -j"$jobs" --target fuzz_bvh &&
-  local corpus; corpus=$(mktemp -d) &&
-  build-fuzz/fuzz_bvh -max_total_time="${PB_FUZZ_SECONDS:-120}" -max_len=4096 -dict=tests/fuzz/bvh.dict \
-    -print_final_stats=1 "$corpus" tests/fuzz/seed 2>&1 | tail -n 12
-  local st=${PIPESTATUS[0]}; rm -rf "$corpus"; return "$st"
+    -DPB_FUZZ=ON >/dev/null && cmake --build build-fuzz -j"$jobs" --target fuzz_bvh --target fuzz_graph || return 1
+  local total=${PB_FUZZ_SECONDS:-120}; local bvh_s=$((total * 2 / 3)); local graph_s=$((total - bvh_s))
+  local corpus st=0; corpus=$(mktemp -d) && mkdir "$corpus/bvh" "$corpus/graph" || return 1
+  build-fuzz/fuzz_bvh -max_total_time="$bvh_s" -max_len=4096 -dict=tests/fuzz/bvh.dict \
+    -print_final_stats=1 "$corpus/bvh" tests/fuzz/seed 2>&1 | tail -n 12
+  [ "${PIPESTATUS[0]}" = 0 ] || st=1
+  build-fuzz/fuzz_graph -max_total_time="$graph_s" -max_len=8192 -dict=tests/fuzz/graph.dict \
+    -print_final_stats=1 "$corpus/graph" tests/fuzz/graph_seed tests/graph data 2>&1 | tail -n 12
+  [ "${PIPESTATUS[0]}" = 0 ] || st=1
+  rm -rf "$corpus"; return "$st"
 }
-stage "fuzz: BVH parser (libFuzzer, ${PB_FUZZ_SECONDS:-120} s)" fuzz
+stage "fuzz: BVH parser, graph JSON reader (libFuzzer, ${PB_FUZZ_SECONDS:-120} s)" fuzz
 stage "aarch64: cross build"          build build-aarch64 -DCMAKE_BUILD_TYPE=Release \
                                         -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DPB_EMULATED=OFF
 # validate_all (validate --quick) is left to the next stage, which validates every op and variant in full

@@ -245,7 +245,11 @@ PB_API pb_status pb_variant_find(const char *name, const pb_variant **v);
  * PB_ERR_VARIANT / PB_ERR_UNSUPPORTED if the forced name is unknown or the CPU
  * cannot run it (never a fallback: a forced choice is honoured or refused). */
 PB_API pb_status pb_variant_active(const pb_variant **v);
-/* Force a variant by name for this process (NULL: back to automatic). */
+/* Force a variant by name for this process (NULL: back to automatic).
+ * Thread-safe, like pb_cpu_disable: either may be called while other threads
+ * run ops (no data race). An op called at the same time runs with the old
+ * setting or the new one, each a variant this CPU can run; a plan keeps the
+ * variant it was made with. */
 PB_API pb_status pb_variant_force(const char *name);
 
 /* ---- CPU features ----------------------------------------------------------- */
@@ -262,7 +266,9 @@ PB_API const char *pb_cpu_feature_names(uint32_t mask, char *buf, size_t len);
  * system does not say (some aarch64 kernels). Returns buf. */
 PB_API const char *pb_cpu_model(char *buf, size_t len);
 /* Hide features from dispatch, as if the CPU lacked them (for tests and for
- * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2". */
+ * comparing variants). Also read once from POSEBENCH_DISABLE="avx512,avx2".
+ * Thread-safe: pb_cpu_features on another thread sees the old mask or the
+ * new one, whole. */
 PB_API void pb_cpu_disable(uint32_t mask);
 /* The size in bytes of cpu0's data (or unified) cache of this level, or with
  * level 0 of its largest (the last level), from Linux's sysfs, else from the
