@@ -196,7 +196,8 @@ void run_copy(gb_state *st, void *user)
  * also runs the kernel once, warming the warm case; a cold rotation starts
  * with the set used longest ago). Why not pb_run in the loop: its argument
  * checks (layout and identity padding of every pose, overlap of every plane,
- * CPU features, parameters) cost a fixed 60-130 ns per call, measured with
+ * CPU features, parameters) cost 60-130 ns per call (before pb_run remembered repeated calls:
+ * now 27-38 ns for blend_static_nlerp at n = 64, docs/library.md "Plans"), measured with
  * --pb-run (which times through pb_run instead) on the dev VM (AMD EPYC,
  * Zen 5): at n = 64 that is 6-12x the SIMD kernels (quat_mul avx512: 10 ns
  * per call through the table, 123 ns through pb_run) and +70-130% even for

@@ -387,6 +387,7 @@ typedef struct pb_run_memo {
     const int32_t *order;
     size_t skel_n;
     uint64_t skel_gen;
+    double stream_need;             /* bytes the kernel touches: k.stream is this > pb_stream_bytes() */
 } pb_run_memo;
 /* A caller's memos, one per op (the last PB_RUN_MEMOS ops called through it: an op not among them
  * takes the oldest's place). */
@@ -396,6 +397,11 @@ struct pb_run_memos {
     unsigned next;
 };
 PB_INTERNAL pb_status pb_run_memoized(struct pb_run_memos *ms, pb_op op, const pb_variant *v, const pb_call *c);
+/* pb_run (run_memo.c): a full check, except that a call repeating one of the last few this thread
+ * made (same op, variant and structs, each pose the same generation) has only its parameters and
+ * pose padding checked again; calls whose checks read data (clips, AoS arrays, offsets,
+ * per-element arrays, chain IK) are always checked in full. */
+pb_status pb_run_remembered(pb_op op, const pb_variant *v, const pb_call *c);
 
 /* params.scale: PB_SCALE_DEFAULT replaced by the op's default (PB_ERR_PARAM
  * for an unknown mode); the kernels and the oracle only see resolved modes. */

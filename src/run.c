@@ -425,11 +425,7 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
 
 pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *c)
 {
-    pb_plan pl;
-    pb_status s = pb_plan_prepare(&pl, op, v, c);
-    if (s != PB_OK) return s;
-    pl.fn(&pl.k);
-    return PB_OK;
+    return pb_run_remembered(op, v, c);   /* pb_plan_prepare's checks; a repeat checks what can change */
 }
 
 pb_status pb_kargs_from_call(pb_kargs *k, const pb_op_info *info, const pb_call *c, size_t n)

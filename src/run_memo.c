@@ -9,7 +9,15 @@
  * variant and every struct it points to still describes the same memory,
  * only the parameters are checked again, as pb_plan_set_params checks them;
  * anything else is a new call, validated in full (and remembered if it
- * passes). Contents are not re-checked, as for a plan (ops.h, "Plans"). */
+ * passes). Contents are not re-checked, as for a plan (ops.h, "Plans").
+ *
+ * pb_run itself keeps a few memos per thread (pb_run_remembered): its checks cost 130-330 ns a
+ * call at 64 joints (perf: the planes' layout and padding loops, the overlap pairs, the kernel
+ * block), several times a small kernel. It remembers only calls whose checks read nothing but
+ * the structs (no clip, AoS arrays, time offsets, per-element arrays or chain IK, whose checks
+ * scan data), and on a repeat checks again what a full check would find changed in memory the
+ * structs still describe: the poses' padding (when n is not a whole number of vectors) and the
+ * parameters, in pb_plan_prepare's order, so every error is the one a full check gives. */
 #include <string.h>
 
 #include "internal.h"
@@ -22,7 +30,8 @@ static void pose_keep(pb_pose *dst, const pb_pose *p)
 static int pose_same(const pb_pose *kept, const pb_pose *p)
 {
     if (!p) return 1;   /* the pointers were compared: both NULL */
-    return kept->n == p->n && kept->stride == p->stride && !memcmp(kept->plane, p->plane, sizeof p->plane);
+    return kept->gen == p->gen && kept->n == p->n && kept->stride == p->stride &&
+           !memcmp(kept->plane, p->plane, sizeof p->plane);
 }
 
 /* Whether c repeats the memo's call (op and variant aside). Calls with a clip or AoS arrays are
@@ -42,12 +51,15 @@ static int call_same(const pb_run_memo *m, const pb_call *c)
                         c->skel->order == m->order);
 }
 
+static void memo_keep(pb_run_memo *m, const pb_call *c);
+
 static pb_status memo_call(pb_run_memo *m, pb_op op, const pb_variant *v, const pb_call *c)
 {
     if (!m || !c || !v) return pb_run(op, v, c);
     if (m->valid && m->plan.op == op && m->plan.variant == v && call_same(m, c)) {
         pb_status s = pb_plan_set_params(&m->plan, &c->params);
         if (s != PB_OK) return s;
+        m->plan.k.stream = m->stream_need > (double)pb_stream_bytes();   /* pb_stream_bytes_set may have moved it */
         m->plan.fn(&m->plan.k);
         return PB_OK;
     }
@@ -58,6 +70,13 @@ static pb_status memo_call(pb_run_memo *m, pb_op op, const pb_variant *v, const 
     /* not kept: calls with a clip or AoS arrays, and the chain IK ops, whose own checks
      * (pb_check_chains) read parameters that pb_plan_set_params does not */
     if (c->clip || c->aos_in || c->aos_out || (pb_op_get(op)->flags & PB_OPF_NCHAIN)) return PB_OK;
+    memo_keep(m, c);
+    return PB_OK;
+}
+
+/* Remember c, just validated into m->plan. */
+static void memo_keep(pb_run_memo *m, const pb_call *c)
+{
     m->call = *c;
     const pb_pose *p[5] = { c->a, c->b, c->out, c->via, c->per.halflives };
     for (int i = 0; i < 5; i++) pose_keep(&m->pose[i], p[i]);
@@ -68,8 +87,11 @@ static pb_status memo_call(pb_run_memo *m, pb_op op, const pb_variant *v, const 
         m->skel_n = c->skel->n;
         m->skel_gen = c->skel->gen;
     }
+    const pb_kargs *k = &m->plan.k;
+    size_t planes = 0;
+    for (int i = 0; i < PB_PLANES; i++) planes += (k->a[i] != NULL) + (k->b[i] != NULL) + (k->out[i] != NULL);
+    m->stream_need = (double)planes * (double)k->n_padded * sizeof(float);   /* as pb_kargs_from_call */
     m->valid = 1;
-    return PB_OK;
 }
 
 pb_status pb_run_memoized(struct pb_run_memos *ms, pb_op op, const pb_variant *v, const pb_call *c)
@@ -78,4 +100,70 @@ pb_status pb_run_memoized(struct pb_run_memos *ms, pb_op op, const pb_variant *v
     for (int i = 0; i < PB_RUN_MEMOS; i++)
         if (ms->m[i].valid && ms->m[i].plan.op == op) return memo_call(&ms->m[i], op, v, c);
     return memo_call(&ms->m[ms->next++ % PB_RUN_MEMOS], op, v, c);
+}
+
+/* ---- pb_run's memos ---------------------------------------------------------------------- */
+
+/* Whether pb_plan_prepare's checks of c read only structs (and pose padding, checked again on
+ * a repeat): no clip, AoS arrays, time offsets, per-element arrays or chains. */
+static int struct_only(const pb_op_info *info, const pb_call *c)
+{
+    const pb_param_arrays *pa = &c->per;
+    if (c->clip || c->aos_in || c->aos_out || c->offsets ||
+        (info->flags & (PB_OPF_SAMPLE | PB_OPF_CLIP_IN | PB_OPF_AOS_IN | PB_OPF_AOS_OUT | PB_OPF_NCHAIN)))
+        return 0;
+    return !pa->alpha && !pa->alpha_vel && !pa->time && !pa->duration && !pa->halflife && !pa->timescale &&
+           !pa->mask && !pa->halflife_axis && !pa->halflives && !pa->limits && !pa->cone && !pa->joint_cone;
+}
+
+/* What a full check of a repeated call could find changed: a pose's padding (the lanes past n;
+ * none when n fills its vectors) and the parameters, in pb_plan_prepare's order (poses a, b,
+ * out; parameters; via). */
+static pb_status recheck(const pb_op_info *info, pb_run_memo *m, const pb_call *c)
+{
+    pb_status s;
+    if (info->in_a && c->a->n != c->a->stride && (s = pb_pose_check(c->a, "a")) != PB_OK) return s;
+    if (info->in_b && c->b->n != c->b->stride && (s = pb_pose_check(c->b, "b")) != PB_OK) return s;
+    if (info->out && c->out->n != c->out->stride && (s = pb_pose_check(c->out, "out")) != PB_OK) return s;
+    pb_params p = c->params;
+    if ((s = pb_check_params(info, &p)) != PB_OK || (s = pb_check_axis(info, &p)) != PB_OK ||
+        (s = pb_params_resolve_scale(info, &p)) != PB_OK)
+        return s;
+    if (c->via && c->via->n != c->via->stride && (s = pb_pose_check(c->via, "via")) != PB_OK) return s;
+    m->plan.k.p = p;
+    m->plan.k.stream = m->stream_need > (double)pb_stream_bytes();
+    return PB_OK;
+}
+
+#define PB_ONESHOT_MEMOS 4
+static _Thread_local struct {
+    pb_run_memo m[PB_ONESHOT_MEMOS];
+    unsigned next;
+} oneshot;
+
+pb_status pb_run_remembered(pb_op op, const pb_variant *v, const pb_call *c)
+{
+    const pb_op_info *info = pb_op_get(op);
+    pb_plan pl;
+    if (!info || !c) return pb_plan_prepare(&pl, op, v, c);   /* its errors */
+    pb_status s = v ? pb_variant_check(v) : pb_variant_active(&v);   /* every call: pb_variant_force, pb_cpu_disable */
+    if (s != PB_OK) return s;
+    if (!struct_only(info, c)) {
+        if ((s = pb_plan_prepare(&pl, op, v, c)) != PB_OK) return s;
+        pl.fn(&pl.k);
+        return PB_OK;
+    }
+    for (int i = 0; i < PB_ONESHOT_MEMOS; i++) {
+        pb_run_memo *m = &oneshot.m[i];
+        if (!m->valid || m->plan.op != op || m->plan.variant != v || !call_same(m, c)) continue;
+        if ((s = recheck(info, m, c)) != PB_OK) return s;
+        m->plan.fn(&m->plan.k);
+        return PB_OK;
+    }
+    pb_run_memo *m = &oneshot.m[oneshot.next++ % PB_ONESHOT_MEMOS];
+    m->valid = 0;
+    if ((s = pb_plan_prepare(&m->plan, op, v, c)) != PB_OK) return s;
+    m->plan.fn(&m->plan.k);
+    memo_keep(m, c);
+    return PB_OK;
 }

@@ -408,7 +408,10 @@ typedef struct pb_call {
  * not a's n), PB_ERR_ALIGN (data not float-aligned), PB_ERR_ALIAS (data
  * overlaps pose a or b); they take no per-element parameters, but b may hold
  * one inverse bind per joint: b.n = n / per.characters (see palette.h). Pose data is
- * not scanned: a NaN in an input element gives NaN in that entry only. */
+ * not scanned: a NaN in an input element gives NaN in that entry only. A call
+ * repeating one of its thread's last few (same op, variant and structs, each pose
+ * and skeleton the same generation) has only its parameters and pose padding
+ * checked again: the same errors, in the same order, for less (docs/library.md). */
 PB_API pb_status pb_run(pb_op op, const pb_variant *v, const pb_call *call);
 
 /* ---- Plans: validate once, run many ------------------------------------------
