@@ -367,6 +367,8 @@ struct pb_plan {
 
 /* Validate a call completely (everything pb_run checks) and fill pl; nothing written on error. */
 pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c);
+/* The same with v resolved and checked by the caller (op and c valid): no second check. */
+pb_status pb_plan_prepare_as(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c);
 /* The scalar parameters an op reads finite (times, durations, half-lives, cones >= 0), and its
  * axis non-zero: pb_run's checks, again at pb_plan_set_params. */
 pb_status pb_check_params(const pb_op_info *info, const pb_params *p);

@@ -314,6 +314,15 @@ pb_status pb_plan_prepare(pb_plan *pl, pb_op op, const pb_variant *v, const pb_c
     if (!c) return pb_fail(PB_ERR_NULL, "%s: call is NULL", info->name);
     pb_status s = v ? pb_variant_check(v) : pb_variant_active(&v);
     if (s != PB_OK) return s;
+    return pb_plan_prepare_as(pl, op, v, c);
+}
+
+/* pb_plan_prepare with v already resolved and checked by the caller: not checked again, so
+ * a pb_cpu_disable between the two cannot fail a call that resolved before it. */
+pb_status pb_plan_prepare_as(pb_plan *pl, pb_op op, const pb_variant *v, const pb_call *c)
+{
+    const pb_op_info *info = pb_op_get(op);
+    pb_status s;
 
     size_t n = 0;
     if (info->in_a) {

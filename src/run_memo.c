@@ -149,7 +149,7 @@ pb_status pb_run_remembered(pb_op op, const pb_variant *v, const pb_call *c)
     pb_status s = v ? pb_variant_check(v) : pb_variant_active(&v);   /* every call: pb_variant_force, pb_cpu_disable */
     if (s != PB_OK) return s;
     if (!struct_only(info, c)) {
-        if ((s = pb_plan_prepare(&pl, op, v, c)) != PB_OK) return s;
+        if ((s = pb_plan_prepare_as(&pl, op, v, c)) != PB_OK) return s;
         pl.fn(&pl.k);
         return PB_OK;
     }
@@ -162,7 +162,7 @@ pb_status pb_run_remembered(pb_op op, const pb_variant *v, const pb_call *c)
     }
     pb_run_memo *m = &oneshot.m[oneshot.next++ % PB_ONESHOT_MEMOS];
     m->valid = 0;
-    if ((s = pb_plan_prepare(&m->plan, op, v, c)) != PB_OK) return s;
+    if ((s = pb_plan_prepare_as(&m->plan, op, v, c)) != PB_OK) return s;
     m->plan.fn(&m->plan.k);
     memo_keep(m, c);
     return PB_OK;

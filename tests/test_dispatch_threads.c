@@ -8,6 +8,7 @@
  * forced). */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static size_t nallowed;
 static const char *forced_names[MAXV];
 static size_t nforced;
 static uint32_t detected;
+static atomic_int switchers_up;   /* switcher threads started this round */
 static atomic_int runners_left;
 
 static void fill_inputs(void)
@@ -58,6 +60,7 @@ typedef struct { pb_pose out; int runs_ok, results_ok, active_ok, features_ok; }
 static void *run_loop(void *arg)
 {
     runner *r = arg;
+    while (atomic_load(&switchers_up) < 2) sched_yield();   /* runs overlap the switches (pb_run is quick) */
     pb_call c = { .a = &in_a, .b = &in_b, .out = &r->out, .params = { .alpha = 0.3f } };
     for (int i = 0; i < RUNS; i++) {
         memset(r->out.plane[PB_POS_X], 0xff, N * sizeof(float));   /* a NaN a skipped run would leave */
@@ -83,6 +86,7 @@ typedef struct { int calls, ok; } switcher;
 static void *force_loop(void *arg)
 {
     switcher *s = arg;
+    atomic_fetch_add(&switchers_up, 1);
     for (size_t i = 0; atomic_load(&runners_left) > 0; i++, s->calls++)
         s->ok += pb_variant_force(forced_names[i % nforced]) == PB_OK;
     return NULL;
@@ -91,6 +95,7 @@ static void *force_loop(void *arg)
 static void *disable_loop(void *arg)
 {
     switcher *s = arg;
+    atomic_fetch_add(&switchers_up, 1);
     for (int i = 0; atomic_load(&runners_left) > 0; i++, s->calls++) {
         pb_cpu_disable(i & 1 ? PB_CPU_AVX512 : 0);
         s->ok++;
@@ -135,6 +140,7 @@ int main(void)
         switcher fs = { 0, 0 }, ds = { 0, 0 };
         pthread_t rt[RUNNERS], ft, dt;
         atomic_store(&runners_left, RUNNERS);
+        atomic_store(&switchers_up, 0);
         for (int t = 0; t < RUNNERS; t++) {
             memset(&r[t], 0, sizeof r[t]);
             CHECK(pb_pose_alloc_static(&r[t].out, N) == PB_OK, "alloc out");
