@@ -78,7 +78,8 @@ while read -r line; do
       cmd=""
       for a in "${args[@]}"; do case "$a" in -*) ;; *) cmd=$a; break ;; esac; done
       extra=()
-      if [ -n "$cmd" ] && "$pb" "$cmd" --help 2>/dev/null | grep -q -- '--quick'; then
+      # the help captured whole: grep -q closing the pipe early fails posebench's write (exit 2) under pipefail
+      if [ -n "$cmd" ] && help=$("$pb" "$cmd" --help 2>/dev/null) && grep -q -- '--quick' <<<"$help"; then
         printf '%s\n' "${args[@]}" | grep -qx -- '--quick' || extra+=(--quick)
       fi
       [ "$cmd" = report ] && extra+=(--no-bench --out "$tmp/report")
