@@ -29,3 +29,10 @@ else()
   set(PB_PC_ASSIMP "")
   message(STATUS "posebench: no model import (Assimp not found or PB_ASSIMP=OFF)")
 endif()
+
+# Tests (tests/test_asset*.c link Assimp themselves: they walk Assimp's own nodes to check the import).
+if(PB_ASSIMP AND PB_BUILD_TESTS)
+  add_executable(test_asset ${PB_ASSET_ROOT}/tests/test_asset.c)
+  target_link_libraries(test_asset PRIVATE posebench assimp::assimp m)
+  add_test(NAME asset COMMAND test_asset /usr/share/assimp/models)
+endif()

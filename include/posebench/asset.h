@@ -19,14 +19,18 @@
  * space"), normals unit (generated where the file has none). Influences:
  * the 4 largest of each vertex (heaviest first), renormalised to sum 1; a
  * vertex with more is counted in reduced_vertices, the largest weight
- * dropped in max_dropped_weight. A vertex no bone weights is bound with
- * weight 1 to its mesh's node (counted in unweighted_vertices).
+ * dropped in max_dropped_weight. A vertex with no bone weights is bound
+ * with weight 1 to its mesh's node (counted in unweighted_vertices).
  *
  * Inverse bind: inv_bind[j] is bone j's offset matrix as the file gives it
  * (row-major 4x4, bind space -> bone space); the identity for joints that
  * are not bones (a vertex bound to its mesh's node moves with the node).
  * inv_bind_pose holds the same transforms as kineforms (pos, rot, scl) for
  * the palette ops (ops.h: pb_matrix_palette(global, inv_bind_pose, ...)).
+ * An inverse bind of R S form (a scale along its own axes) is a kineform
+ * exactly; its inverse, the bind pose, is one only for a uniform scale:
+ * skewed_binds counts the bones where it is not (their palette at the bind
+ * pose is then only near the identity; docs/asset.md).
  *
  * Clips: frames at fps = options.fps, or the file's own key rate: the rate
  * of the common tick step of every key time (integral ticks: their greatest
@@ -101,6 +105,8 @@ typedef struct pb_asset {
     pb_pose rest;                     /* static, n = joints: the nodes' local transforms */
     float (*inv_bind)[16];            /* per joint, row-major 4x4 (see above) */
     pb_pose inv_bind_pose;            /* static, n = joints: inv_bind as kineforms */
+    size_t skewed_binds;              /* bones whose bind pose inverse(inv_bind) is no kineform (T R S: a
+                                         non-uniform scale not along its axes, from a scaled mesh node) */
     pb_mesh mesh;                     /* n = 0 (and no planes) for allow_no_mesh without a mesh */
     size_t meshes;
     size_t *mesh_first;               /* meshes + 1 entries: mesh i is vertices mesh_first[i] .. [i + 1] */

@@ -62,6 +62,15 @@ static pb_status inverse_binds(abuild *b)
                 continue;
             }
             memcpy(a->inv_bind[j], f, sizeof f);
+            double worst = 0;   /* the bind pose inv: columns of its 3x3 orthogonal, or it is no T R S */
+            for (int x = 0; x < 3; x++)
+                for (int y = x + 1; y < 3; y++) {
+                    double d = 0, nx = 0, ny = 0;
+                    for (int r = 0; r < 3; r++)
+                        d += inv.m[r][x] * inv.m[r][y], nx += inv.m[r][x] * inv.m[r][x], ny += inv.m[r][y] * inv.m[r][y];
+                    worst = fmax(worst, fabs(d) / sqrt(nx * ny));
+                }
+            a->skewed_binds += worst > 1e-5;
             from[j] = (int)m;
             a->is_bone[j] = 1;
             a->bones++;
