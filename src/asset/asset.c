@@ -312,10 +312,11 @@ static pb_status build(abuild *b, const char *hint)
     const struct aiScene *sc = b->sc;
     if (!sc->mRootNode)
         return pb_fail(PB_ERR_PARSE, "%s: Assimp gave a scene without nodes", b->name);
-    if (sc->mFlags & AI_SCENE_FLAGS_INCOMPLETE)
-        return pb_fail(PB_ERR_PARSE, "%s: Assimp read an incomplete scene (a file it could not read whole)", b->name);
     if (sc->mNumMeshes == 0 && !b->opt.allow_no_mesh)
         return pb_fail(PB_ERR_PARSE, "%s: no mesh (a skeleton and clips only: allow_no_mesh imports it)", b->name);
+    /* Assimp marks a scene without meshes incomplete: that one is allow_no_mesh's */
+    if ((sc->mFlags & AI_SCENE_FLAGS_INCOMPLETE) && sc->mNumMeshes > 0)
+        return pb_fail(PB_ERR_PARSE, "%s: Assimp read an incomplete scene (a file it could not read whole)", b->name);
     find_units(b, hint);
     pb_status s = walk_nodes(b);
     if (s == PB_OK) s = pick_joints(b);
