@@ -1,0 +1,43 @@
+# asset.cmake — the model importer (src/asset/, posebench/asset.h) over Assimp
+# (Debian: libassimp-dev), an optional part of the runtime library:
+#   PB_ASSIMP  ON by default where Assimp's CMake package is found (the aarch64 cross build has
+#              none: it builds src/asset/asset_none.c, whose import says PB_ERR_UNSUPPORTED).
+# Included from the root CMakeLists.txt after the posebench target exists and before
+# version.h is configured (PB_HAVE_ASSIMP) and the install rules (the package files name the
+# dependency for static consumers).
+get_filename_component(PB_ASSET_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+find_package(assimp CONFIG QUIET)
+if(assimp_FOUND AND TARGET assimp::assimp)
+  set(_pb_assimp_default ON)
+else()
+  set(_pb_assimp_default OFF)
+endif()
+option(PB_ASSIMP "Include the Assimp model importer (src/asset/, posebench/asset.h's pb_asset_load)" ${_pb_assimp_default})
+if(PB_ASSIMP AND NOT TARGET assimp::assimp)
+  message(FATAL_ERROR "PB_ASSIMP=ON but Assimp's CMake package was not found: install libassimp-dev, or -DPB_ASSIMP=OFF")
+endif()
+if(PB_ASSIMP)
+  target_sources(posebench PRIVATE ${PB_ASSET_ROOT}/src/asset/asset.c ${PB_ASSET_ROOT}/src/asset/asset_math.c
+    ${PB_ASSET_ROOT}/src/asset/asset_mesh.c ${PB_ASSET_ROOT}/src/asset/asset_clip.c)
+  target_link_libraries(posebench PRIVATE assimp::assimp)
+  set(PB_HAVE_ASSIMP 1)
+  set(PB_PC_ASSIMP "assimp")     # posebench.pc Requires.private, posebench-static.pc Requires
+  message(STATUS "posebench: model import with Assimp ${assimp_VERSION}")
+else()
+  target_sources(posebench PRIVATE ${PB_ASSET_ROOT}/src/asset/asset_none.c)
+  set(PB_HAVE_ASSIMP 0)
+  set(PB_PC_ASSIMP "")
+  message(STATUS "posebench: no model import (Assimp not found or PB_ASSIMP=OFF)")
+endif()
+
+# Tests (tests/test_asset*.c link Assimp themselves: they walk Assimp's own nodes to check the import).
+if(PB_ASSIMP AND PB_BUILD_TESTS)
+  add_executable(test_asset ${PB_ASSET_ROOT}/tests/test_asset.c)
+  target_link_libraries(test_asset PRIVATE posebench assimp::assimp m)
+  add_test(NAME asset COMMAND test_asset /usr/share/assimp/models)
+endif()
+if(PB_ASSIMP AND PB_BUILD_TESTS)
+  add_executable(test_asset_bad ${PB_ASSET_ROOT}/tests/test_asset_bad.c)
+  target_link_libraries(test_asset_bad PRIVATE posebench m)
+  add_test(NAME asset_bad COMMAND test_asset_bad /usr/share/assimp/models)
+endif()
