@@ -9,8 +9,10 @@
  * synthetic mesh of the 64-joint synthetic skeleton (rows .../bones: its
  * vertices run along the bones, so neighbours share joints, as in a mesh
  * sorted by bone: where the job keeps its runs, a step in one or two
- * broadcasts each influence's entries). Rows state bytes per vertex and
- * GB/s; a summary table follows the run. */
+ * broadcasts each influence's entries). Rows .../pos and .../bones/pos
+ * skin positions only (PB_SKIN_POSITIONS_ONLY: no normals read or written),
+ * each against a copy of its own bytes (copy/<op>/<n>/pos). Rows state
+ * bytes per vertex and GB/s; a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +21,10 @@
 #include "bench_internal.h"
 #include "skin_check.h"
 
-/* Per vertex: read pos, nrm (24 B), 4 indices and 4 weights (32 B); write pos, nrm (24 B): 80 B. */
+/* Per vertex: read pos, nrm (24 B), 4 indices and 4 weights (32 B); write
+ * pos, nrm (24 B): 80 B. Positions only: 12 + 32 read, 12 written: 56 B. */
 #define SKIN_BYTES_PER_VERTEX (24.0 + 32.0 + 24.0)
+#define SKIN_POS_BYTES_PER_VERTEX (12.0 + 32.0 + 12.0)
 #define SKIN_MAX_ROWS 256
 
 typedef struct skin_row {
@@ -29,8 +33,11 @@ typedef struct skin_row {
     const pb_variant *v;        /* NULL: the copy */
     size_t n, joints;
     int bones;                  /* the synthetic mesh (pb_skin_case_bones), not random influences */
+    int pos_only;               /* PB_SKIN_POSITIONS_ONLY */
     struct skin_row *copy;
 } skin_row;
+
+static double row_bytes(const skin_row *r) { return r->pos_only ? SKIN_POS_BYTES_PER_VERTEX : SKIN_BYTES_PER_VERTEX; }
 
 static skin_row rows[SKIN_MAX_ROWS];
 static int nrows;
@@ -40,13 +47,13 @@ static char *volatile copy_sink, *volatile scratch_sink;
 /* The roofline as bench_run's (pool.c): the bytes the kernel writes copied
  * from as many of its input bytes, the rest of its input read (memcpy into
  * an L1 scratch), so the copy moves the kernel's bytes each way: 56 B read,
- * 24 B written per vertex. */
-#define SKIN_WRITE_BYTES 24.0
+ * 24 B written per vertex (positions only: 44 and 12). */
 static void skin_copy(gb_state *st, void *user)
 {
     static char scratch[16384];
     skin_row *r = user;
-    size_t wr = (size_t)(SKIN_WRITE_BYTES * (double)r->n), rd = (size_t)(SKIN_BYTES_PER_VERTEX * (double)r->n) - 2 * wr;
+    const double write_bytes = r->pos_only ? 12.0 : 24.0;
+    size_t wr = (size_t)(write_bytes * (double)r->n), rd = (size_t)(row_bytes(r) * (double)r->n) - 2 * wr;
     void *block = NULL;
     char *src = malloc(wr + rd), *dst = src ? bench_copy_dst((uintptr_t)src, wr, &block) : NULL;
     if (!src || !dst) {
@@ -67,9 +74,8 @@ static void skin_copy(gb_state *st, void *user)
     copy_sink = NULL;
     free(src); free(block);
     gb_set_counter(st, "ns_per_vertex", (double)r->n * 1e-9, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT);
-    gb_set_counter(st, "bytes_per_vertex", SKIN_BYTES_PER_VERTEX, PB_BC_PLAIN);
-    gb_set_counter(st, "bytes_per_s", SKIN_BYTES_PER_VERTEX * (double)r->n,
-                   PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_1024);
+    gb_set_counter(st, "bytes_per_vertex", row_bytes(r), PB_BC_PLAIN);
+    gb_set_counter(st, "bytes_per_s", row_bytes(r) * (double)r->n, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_1024);
 }
 
 static void skin_kernel(gb_state *st, void *user)
@@ -87,7 +93,8 @@ static void skin_kernel(gb_state *st, void *user)
         gb_skip_with_error(st, pb_last_error());
         return;
     }
-    pb_skin_call call = { &c.mesh, r->method == PB_SKIN_LBS ? &c.mat : &c.dq, 1, 0, &out };
+    pb_skin_call call = { &c.mesh, r->method == PB_SKIN_LBS ? &c.mat : &c.dq, 1, 0, &out,
+                          r->pos_only ? PB_SKIN_POSITIONS_ONLY : 0 };
     pb_skin_job *job = NULL;
     if (pb_skin_job_create(&job, (pb_skin_method)r->method, r->v, &call) != PB_OK) {
         gb_skip_with_error(st, pb_last_error());
@@ -98,9 +105,8 @@ static void skin_kernel(gb_state *st, void *user)
             gb_clobber_memory();
         }
         gb_set_counter(st, "ns_per_vertex", (double)r->n * 1e-9, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_INVERT);
-        gb_set_counter(st, "bytes_per_vertex", SKIN_BYTES_PER_VERTEX, PB_BC_PLAIN);
-        gb_set_counter(st, "bytes_per_s", SKIN_BYTES_PER_VERTEX * (double)r->n,
-                       PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_1024);
+        gb_set_counter(st, "bytes_per_vertex", row_bytes(r), PB_BC_PLAIN);
+        gb_set_counter(st, "bytes_per_s", row_bytes(r) * (double)r->n, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_1024);
     }
     pb_skin_job_free(job);
     pb_skinned_free(&out);
@@ -116,16 +122,20 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes && nrows + 1 + 3 * o->nvars <= SKIN_MAX_ROWS; si++) {
-            skin_row *copy = &rows[nrows++];
+        for (int si = 0; si < nsizes && nrows + 2 + 5 * o->nvars <= SKIN_MAX_ROWS; si++) {
+            skin_row *copy = &rows[nrows++], *copy_pos = &rows[nrows++];
             *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
+            *copy_pos = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si], .pos_only = 1 };
             snprintf(copy->it.name, sizeof copy->it.name, "copy/%s/%zu", op, sizes[si]);
-            static const char *const suffix[3] = { "", "/j31", "/bones" };
-            for (int jc = 0; jc < 3; jc++)
+            snprintf(copy_pos->it.name, sizeof copy_pos->it.name, "copy/%s/%zu/pos", op, sizes[si]);
+            static const char *const suffix[5] = { "", "/j31", "/bones", "/pos", "/bones/pos" };
+            for (int jc = 0; jc < 5; jc++)
                 for (int vi = 0; vi < o->nvars; vi++) {
                     skin_row *r = &rows[nrows++];
+                    const int pos_only = jc >= 3;
                     *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = sizes[si],
-                                     .joints = jc == 1 ? 31 : 64, .bones = jc == 2, .copy = copy };
+                                     .joints = jc == 1 ? 31 : 64, .bones = jc == 2 || jc == 4, .pos_only = pos_only,
+                                     .copy = pos_only ? copy_pos : copy };
                     snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu%s", op, pb_variant_name(o->vars[vi]), sizes[si],
                              suffix[jc]);
                 }
@@ -138,14 +148,14 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     for (int i = 0; i < nrows; i++) {
         const skin_row *r = &rows[i];
         if (!r->v || r->it.error || !(r->it.cpu_s > 0)) continue;
-        double ns = r->it.cpu_s * 1e9 / (double)r->n, gbs = SKIN_BYTES_PER_VERTEX / ns;
+        const double bytes = row_bytes(r);
+        double ns = r->it.cpu_s * 1e9 / (double)r->n, gbs = bytes / ns;
         double cns = r->copy->it.cpu_s * 1e9 / (double)r->n;
         if (!(cns > 0)) {   /* the copy filtered out of this run */
-            printf("%-32s %10.3f %8.0f %8.2f %9s %10s\n", r->it.name, ns, SKIN_BYTES_PER_VERTEX, gbs, "-", "-");
+            printf("%-32s %10.3f %8.0f %8.2f %9s %10s\n", r->it.name, ns, bytes, gbs, "-", "-");
             continue;
         }
-        printf("%-32s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, SKIN_BYTES_PER_VERTEX, gbs,
-               SKIN_BYTES_PER_VERTEX / cns, ns / cns);
+        printf("%-32s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, bytes, gbs, bytes / cns, ns / cns);
     }
     return status;
 }

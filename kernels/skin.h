@@ -64,6 +64,7 @@ typedef struct {
     const float *tab;   /* component c of joint j at tab[c x PB_LUT_MAX + j] */
     const skin_spans *sp;   /* lut >= SKIN_SPAN1 */
     int spans;   /* k->span is set (a constant: each kind in its own function) */
+    int pos_only;   /* k->pos_only (a constant, as spans): no normals read or written */
 } skin_src;
 
 /* A step's influences as read positions: lane indices for the tables, or
@@ -141,17 +142,19 @@ PB_VINLINE void skin_lbs_step(const skin_src *src, const skin_step *s)
     else
 #endif
         skin_lbs_blend(src, s, m);
-    vv3 p = skin_ld3(s->pos), n = skin_ld3(s->nrm);
+    vv3 p = skin_ld3(s->pos);
     vv3 q = vv3_make(vadd(vadd(vadd(vmul(m[0], p.x), vmul(m[1], p.y)), vmul(m[2], p.z)), m[3]),
                      vadd(vadd(vadd(vmul(m[4], p.x), vmul(m[5], p.y)), vmul(m[6], p.z)), m[7]),
                      vadd(vadd(vadd(vmul(m[8], p.x), vmul(m[9], p.y)), vmul(m[10], p.z)), m[11]));
+    skin_st3(s->out_pos, q);
+    if (src->pos_only) return;
+    vv3 n = skin_ld3(s->nrm);
     vv3 t = vv3_make(vadd(vadd(vmul(m[0], n.x), vmul(m[1], n.y)), vmul(m[2], n.z)),
                      vadd(vadd(vmul(m[4], n.x), vmul(m[5], n.y)), vmul(m[6], n.z)),
                      vadd(vadd(vmul(m[8], n.x), vmul(m[9], n.y)), vmul(m[10], n.z)));
     pb_vf len = vsqrt(vv3_dot(t, t));
     pb_vm nz = vgt(len, vzero());   /* a zero normal stays zero */
     t = vv3_scale(t, vsel(nz, vdiv(vset1(1.0f), len), vzero()));   /* one division, not three */
-    skin_st3(s->out_pos, q);
     skin_st3(s->out_nrm, t);
 }
 
@@ -183,7 +186,7 @@ PB_VINLINE void skin_dqs_step(const skin_src *src, const skin_step *s)
     vv3 u = vq_vec(c0), d = vq_vec(ce);
     vv3 t = vv3_scale(vv3_add(vv3_sub(vv3_scale(d, c0.w), vv3_scale(u, ce.w)), vv3_cross(u, d)), vset1(2.0f));
     skin_st3(s->out_pos, vv3_add(vq_mul_vec3(c0, skin_ld3(s->pos)), t));
-    skin_st3(s->out_nrm, vq_mul_vec3(c0, skin_ld3(s->nrm)));
+    if (!src->pos_only) skin_st3(s->out_nrm, vq_mul_vec3(c0, skin_ld3(s->nrm)));
 }
 
 PB_VINLINE void skin_step_as(const skin_src *src, const skin_step *s, int dqs)
@@ -192,11 +195,12 @@ PB_VINLINE void skin_step_as(const skin_src *src, const skin_step *s, int dqs)
     else skin_lbs_step(src, s);
 }
 
-PB_VINLINE void skin_step_at(const pb_skin_kargs *k, size_t i, skin_step *s)
+/* The step from vertex i (normals: NULL when pos_only, their planes are). */
+PB_VINLINE void skin_step_at(const pb_skin_kargs *k, size_t i, int pos_only, skin_step *s)
 {
     for (int c = 0; c < 3; c++) {
-        s->pos[c] = k->pos[c] + i; s->nrm[c] = k->nrm[c] + i;
-        s->out_pos[c] = k->out_pos[c] + i; s->out_nrm[c] = k->out_nrm[c] + i;
+        s->pos[c] = k->pos[c] + i; s->out_pos[c] = k->out_pos[c] + i;
+        s->nrm[c] = pos_only ? NULL : k->nrm[c] + i; s->out_nrm[c] = pos_only ? NULL : k->out_nrm[c] + i;
     }
     for (int j = 0; j < k->influences; j++) { s->idx[j] = k->idx[j] + i; s->w[j] = k->w[j] + i; }
 }
@@ -247,7 +251,7 @@ PB_VINLINE size_t skin_span_steps_nin(const skin_src *src, size_t i, size_t *sp,
         const int kind = skin_span_kind(k, i, s);
         if (!kind) break;
         skin_step st;
-        skin_step_at(k, i, &st);
+        skin_step_at(k, i, src->pos_only, &st);
         if (kind == 1) skin_span_step(src, &st, i, s, 1, dqs);   /* K a constant in each */
         else skin_span_step(src, &st, i, s, SKIN_SPANS_MAX, dqs);
     }
@@ -255,12 +259,17 @@ PB_VINLINE size_t skin_span_steps_nin(const skin_src *src, size_t i, size_t *sp,
     return i;
 }
 /* Out of line: the caller's loop keeps its registers (its tables) to itself. */
-static __attribute__((noinline)) size_t skin_span_steps(const skin_src *caller, size_t i, size_t *s, int dqs)
+PB_VINLINE size_t skin_span_steps_as(const skin_src *caller, size_t i, size_t *s, int dqs, int pos_only)
 {
-    skin_src src = { caller->k, SKIN_SPAN1, PB_SKIN_MAX_INFLUENCES, NULL, NULL, 1 };
+    skin_src src = { caller->k, SKIN_SPAN1, PB_SKIN_MAX_INFLUENCES, NULL, NULL, 1, pos_only };
     if (caller->k->influences == PB_SKIN_MAX_INFLUENCES) return skin_span_steps_nin(&src, i, s, dqs);
     src.nin = caller->k->influences;
     return skin_span_steps_nin(&src, i, s, dqs);
+}
+static __attribute__((noinline)) size_t skin_span_steps(const skin_src *caller, size_t i, size_t *s, int dqs)
+{
+    if (caller->pos_only) return skin_span_steps_as(caller, i, s, dqs, 1);
+    return skin_span_steps_as(caller, i, s, dqs, 0);
 }
 
 /* The whole steps from vertex i to g, read by lane (the step's pointers
@@ -272,8 +281,9 @@ PB_VINLINE size_t skin_steps(const skin_src *src, size_t i, size_t g, int dqs)
     for (; i < g; i += PB_LANES) {
         skin_step st;
         for (int c = 0; c < 3; c++) {
-            st.pos[c] = k->pos[c] + i; st.nrm[c] = k->nrm[c] + i;
-            st.out_pos[c] = k->out_pos[c] + i; st.out_nrm[c] = k->out_nrm[c] + i;
+            st.pos[c] = k->pos[c] + i; st.out_pos[c] = k->out_pos[c] + i;
+            st.nrm[c] = src->pos_only ? NULL : k->nrm[c] + i;
+            st.out_nrm[c] = src->pos_only ? NULL : k->out_nrm[c] + i;
         }
         for (int j = 0; j < k->influences; j++) { st.idx[j] = k->idx[j] + i; st.w[j] = k->w[j] + i; }
         skin_step_as(src, &st, dqs);
@@ -304,7 +314,7 @@ PB_VINLINE void skin_run(const skin_src *src, int dqs)
     for (int c = 0; c < 3; c++) {
         for (size_t l = 0; l < PB_LANES; l++) {
             in[c][l] = l < left ? k->pos[c][i + l] : 0.0f;
-            in[3 + c][l] = l < left ? k->nrm[c][i + l] : 0.0f;
+            in[3 + c][l] = l < left && !src->pos_only ? k->nrm[c][i + l] : 0.0f;
         }
         s.pos[c] = in[c]; s.out_pos[c] = out[c];
         s.nrm[c] = in[3 + c]; s.out_nrm[c] = out[3 + c];
@@ -321,7 +331,7 @@ PB_VINLINE void skin_run(const skin_src *src, int dqs)
     for (int c = 0; c < 3; c++)
         for (size_t l = 0; l < left; l++) {
             k->out_pos[c][i + l] = out[c][l];
-            k->out_nrm[c][i + l] = out[3 + c][l];
+            if (!src->pos_only) k->out_nrm[c][i + l] = out[3 + c][l];
         }
 }
 
@@ -354,9 +364,9 @@ PB_VINLINE void skin_run_nin(skin_src *src, int dqs)
 }
 
 /* Palettes of at most PB_LUT_MAX joints read from tables, others gathered. */
-PB_VINLINE void skin_method(const pb_skin_kargs *k, int dqs, int spans)
+PB_VINLINE void skin_method(const pb_skin_kargs *k, int dqs, int spans, int pos_only)
 {
-    skin_src src = { k, 0, 0, NULL, NULL, spans };
+    skin_src src = { k, 0, 0, NULL, NULL, spans, pos_only };
 #if PB_LUT_MAX
     _Alignas(64) float tab[PB_PALETTE_MAT_FLOATS * PB_LUT_MAX];
     src.tab = tab;
@@ -378,18 +388,32 @@ PB_VINLINE void skin_method(const pb_skin_kargs *k, int dqs, int spans)
 
 /* With spans and without, each in a function of its own: one function with
  * both kept fewer tables in registers (31 joints, random influences: 2.5
- * against 2.3 ns per vertex). */
-static __attribute__((noinline)) void skin_lbs_spans(const pb_skin_kargs *k) { skin_method(k, 0, 1); }
-static __attribute__((noinline)) void skin_lbs_plain(const pb_skin_kargs *k) { skin_method(k, 0, 0); }
-static __attribute__((noinline)) void skin_dqs_spans(const pb_skin_kargs *k) { skin_method(k, 1, 1); }
-static __attribute__((noinline)) void skin_dqs_plain(const pb_skin_kargs *k) { skin_method(k, 1, 0); }
+ * against 2.3 ns per vertex); positions only (PB_SKIN_POSITIONS_ONLY) the
+ * same way, the normals' code left out by the constant. */
+#define SKIN_KIND(name, dqs, spans, pos_only) \
+    static __attribute__((noinline)) void name(const pb_skin_kargs *k) { skin_method(k, dqs, spans, pos_only); }
+SKIN_KIND(skin_lbs_spans, 0, 1, 0)
+SKIN_KIND(skin_lbs_plain, 0, 0, 0)
+SKIN_KIND(skin_lbs_spans_pos, 0, 1, 1)
+SKIN_KIND(skin_lbs_plain_pos, 0, 0, 1)
+SKIN_KIND(skin_dqs_spans, 1, 1, 0)
+SKIN_KIND(skin_dqs_plain, 1, 0, 0)
+SKIN_KIND(skin_dqs_spans_pos, 1, 1, 1)
+SKIN_KIND(skin_dqs_plain_pos, 1, 0, 1)
+#undef SKIN_KIND
 static void k_skin_lbs(const pb_skin_kargs *k)
 {
-    if (k->span) skin_lbs_spans(k);
+    if (k->pos_only) {
+        if (k->span) skin_lbs_spans_pos(k);
+        else skin_lbs_plain_pos(k);
+    } else if (k->span) skin_lbs_spans(k);
     else skin_lbs_plain(k);
 }
 static void k_skin_dqs(const pb_skin_kargs *k)
 {
-    if (k->span) skin_dqs_spans(k);
+    if (k->pos_only) {
+        if (k->span) skin_dqs_spans_pos(k);
+        else skin_dqs_plain_pos(k);
+    } else if (k->span) skin_dqs_spans(k);
     else skin_dqs_plain(k);
 }

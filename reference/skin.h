@@ -2,7 +2,9 @@
  * from the formulas (posebench/skin.h): linear blend skinning by the blended
  * 3x4 matrix, and dual-quaternion skinning (Kavan et al. 2008) by the
  * blended dual quaternion, each influence flipped into influence 0's
- * hemisphere. SKARGS is the skinning argument block of REAL. */
+ * hemisphere. SKARGS is the skinning argument block of REAL; with
+ * k->pos_only the normals are neither read nor written (their planes are
+ * NULL) and the positions are computed as in the full form. */
 
 /* The palette entry of vertex v's influence inf (joint j: pal + j x stride). */
 static const REAL *skin_entry(const SKARGS *k, size_t v, int inf)
@@ -28,10 +30,12 @@ void REF(skin_lbs)(const SKARGS *k)
             const REAL *e = skin_entry(k, v, j), w = k->w[j][v];
             for (int c = 0; c < PB_PALETTE_MAT_FLOATS; c++) m[c] = m[c] + w * e[c];
         }
-        vec3 p = skin_ld3(k->pos, v), n = skin_ld3(k->nrm, v);
+        vec3 p = skin_ld3(k->pos, v);
         skin_st3(k->out_pos, v, v3(m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3],
                                    m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
                                    m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]));
+        if (k->pos_only) continue;
+        vec3 n = skin_ld3(k->nrm, v);
         skin_st3(k->out_nrm, v, skin_unit(v3(m[0] * n.x + m[1] * n.y + m[2] * n.z,
                                              m[4] * n.x + m[5] * n.y + m[6] * n.z,
                                              m[8] * n.x + m[9] * n.y + m[10] * n.z)));
@@ -56,7 +60,7 @@ void REF(skin_dqs)(const SKARGS *k)
         vec3 u = q_vec(c0), d = q_vec(ce);
         vec3 t = v3_scale(v3_add(v3_sub(v3_scale(d, c0.w), v3_scale(u, ce.w)), v3_cross(u, d)), R(2));
         skin_st3(k->out_pos, v, v3_add(q_mul_vec3(c0, skin_ld3(k->pos, v)), t));
-        skin_st3(k->out_nrm, v, q_mul_vec3(c0, skin_ld3(k->nrm, v)));
+        if (!k->pos_only) skin_st3(k->out_nrm, v, q_mul_vec3(c0, skin_ld3(k->nrm, v)));
     }
 }
 

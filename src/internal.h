@@ -197,11 +197,14 @@ extern const pb_kernel_f64_fn pb_ref_f64_table[PB_OP_COUNT];
  * palette's joints per character), outputs n values. Spans (float
  * kernels; NULL: none known): the mesh's vertices as nspan runs whose
  * vertices all have the same joints (span s from vertex span[s], span[0] =
- * 0, ascending; pb_skin_spans), where a kernel broadcasts entries. */
+ * 0, ascending; pb_skin_spans), where a kernel broadcasts entries.
+ * pos_only (PB_SKIN_POSITIONS_ONLY): nrm and out_nrm are NULL, only the
+ * positions are written. */
 #define PB_DEFINE_SKARGS(T, NAME)                       \
     typedef struct NAME {                               \
         size_t n;                                       \
         int influences;                                 \
+        int pos_only;                                   \
         const T *pos[3], *nrm[3];                       \
         const uint32_t *idx[PB_SKIN_MAX_INFLUENCES];    \
         const T *w[PB_SKIN_MAX_INFLUENCES];             \

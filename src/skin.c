@@ -81,7 +81,8 @@ void pb_skinned_free(pb_skinned *o)
     memset(o, 0, sizeof *o);
 }
 
-pb_status pb_mesh_check(const pb_mesh *m, size_t joints)
+/* pb_mesh_check, the normal planes read only when `normals`. */
+static pb_status mesh_check(const pb_mesh *m, size_t joints, int normals)
 {
     if (!m) return pb_fail(PB_ERR_NULL, "mesh is NULL");
     pb_status s = size_ok(m->n, "mesh");
@@ -89,14 +90,15 @@ pb_status pb_mesh_check(const pb_mesh *m, size_t joints)
     if (m->influences < 1 || m->influences > PB_SKIN_MAX_INFLUENCES)
         return pb_fail(PB_ERR_PARAM, "mesh.influences = %d (must be 1 .. %d)", m->influences, PB_SKIN_MAX_INFLUENCES);
     for (int c = 0; c < 3; c++)
-        if (!m->pos[c] || !m->nrm[c]) return pb_fail(PB_ERR_NULL, "mesh.%s[%d] is NULL", m->pos[c] ? "nrm" : "pos", c);
+        if (!m->pos[c] || (normals && !m->nrm[c]))
+            return pb_fail(PB_ERR_NULL, "mesh.%s[%d] is NULL", m->pos[c] ? "nrm" : "pos", c);
     for (int j = 0; j < m->influences; j++)
         if (!m->idx[j] || !m->w[j]) return pb_fail(PB_ERR_NULL, "mesh.%s[%d] is NULL", m->idx[j] ? "w" : "idx", j);
     for (size_t v = 0; v < m->n; v++) {
         for (int c = 0; c < 3; c++) {
             if (!isfinite(m->pos[c][v]))
                 return pb_fail(PB_ERR_PARAM, "mesh.pos[%d] of vertex %zu is %g (must be finite)", c, v, (double)m->pos[c][v]);
-            if (!isfinite(m->nrm[c][v]))
+            if (normals && !isfinite(m->nrm[c][v]))
                 return pb_fail(PB_ERR_PARAM, "mesh.nrm[%d] of vertex %zu is %g (must be finite)", c, v, (double)m->nrm[c][v]);
         }
         double sum = 0;
@@ -115,6 +117,8 @@ pb_status pb_mesh_check(const pb_mesh *m, size_t joints)
     }
     return PB_OK;
 }
+
+pb_status pb_mesh_check(const pb_mesh *m, size_t joints) { return mesh_check(m, joints, 1); }
 
 struct pb_skin_job {
     pb_skin_fn fn;
@@ -157,27 +161,29 @@ static span fspan(const void *p, size_t count, size_t size)
 }
 static int overlap(span a, span b) { return a.lo < b.hi && b.lo < a.hi; }
 
-/* Every out plane against every other out plane, mesh plane and the palette. */
-static pb_status check_alias(const pb_mesh *m, const pb_palette *pal, size_t width, const pb_skinned *o)
+/* Every out plane against every other out plane, mesh plane and the palette
+ * (the normal planes only when `normals`). */
+static pb_status check_alias(const pb_mesh *m, const pb_palette *pal, size_t width, const pb_skinned *o, int normals)
 {
     span in[7 + 2 * PB_SKIN_MAX_INFLUENCES];
     int nin = 0;
     for (int c = 0; c < 3; c++) {
         in[nin++] = fspan(m->pos[c], m->n, sizeof(float));
-        in[nin++] = fspan(m->nrm[c], m->n, sizeof(float));
+        if (normals) in[nin++] = fspan(m->nrm[c], m->n, sizeof(float));
     }
     for (int j = 0; j < m->influences; j++) {
         in[nin++] = fspan(m->idx[j], m->n, sizeof(uint32_t));
         in[nin++] = fspan(m->w[j], m->n, sizeof(float));
     }
     in[nin++] = fspan(pal->data, pal->n * width, sizeof(float));
-    for (int a = 0; a < 6; a++) {
+    const int nout = normals ? 6 : 3;
+    for (int a = 0; a < nout; a++) {
         span sa = fspan(a < 3 ? o->pos[a] : o->nrm[a - 3], o->n, sizeof(float));
         for (int b = 0; b < nin; b++)
             if (overlap(sa, in[b]))
                 return pb_fail(PB_ERR_ALIAS, "out.%s[%d] overlaps %s", a < 3 ? "pos" : "nrm", a % 3,
                                b == nin - 1 ? "the palette" : "a mesh plane");
-        for (int b = a + 1; b < 6; b++)
+        for (int b = a + 1; b < nout; b++)
             if (overlap(sa, fspan(b < 3 ? o->pos[b] : o->nrm[b - 3], o->n, sizeof(float))))
                 return pb_fail(PB_ERR_ALIAS, "out.%s[%d] overlaps out.%s[%d]", a < 3 ? "pos" : "nrm", a % 3,
                                b < 3 ? "pos" : "nrm", b % 3);
@@ -206,7 +212,11 @@ static pb_status job_init(pb_skin_job *j, pb_skin_method method, const pb_varian
     if (!c->mesh) return pb_fail(PB_ERR_NULL, "%s: mesh is NULL", name);
     if (!pal || !pal->data) return pb_fail(PB_ERR_NULL, "%s: palette%s is NULL", name, pal ? ".data" : "");
     if (!o) return pb_fail(PB_ERR_NULL, "%s: out is NULL", name);
-    for (int p = 0; p < 6; p++)
+    if (c->flags & ~PB_SKIN_FLAGS_KNOWN)
+        return pb_fail(PB_ERR_PARAM, "%s: flags = %#x has unknown bits %#x (known: PB_SKIN_POSITIONS_ONLY = %#x)", name,
+                       c->flags, c->flags & ~PB_SKIN_FLAGS_KNOWN, PB_SKIN_POSITIONS_ONLY);
+    const int normals = !(c->flags & PB_SKIN_POSITIONS_ONLY);
+    for (int p = 0; p < (normals ? 6 : 3); p++)
         if (!(p < 3 ? o->pos[p] : o->nrm[p - 3]))
             return pb_fail(PB_ERR_NULL, "%s: out.%s[%d] is NULL", name, p < 3 ? "pos" : "nrm", p % 3);
     const size_t C = c->characters ? c->characters : 1;
@@ -218,20 +228,21 @@ static pb_status job_init(pb_skin_job *j, pb_skin_method method, const pb_varian
     if (pal->n > (size_t)INT32_MAX / width)
         return pb_fail(PB_ERR_SIZE, "%s: palette.n = %zu entries is too large (32-bit gather offsets: at most %zu)",
                        name, pal->n, (size_t)INT32_MAX / width);
-    pb_status s = pb_mesh_check(c->mesh, pal->n / C);
+    pb_status s = mesh_check(c->mesh, pal->n / C, normals);
     if (s != PB_OK) return prefixed(s, name);
     const pb_mesh *m = c->mesh;
     if (o->n != m->n) return pb_fail(PB_ERR_SIZE, "%s: out.n = %zu, mesh.n = %zu", name, o->n, m->n);
-    if ((s = check_alias(m, pal, width, o)) != PB_OK) return prefixed(s, name);
+    if ((s = check_alias(m, pal, width, o, normals)) != PB_OK) return prefixed(s, name);
     if ((s = v ? pb_variant_check(v) : pb_variant_active(&v)) != PB_OK) return s;
     j->fn = method == PB_SKIN_LBS ? v->aux->lbs : v->aux->dqs;
     j->lanes = v->lanes;
     pb_skin_kargs *k = &j->k;
     k->n = m->n;
     k->influences = m->influences;
-    for (int p = 0; p < 3; p++) {
-        k->pos[p] = m->pos[p]; k->nrm[p] = m->nrm[p];
-        k->out_pos[p] = o->pos[p]; k->out_nrm[p] = o->nrm[p];
+    k->pos_only = !normals;
+    for (int p = 0; p < 3; p++) {   /* positions only: no normal planes, not even non-NULL ones */
+        k->pos[p] = m->pos[p]; k->nrm[p] = normals ? m->nrm[p] : NULL;
+        k->out_pos[p] = o->pos[p]; k->out_nrm[p] = normals ? o->nrm[p] : NULL;
     }
     for (int i = 0; i < m->influences; i++) { k->idx[i] = m->idx[i]; k->w[i] = m->w[i]; }
     k->pal = pal->data + c->character * width;
@@ -279,7 +290,7 @@ void pb_skin_job_free(pb_skin_job *job)
 
 static pb_status skin_once(pb_skin_method method, const pb_mesh *mesh, const pb_palette *palette, pb_skinned *out)
 {
-    pb_skin_call c = { mesh, palette, 1, 0, out };
+    pb_skin_call c = { mesh, palette, 1, 0, out, 0 };
     pb_skin_job j;   /* on the stack: a one-shot call allocates nothing (so finds no spans) */
     pb_status s = job_init(&j, method, NULL, &c);
     if (s != PB_OK) return s;

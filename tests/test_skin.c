@@ -102,7 +102,7 @@ static void rigid_error(const pb_variant *v, pb_skin_method method, pb_skin_case
 {
     pb_skinned o;
     pb_skinned_alloc(&o, c->mesh.n);
-    pb_skin_call call = { &c->mesh, method == PB_SKIN_LBS ? &c->mat : &c->dq, 1, 0, &o };
+    pb_skin_call call = { &c->mesh, method == PB_SKIN_LBS ? &c->mat : &c->dq, 1, 0, &o, 0 };
     pb_skin_job *job = NULL;
     CHECK(pb_skin_job_create(&job, method, v, &call) == PB_OK, "%s", pb_last_error());
     pb_skin_job_run(job);
@@ -267,7 +267,7 @@ static void test_bad_input(void)
     for (int method = 0; method < 2; method++) {
         pb_skin_method me = (pb_skin_method)method;
         pb_palette *pal = me == PB_SKIN_LBS ? &c.mat : &c.dq;
-        pb_skin_call good = { m, pal, 1, 0, &o }, k;
+        pb_skin_call good = { m, pal, 1, 0, &o, 0 }, k;
         expect_bad(me, &good, PB_OK, NULL, "good call");
         expect_bad(me, NULL, PB_ERR_NULL, "call", "call NULL");
         k = good; k.mesh = NULL; expect_bad(me, &k, PB_ERR_NULL, "mesh", "mesh NULL");
@@ -335,7 +335,7 @@ static void test_jobs(void)
         pb_skinned a, b;
         pb_skinned_alloc(&a, 50);
         pb_skinned_alloc(&b, 50);
-        pb_skin_call ca = { &c.mesh, pal, 1, 0, &a }, cb = { &c.mesh, cp, 3, 1, &b };
+        pb_skin_call ca = { &c.mesh, pal, 1, 0, &a, 0 }, cb = { &c.mesh, cp, 3, 1, &b, 0 };
         pb_skin_job *ja, *jb;
         CHECK(pb_skin_job_create(&ja, (pb_skin_method)method, NULL, &ca) == PB_OK, "%s", pb_last_error());
         CHECK(pb_skin_job_create(&jb, (pb_skin_method)method, NULL, &cb) == PB_OK, "%s", pb_last_error());
@@ -376,7 +376,7 @@ static void test_palette_sizes(void)
                 pb_palette p = method ? c.dq : c.mat;
                 p.n = cuts[k];
                 CHECK(pb_skinned_alloc(&out[k], c.mesh.n) == PB_OK, "%s", pb_last_error());
-                pb_skin_call call = { &c.mesh, &p, 1, 0, &out[k] };
+                pb_skin_call call = { &c.mesh, &p, 1, 0, &out[k], 0 };
                 pb_skin_job *job = NULL;
                 CHECK(pb_skin_job_create(&job, (pb_skin_method)method, variants[i], &call) == PB_OK, "%s",
                       pb_last_error());
@@ -461,8 +461,8 @@ static void test_spans(void)
             for (size_t i = 0; i < nvariants; i++) {
                 pb_skinned a, b;
                 CHECK(pb_skinned_alloc(&a, n) == PB_OK && pb_skinned_alloc(&b, n) == PB_OK, "%s", pb_last_error());
-                pb_skin_call ca = { &c.mesh, method ? &c.dq : &c.mat, 1, 0, &a };
-                pb_skin_call cb = { &sh.mesh, method ? &c.dq : &c.mat, 1, 0, &b };
+                pb_skin_call ca = { &c.mesh, method ? &c.dq : &c.mat, 1, 0, &a, 0 };
+                pb_skin_call cb = { &sh.mesh, method ? &c.dq : &c.mat, 1, 0, &b, 0 };
                 pb_skin_job *ja = NULL, *jb = NULL;
                 CHECK(pb_skin_job_create(&ja, (pb_skin_method)method, variants[i], &ca) == PB_OK &&
                       pb_skin_job_create(&jb, (pb_skin_method)method, variants[i], &cb) == PB_OK, "%s", pb_last_error());

@@ -34,14 +34,20 @@ void pb_skin_case_free(pb_skin_case *c);
  * the double oracle: positions (data units, m) and normals (absolute). */
 typedef struct { double pos, nrm; } pb_skin_err;
 pb_status pb_skin_error(const pb_variant *v, pb_skin_method method, const pb_skin_case *c, pb_skin_err *err);
+/* The same for a call with `flags` (posebench/skin.h). PB_SKIN_POSITIONS_ONLY:
+ * the variant runs on the mesh without its normal planes (NULL), over output
+ * normals filled with NaN; err->nrm is 0 when they all stayed NaN, else
+ * infinite (a normal written), and the oracle skins positions only. */
+pb_status pb_skin_error_flags(const pb_variant *v, pb_skin_method method, unsigned flags, const pb_skin_case *c,
+                              pb_skin_err *err);
 
 /* The tolerance rows: a variant passes when its error is at most
  * max(k x the float reference's own, floor). */
 typedef struct { const char *op; double k, pos_floor, nrm_floor; const char *reason; } pb_skin_tol;
 extern const pb_skin_tol pb_skin_tolerance[2];   /* [PB_SKIN_LBS], [PB_SKIN_DQS] */
 
-/* Every variant (emulated ones too) x method x case (random; the mocap
- * case when m has clips): one table row each to out, and a pos and an nrm
+/* Every variant (emulated ones too) x method x case (random, bones; the
+ * mocap case when m has clips) x form (full; positions only, case <name>_pos): one table row each to out, and a pos and an nrm
  * row each to sink (NULL: none). Returns the number of failing table rows,
  * or -1 on a set-up error. */
 int pb_skin_validate(FILE *out, const pb_mocap *m, const pb_val_sink *sink);

@@ -113,14 +113,27 @@ typedef struct pb_skin_call {
     size_t characters;           /* 0 counts as 1 */
     size_t character;            /* < characters */
     pb_skinned *out;             /* n = mesh->n */
+    unsigned flags;              /* PB_SKIN_* below; 0: positions and normals */
 } pb_skin_call;
+
+/* Flags of a skinning call (pb_skin_call.flags, or'ed).
+ * PB_SKIN_POSITIONS_ONLY: skin positions only, for engines that skin
+ * normals (tangent frames) elsewhere, e.g. in a shader. The mesh's normal
+ * planes are not read and the output's not written: either may be NULL,
+ * and neither is checked (not for NaNs, not for overlaps). The positions
+ * are those of the full call bit for bit; the kernel saves the normals'
+ * arithmetic and 24 of the 80 bytes a vertex moves. Without the flag a
+ * NULL normal plane is an error (PB_ERR_NULL), never a silent switch. */
+#define PB_SKIN_POSITIONS_ONLY 1u
+#define PB_SKIN_FLAGS_KNOWN PB_SKIN_POSITIONS_ONLY
 
 /* A validated skinning call (validate once, run many: the mesh, palette and
  * output buffers must outlive it; their contents may change between runs,
  * but a changed mesh must be checked again by a new job).
  * pb_skin_job_create errors: PB_ERR_NULL (job, call, mesh, palette,
- * palette->data, out, an out plane), PB_ERR_PARAM (method unknown;
- * character >= characters), PB_ERR_SIZE (palette->n not a multiple of
+ * palette->data, out, an out plane: with PB_SKIN_POSITIONS_ONLY the
+ * position planes only), PB_ERR_PARAM (method unknown; a flag outside
+ * PB_SKIN_FLAGS_KNOWN; character >= characters), PB_ERR_SIZE (palette->n not a multiple of
  * characters, or too large to index with 32-bit offsets: n x width >=
  * 2^31; out->n != mesh->n), PB_ERR_UNSUPPORTED (variant not runnable here),
  * PB_ERR_ALIAS (an out plane overlaps a mesh plane or the palette),
@@ -141,8 +154,9 @@ PB_API pb_status pb_skin_job_run(const pb_skin_job *job);   /* PB_ERR_NULL, else
 PB_API void pb_skin_job_free(pb_skin_job *job);
 
 /* One-shot calls with the active variant, a single character's palette
- * (characters = 1): pb_skin_job_create's checks, then the kernel (without
- * the runs: a one-shot call allocates nothing). */
+ * (characters = 1), positions and normals: pb_skin_job_create's checks,
+ * then the kernel (without the runs: a one-shot call allocates nothing).
+ * Positions only: a job with PB_SKIN_POSITIONS_ONLY. */
 PB_API pb_status pb_skin_lbs(const pb_mesh *mesh, const pb_palette *palette, pb_skinned *out);
 PB_API pb_status pb_skin_dqs(const pb_mesh *mesh, const pb_palette *palette, pb_skinned *out);
 
