@@ -50,6 +50,7 @@ typedef struct budget_row {
 
 typedef struct budget_res {
     double budget, duration, halflife;   /* us; s; s */
+    float hl[3];                         /* Unreal's dead blending: estimate_halflife's scale, min, max (s) */
     long joints, frames, reps;
     size_t characters;                   /* the crowd asked for */
     long cap;                            /* the largest crowd a search may measure */

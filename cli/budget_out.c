@@ -149,7 +149,8 @@ void budget_print(const budget_res *R)
     printf("posebench budget: %.0f us per frame for %zu characters x %ld joints (%s), variant %s, %s\n", R->budget,
            R->characters, R->joints, R->scene, pb_variant_name(R->v), smp);
     printf("transition window %.2f s (smoothstep weight for cross-fades and dead blending), dead-blending half-life "
-           "%.2f s\n\n", R->duration, R->halflife);
+           "%.2f s (dead_ue: clamp(%g d / v, %g, %g) s)\n\n", R->duration, R->halflife, (double)R->hl[0], (double)R->hl[1],
+           (double)R->hl[2]);
     printf("COST per frame for the crowd, median of %ld x %ld frames (CPU time); spread: (max - min) / median\n",
            R->reps, R->frames);
     printf("%-17s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "", "", "method", "", "", "",
@@ -357,6 +358,8 @@ int budget_write_json(const budget_res *R, const char *path)
          cJSON_AddStringToObject(cf, "variant", pb_variant_name(R->v)) &&
          cJSON_AddStringToObject(cf, "sampler", pb_op_get(R->sampler)->name) &&
          cJSON_AddNumberToObject(cf, "duration_s", R->duration) && cJSON_AddNumberToObject(cf, "halflife_s", R->halflife) &&
+         cJSON_AddNumberToObject(cf, "halflife_scale", R->hl[0]) && cJSON_AddNumberToObject(cf, "halflife_min_s", R->hl[1]) &&
+         cJSON_AddNumberToObject(cf, "halflife_max_s", R->hl[2]) &&
          cJSON_AddNumberToObject(cf, "frames", (double)R->frames) &&
          cJSON_AddNumberToObject(cf, "threads", R->threads) &&
          cJSON_AddNumberToObject(cf, "block", (double)fused_block(R->cost_scene, 0)) &&

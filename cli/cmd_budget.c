@@ -26,6 +26,7 @@
 #include "command.h"
 #include "context.h"
 #include "frame_cmd.h"
+#include "halflife_opts.h"
 #include "measure.h"
 #include "pick.h"
 
@@ -35,7 +36,7 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_THREADS, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -55,6 +56,7 @@ static const opt_spec opts[O_COUNT] = {
     [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write both tables as JSON" },
     [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
                     "the threaded whole frame: fused blocks on N threads (wall time)" },
+    HALFLIFE_EST_OPTS(""),   /* O_HL_SCALE, O_HL_MIN, O_HL_MAX */
 };
 
 /* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
@@ -97,6 +99,7 @@ static pb_status blocks_ready(pb_frame_blocks *b, const budget_res *R, size_t n,
         b->crowd[i].duration = (float)R->duration;
         b->crowd[i].halflife = (float)R->halflife;
     }
+    if (st == PB_OK) st = pb_frame_blocks_halflife_est(b, R->hl[0], R->hl[1], R->hl[2]);
     if (st == PB_OK) st = pb_frame_blocks_begin(b, R->v, m, 0.0f, R->pool);
     if (st == PB_OK) st = pb_frame_blocks_step(b, R->v, m, 0, PB_FO_FUSED, R->pool);
     if (st != PB_OK) pb_frame_blocks_free(b);
@@ -110,7 +113,8 @@ static pb_status crowd_ready(pb_frame_crowd *c, const budget_res *R, size_t n, p
     if (st != PB_OK) return st;
     c->duration = (float)R->duration;
     c->halflife = (float)R->halflife;
-    st = pb_frame_sample(c, R->v, 0, 0);
+    st = pb_frame_crowd_halflife_est(c, R->hl[0], R->hl[1], R->hl[2]);
+    if (st == PB_OK) st = pb_frame_sample(c, R->v, 0, 0);
     if (st == PB_OK) st = pb_frame_sample(c, R->v, 1, 0);
     if (st == PB_OK) st = pb_frame_begin(c, R->v, m);
     if (st == PB_OK) st = pb_frame_step(c, R->v, m, 0);   /* one validated frame, caches warm */
@@ -297,6 +301,11 @@ static int measure_quality(budget_res *R, const pb_scene *syn, pb_scene *cmu, pb
     }
     crowd.duration = (float)R->duration;
     crowd.halflife = (float)R->halflife;
+    if (pb_frame_crowd_halflife_est(&crowd, R->hl[0], R->hl[1], R->hl[2]) != PB_OK) {   /* checked by run() */
+        fprintf(stderr, "posebench budget: %s\n", pb_last_error());
+        pb_frame_crowd_free(&crowd);
+        return EXIT_USAGE;
+    }
     bq_quality per_pair[NM * BUDGET_MAX_PAIRS], mean[NM];
     pb_status st = bq_measure(&crowd, R->v, budget_methods, NM, R->pairs, R->np, per_pair, mean, &R->src_vj,
                               &R->src_aj);
@@ -323,6 +332,8 @@ static int run(const opt_val *o, int nrest, char **rest)
     R.budget = o[O_BUDGET].count ? o[O_BUDGET].d : 500;
     R.duration = o[O_DURATION].count ? o[O_DURATION].d : PB_FRAME_TRANSITION_S;
     R.halflife = o[O_HALFLIFE].count ? o[O_HALFLIFE].d : PB_FRAME_HALFLIFE_S;
+    const opt_val *hl[3] = { &o[O_HL_SCALE], &o[O_HL_MIN], &o[O_HL_MAX] };
+    if (halflife_est_opts("budget", hl, R.hl) != 0) return EXIT_USAGE;
     long characters = o[O_CHARACTERS].count ? o[O_CHARACTERS].l : 200;
     R.joints = o[O_JOINTS].count ? o[O_JOINTS].l : 64;
     R.frames = o[O_FRAMES].count ? o[O_FRAMES].l : quick ? 30 : 100;

@@ -16,55 +16,13 @@
 #include "command.h"
 #include "context.h"
 #include "frame_cmd.h"
+#include "frame_opts.h"
 #include "posebench/frame.h"
 #include "measure.h"
 #include "pick.h"
 
-#define MAX_VARIANTS 16
-#define MAX_BVH 64
-
-enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
-       O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_SOURCE, O_MM_INTERVAL, O_MM_SEARCH, O_GRAPH, O_COUNT };
-static const opt_spec opts[O_COUNT] = {
-    [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
-    [O_JOINTS] = { "joints", OPT_LONG, "N", 4, 4096, NULL, 0, "64", "synthetic skeleton joints" },
-    [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, MAX_BVH, NULL,
-                "also run a BVH clip (two consecutive files with the same hierarchy are source and\n"
-                "destination, otherwise a file plays against itself)" },
-    [O_BVH_SCALE] = { "bvh-scale", OPT_DOUBLE, "S", 1e-6, 1e6, NULL, 0, "0.01: centimetres to metres",
-                      "unit scale of the --bvh files" },
-    [O_NO_CMU] = { "no-cmu", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
-                   "skip the packaged CMU clips (" PB_CMU_DIR "/01_01.bvh, 01_03.bvh)" },
-    [O_METHOD] = { "method", OPT_CHOICE, NULL, 0, 0, "crossfade|inertialize|dead", 3, "all three",
-                   "cross-fade (blend), inertialize, dead (dead_blending)" },
-    [O_FRAMES] = { "frames", OPT_LONG, "N", 1, 1000000, NULL, 0, "200; --quick 20", "timed frames per repetition" },
-    [O_REPS] = { "reps", OPT_LONG, "N", 1, 1000, NULL, 0, "5; --quick 3", "repetitions, median reported" },
-    [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, PICK_SAMPLER_CHOICES, 0, "linear", PICK_SAMPLER_HELP },
-    [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
-                    "only this variant (default: the forced one, else every native variant this CPU runs)" },
-    [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "20 frames x 3 repetitions, a 200-vertex mesh" },
-    [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write the table as JSON" },
-    [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
-                    "the blocked table's scaling rows: 1, 2, ... N threads" },
-    [O_BLOCK] = { "block", OPT_LONG, "N", PB_FRAME_BLOCK_MIN, 4096, NULL, 0, "the most that fits half of L2",
-                  "characters per block in the blocked table (fused and staged)" },
-    [O_VERTICES] = { "vertices", OPT_LONG, "N", 0, 1000000, NULL, 0, "2000; --quick 200",
-                     "synthetic mesh skinned per character (by --skin); 0: no skinning stage" },
-    [O_SKIN] = { "skin", OPT_CHOICE, NULL, 0, 0, "lbs|dqs", 0, "lbs",
-                 "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
-    [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm|graph", 0, "clips",
-                   "the pose source: each character playing its clips (the stages above), motion matching\n"
-                   "(search, switch by inertialization, FK: its own table), or a blend graph per character\n"
-                   "(state machine, blend spaces, all transition methods, masked layers: its own table;\n"
-                   "1000 characters unless --characters; --block, --vertices, --skin, --method, --sampler and\n"
-                   "--threads are the clips source's, refused with the others)" },
-    [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
-    [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
-                      "--source mm: the database search" },
-    [O_GRAPH] = { "graph", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
-                  "--source graph: run the blend graph defined in this JSON file instead of the built-in one\n"
-                  "(docs/graph_json.md; data/graph_default.json is the built-in one as a file)" },
-};
+#define MAX_VARIANTS FRAME_MAX_VARIANTS
+#define MAX_BVH FRAME_MAX_BVH
 
 enum { ST_SAMPLE, ST_TRANSITION, ST_ADDITIVE, ST_LEGFK, ST_IK, ST_FK, ST_PALETTE, ST_SKIN, ST_COUNT };
 static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "legs_fk", "ik", "fk", "palette",
@@ -192,7 +150,7 @@ fail_free:
     free(tot);
 fail:
     fprintf(stderr, "posebench frame: %s (%s, %s, %s): %s\n", c->failed ? c->failed : "?", c->sc->name,
-            pb_variant_name(v), pb_frame_method_get(m)->method, pb_last_error());
+            pb_variant_name(v), pb_frame_method_name(m), pb_last_error());
     return -1;
 }
 
@@ -204,7 +162,7 @@ static void print_us(double v, int width)
 
 static void print_row(const frame_row *row, size_t characters, double cpm)
 {
-    printf("%-16s %-8s", pb_frame_method_get(row->m)->method, pb_variant_name(row->v));
+    printf("%-16s %-8s", pb_frame_method_name(row->m), pb_variant_name(row->v));
     const int w[ST_COUNT] = { 9, 10, 9, 8, 9, 8, 8, 8 };
     for (int s = 0; s < ST_COUNT; s++) {
         if (row->missing[s][0]) printf(" %*.*s", w[s], w[s], row->missing[s]);
@@ -286,6 +244,9 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
          cJSON_AddNumberToObject(cf, "transition_s", (double)PB_FRAME_TRANSITION_S) &&
          cJSON_AddNumberToObject(cf, "halflife_s", (double)PB_FRAME_HALFLIFE_S) &&
+         cJSON_AddNumberToObject(cf, "halflife_scale", (double)cfg->hl[0]) &&
+         cJSON_AddNumberToObject(cf, "halflife_min_s", (double)cfg->hl[1]) &&
+         cJSON_AddNumberToObject(cf, "halflife_max_s", (double)cfg->hl[2]) &&
          cJSON_AddNumberToObject(cf, "additive_weight", (double)PB_FRAME_ADDITIVE_WEIGHT) &&
          cJSON_AddStringToObject(cf, "timing", "CPU time (CLOCK_PROCESS_CPUTIME_ID) of each block of whole frames, "
                                                "medians over repetitions; stages timed inside the whole frame by "
@@ -394,7 +355,7 @@ static void print_legend(const frame_cfg *cfg)
 }
 
 /* The scene's blocked table (frame_fused.c): every method x variant of the first. */
-static int fused_table(pb_frame_crowd *crowd, const frame_cfg *cfg, const int want_m[3], const pb_frame_method mlist[3],
+static int fused_table(pb_frame_crowd *crowd, const frame_cfg *cfg, int nm, const pb_frame_method *mlist,
                        const pb_variant *const *vars, int nv, cJSON *root)
 {
     const pb_scene *sc = crowd->sc;
@@ -411,11 +372,10 @@ static int fused_table(pb_frame_crowd *crowd, const frame_cfg *cfg, const int wa
     printf(" %9s %8s\n", "total us", "ns/joint");
     cJSON *fr = root ? cJSON_GetObjectItemCaseSensitive(root, "blocked") : NULL;
     if (root && !fr && !(fr = cJSON_AddArrayToObject(root, "blocked"))) return EXIT_USAGE;
-    for (int mi = 0; mi < 3; mi++) {
-        if (!want_m[mi]) continue;
+    for (int mi = 0; mi < nm; mi++) {
         for (int vi = 0; vi < nv; vi++) {
             fused_row row;
-            fprintf(stderr, "posebench frame: %s, blocks, %s, %s ...\n", sc->name, pb_frame_method_get(mlist[mi])->method,
+            fprintf(stderr, "posebench frame: %s, blocks, %s, %s ...\n", sc->name, pb_frame_method_name(mlist[mi]),
                     pb_variant_name(vars[vi]));
             if (fused_measure(crowd, cfg, vars[vi], mlist[mi], &row) != 0) return EXIT_CHECK;
             fused_print(&row, sc, vars[vi], mlist[mi], cfg->characters);
@@ -428,31 +388,11 @@ static int fused_table(pb_frame_crowd *crowd, const frame_cfg *cfg, const int wa
     return EXIT_OK;
 }
 
-/* Options only one pose source reads: given with another source they would be silently ignored, so they are
- * refused (--graph without --source graph, --block with --source mm). 0, or -1 after a message. */
-static int source_options(const opt_val *v)
-{
-    static const struct { int opt, source; } only[] = {
-        { O_MM_INTERVAL, 1 }, { O_MM_SEARCH, 1 }, { O_GRAPH, 2 }, { O_BLOCK, 0 }, { O_VERTICES, 0 }, { O_SKIN, 0 },
-        { O_METHOD, 0 }, { O_SAMPLER, 0 }, { O_THREADS, 0 },
-    };
-    static const char *const source_name[3] = { "clips", "mm", "graph" };
-    int source = v[O_SOURCE].count ? v[O_SOURCE].choice : 0;
-    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
-        if (v[only[i].opt].count && only[i].source != source) {
-            fprintf(stderr, "posebench frame: --%s goes with --source %s%s, not --source %s%s\n", opts[only[i].opt].name,
-                    source_name[only[i].source], only[i].source ? "" : " (the default)", source_name[source],
-                    v[O_SOURCE].count ? "" : " (the default)");
-            return -1;
-        }
-    return 0;
-}
-
 static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
     int quick = v[O_QUICK].count > 0;
-    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0, NULL };
+    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0, NULL, { 0 }, 0 };
     if (v[O_THREADS].count) cfg.threads = (int)v[O_THREADS].l;
     if (v[O_BLOCK].count) cfg.block = (size_t)v[O_BLOCK].l;
     if (v[O_CHARACTERS].count) cfg.characters = (size_t)v[O_CHARACTERS].l;
@@ -461,15 +401,9 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (v[O_SAMPLER].count) cfg.sampler = pick_sampler(v[O_SAMPLER].choice);
     long joints = v[O_JOINTS].count ? v[O_JOINTS].l : 64;
     float bvh_scale = v[O_BVH_SCALE].count ? (float)v[O_BVH_SCALE].d : 0.01f;
-    int want_m[3] = { 0, 0, 0 };
-    for (int i = 0; i < v[O_METHOD].count; i++) {
-        const char *m = v[O_METHOD].all[i];
-        want_m[!strcmp(m, "crossfade") ? 0 : !strcmp(m, "inertialize") ? 1 : 2] = 1;
-    }
-    if (!v[O_METHOD].count) want_m[0] = want_m[1] = want_m[2] = 1;
-    const pb_frame_method mlist[3] = { PB_FM_CROSSFADE, PB_FM_INERTIALIZE, PB_FM_DEAD };
-
-    if (source_options(v) != 0) return EXIT_USAGE;
+    pb_frame_method mlist[FRAME_MAX_METHODS];
+    int nm = frame_opts_methods(v, mlist);
+    if (nm < 0 || frame_opts_sources(v) != 0 || frame_opts_halflife_est(v, &cfg) != 0) return EXIT_USAGE;
     /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
      * builds run report --quick) */
     size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
@@ -529,13 +463,14 @@ static int run(const opt_val *v, int nrest, char **rest)
     }
     if (status == EXIT_OK)
         printf("posebench frame: %zu characters per crowd, %d frames x %d repetitions (median), %s, transition "
-               "window %.2f s, dead-blending half-life %.2f s, CPU time\n",
+               "window %.2f s, dead-blending half-life %.2f s (dead_ue: clamp(%g d / v, %g, %g) s), CPU time\n",
                cfg.characters, cfg.frames, cfg.reps, pb_op_get(cfg.sampler)->name, (double)PB_FRAME_TRANSITION_S,
-               (double)PB_FRAME_HALFLIFE_S);
+               (double)PB_FRAME_HALFLIFE_S, (double)cfg.hl[0], (double)cfg.hl[1], (double)cfg.hl[2]);
     for (int si = 0; si < ns && status == EXIT_OK; si++) {
         pb_scene *sc = &scenes[si];
         pb_frame_crowd crowd;
-        if (pb_frame_crowd_init(&crowd, sc, cfg.characters, cfg.sampler) != PB_OK) {
+        if (pb_frame_crowd_init(&crowd, sc, cfg.characters, cfg.sampler) != PB_OK ||
+            pb_frame_crowd_halflife_est(&crowd, cfg.hl[0], cfg.hl[1], cfg.hl[2]) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             status = EXIT_USAGE;
             break;
@@ -548,11 +483,10 @@ static int run(const opt_val *v, int nrest, char **rest)
                stage_head[7], "stage sum",
                "total us", "diff", "apart sum", "spread", "chars/ms", "setup us");
         fflush(stdout);
-        for (int mi = 0; mi < 3 && status == EXIT_OK; mi++) {
-            if (!want_m[mi]) continue;
+        for (int mi = 0; mi < nm && status == EXIT_OK; mi++) {
             for (int vi = 0; vi < nv; vi++) {
                 frame_row row = { .sc = sc, .v = vars[vi], .m = mlist[mi] };
-                fprintf(stderr, "posebench frame: %s, %s, %s ...\n", sc->name, pb_frame_method_get(row.m)->method,
+                fprintf(stderr, "posebench frame: %s, %s, %s ...\n", sc->name, pb_frame_method_name(row.m),
                         pb_variant_name(row.v));
                 if (measure(&crowd, &cfg, &row) != 0) {
                     status = EXIT_CHECK;
@@ -567,7 +501,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
             }
         }
-        if (status == EXIT_OK) status = fused_table(&crowd, &cfg, want_m, mlist, vars, nv, root);
+        if (status == EXIT_OK) status = fused_table(&crowd, &cfg, nm, mlist, vars, nv, root);
         pb_frame_crowd_free(&crowd);
     }
     if (status == EXIT_OK) print_legend(&cfg);
@@ -587,7 +521,7 @@ const command cmd_frame = {
              "  both legs -> FK with velocities -> matrix palette -> skinning; CPU time per stage, per variant and transition\n"
              "  method. Scenes: a synthetic skeleton (--joints), the packaged CMU clips when installed, and any\n"
              "  --bvh files.\n",
-    .opts = opts,
+    .opts = frame_opts,
     .nopts = O_COUNT,
     .run = run,
 };

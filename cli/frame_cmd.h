@@ -15,6 +15,8 @@ typedef struct frame_cfg {
     int threads;      /* the most threads the scaling rows use (1, 2, ... threads) */
     size_t block;     /* characters per block; 0: pb_frame_block_default for the L2 of cpu0 */
     const char *graph;   /* --source graph: a definition file (graph_json.h); NULL: the default graph */
+    float hl[3];      /* Unreal's dead blending: estimate_halflife's scale, min, max (--halflife-*) */
+    int hl_set;       /* any of them given (--source graph: then they replace the graph's) */
 } frame_cfg;
 
 #define FUSED_MAX_THREADS 16

@@ -116,8 +116,10 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
     memset(row, 0, sizeof *row);
     row->block = fused_block(sc, cfg->block);
     pb_frame_blocks b;
-    if (pb_frame_blocks_init(&b, sc, cfg->characters, row->block, cfg->sampler) != PB_OK) {
+    if (pb_frame_blocks_init(&b, sc, cfg->characters, row->block, cfg->sampler) != PB_OK ||
+        pb_frame_blocks_halflife_est(&b, cfg->hl[0], cfg->hl[1], cfg->hl[2]) != PB_OK) {
         fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+        pb_frame_blocks_free(&b);   /* (frees what init made; nothing after init's own failure) */
         return -1;
     }
     row->blocks = b.count;
@@ -185,7 +187,7 @@ out:
 
 void fused_print(const fused_row *row, const pb_scene *sc, const pb_variant *v, pb_frame_method m, size_t characters)
 {
-    const char *mk = pb_frame_method_get(m)->method;
+    const char *mk = pb_frame_method_name(m);
     double per = (double)(sc->joints * characters) / 1000.0;   /* us per frame -> ns per joint */
     printf("%-16s %-8s %-7s", mk, pb_variant_name(v), "staged");
     for (int s = 0; s < PB_FS_COUNT; s++) printf(" %9.1f", row->staged_us[s]);

@@ -139,7 +139,8 @@ int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv,
             pb_graph_scene_free(&g);
             return -2;
         }
-        const pb_graph_def *def = cfg->graph ? &user.def : &g.def;
+        pb_graph_def *def = cfg->graph ? &user.def : &g.def;
+        if (cfg->hl_set) def->hl_scale = cfg->hl[0], def->hl_min = cfg->hl[1], def->hl_max = cfg->hl[2];   /* --halflife-* */
         printf("\n%s: %zu joints x %zu characters; %zu states, %zu transitions, %zu layers\n%-8s", sc->name, sc->joints,
                cfg->characters, def->states, def->transitions, def->layers, "variant");
         for (int s = 0; s < PB_GS_COUNT; s++) printf(" %10s", pb_graph_stage_name((pb_graph_stage)s));

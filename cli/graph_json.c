@@ -20,8 +20,8 @@
  *   "transitions" optional, in priority order, at most 256: {"from": a state
  *                 or "*" (any other state), "to", "when": [[param, "<" or
  *                 ">", number], ...] (all must hold, at most 4; none: at
- *                 once), "method": "cut" | "crossfade" | "inertialize" |
- *                 "dead" | "dead_ue", "duration" (s; not for cut)}.
+ *                 once), "method": a frame.h method name the graph runs
+ *                 (pb_graph_method_parse), "duration" (s; not for cut)}.
  *   "layers"      optional, at most 4: {"kind": "override" | "additive",
  *                 "motion", "weight" (a parameter; absent: 1), "mask":
  *                 "upper" | "chest" (the default graph's masks) | "all"
@@ -29,7 +29,8 @@
  *   "start"       optional: the state every character starts in (default:
  *                 the first).
  *   "halflife"    optional: dead blending's extrapolation half-life in s
- *                 (default 0.1, the default graph's).
+ *                 (default 0.1, the default graph's); "halflife_scale",
+ *                 "halflife_min", "halflife_max": Unreal's (dead_ue; 0.3, 0.1, 1).
  * cJSON gives no positions within a parsed tree, so errors name the JSON
  * path ("transitions[3].to"); a syntax error, where cJSON stopped, gets its
  * line and column. */
@@ -231,12 +232,16 @@ static int new_name(ctx *x, const field *f, int kind, size_t n, char *dst)
     return 0;
 }
 
+#define GRAPH_RUNS "cut, crossfade_exact (or crossfade), inertialize, dead_slerp (or dead), dead_ue"
 static int method(ctx *x, const field *f, pb_graph_method *out)
 {
     const char *s = NULL;
-    if (str(x, f, "a method (cut, crossfade, inertialize, dead, dead_ue)", &s)) return -1;
+    if (str(x, f, "a method (" GRAPH_RUNS ")", &s)) return -1;
     if ((*out = pb_graph_method_parse(s)) != PB_GM_COUNT) return 0;
-    return fail(x, f->at, "unknown method \"%s\" (expected cut, crossfade, inertialize, dead or dead_ue)", s);
+    if (pb_frame_method_by_name(s) != PB_FM_COUNT)
+        return fail(x, f->at, "method \"%s\" is not one the graph runs (yet): it runs " GRAPH_RUNS, s);
+    return fail(x, f->at, "unknown method \"%s\" (expected one of " PB_FRAME_METHOD_NAMES "; the graph runs "
+                GRAPH_RUNS ")", s);
 }
 
 /* "method" and "duration" of obj at at (a transition or a loop): a cut takes no duration (0 if absent). */
@@ -444,7 +449,8 @@ static int layer(ctx *x, const field *l, size_t i)
 
 static int parse(ctx *x, const cJSON *root)
 {
-    static const char *const k[] = { "params", "motions", "states", "transitions", "layers", "start", "halflife", NULL };
+    static const char *const k[] = { "params", "motions", "states", "transitions", "layers", "start", "halflife",
+                                     "halflife_scale", "halflife_min", "halflife_max", NULL };
     pb_graph_def *d = &x->g->def;
     /* in this order: names are defined before they are used */
     const struct { const char *key; size_t max; const char *limit; int required; size_t *n; element_fn one; } sec[] = {
@@ -463,6 +469,14 @@ static int parse(ctx *x, const cJSON *root)
     if ((start.v && find(x, &start, K_STATE, &d->start)) ||
         (hl.v && number(x, &hl, 0, 1e6, "a half-life in seconds (> 0)", &d->halflife)))
         return -1;
+    field ue[3] = { get("", root, "halflife_scale"), get("", root, "halflife_min"), get("", root, "halflife_max") };
+    float *uv[3] = { &d->hl_scale, &d->hl_min, &d->hl_max };
+    d->hl_scale = PB_HALFLIFE_EST_SCALE, d->hl_min = PB_HALFLIFE_EST_MIN, d->hl_max = PB_HALFLIFE_EST_MAX;
+    for (int i = 0; i < 3; i++)
+        if (ue[i].v && number(x, &ue[i], 0, PB_HALFLIFE_EST_LIMIT, "Unreal's half-life scale, min or max (0 .. 10)", uv[i]))
+            return -1;
+    if (pb_halflife_est_check("halflife_scale, halflife_min, halflife_max", d->hl_scale, d->hl_min, d->hl_max) != PB_OK)
+        return fail(x, "", "%s", pb_last_error());
     return 0;
 }
 

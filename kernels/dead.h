@@ -269,29 +269,33 @@ PB_VINLINE pb_vf vlog_ratio(pb_vf b, pb_vf a)
     pb_vm one = vle(vabs(wm1), vzero());
     return vsel(one, u, vdiv(vmul(vlog(w), u), vsel(one, vset1(1.0f), wm1)));
 }
-/* Unreal's half-life estimate per lane and axis (reference/transition.h). */
-PB_VINLINE pb_vf vhalflife_est(pb_vf d, pb_vf v)
+/* Unreal's half-life estimate per lane and axis (reference/transition.h), h = clamp(scale d / max_mag(v), lo, hi). */
+typedef struct vhl_est { pb_vf scale, lo, hi; } vhl_est;
+PB_VINLINE pb_vf vhalflife_est(pb_vf d, pb_vf v, vhl_est e)
 {
     pb_vf eps = vset1(PB_HALFLIFE_EST_EPS);
     pb_vf m = vsel(vle(vzero(), v), vmax(v, eps), vmin(v, vneg(eps)));
-    pb_vf h = vmul(vset1(PB_HALFLIFE_EST_SCALE), vdiv(d, m));
-    h = vmin(vmax(h, vset1(PB_HALFLIFE_EST_MIN)), vset1(PB_HALFLIFE_EST_MAX));
+    pb_vf h = vmul(e.scale, vdiv(d, m));
+    h = vmin(vmax(h, e.lo), e.hi);
     return vsel(vlt(vzero(), vabs(v)), h, vzero());   /* v == 0: 0 */
 }
-PB_VINLINE vv3 vv3_halflife_est(vv3 d, vv3 v)
+PB_VINLINE vv3 vv3_halflife_est(vv3 d, vv3 v, vhl_est e)
 {
-    return vv3_make(vhalflife_est(d.x, v.x), vhalflife_est(d.y, v.y), vhalflife_est(d.z, v.z));
+    return vv3_make(vhalflife_est(d.x, v.x, e), vhalflife_est(d.y, v.y, e), vhalflife_est(d.z, v.z, e));
 }
 static void k_estimate_halflife(const pb_kargs *k)
 {
+    float sc, lo, hi;
+    pb_halflife_est_of(&k->p, &sc, &lo, &hi);
+    vhl_est e = { vset1(sc), vset1(lo), vset1(hi) };
     FOR_VECTORS(k) {
         vkf a = vkf_load(k->a, i);
         vv3 dp = vv3_sub(vv3_load(k->b, PB_POS_X, i), a.pos);
         vv3 dr = vq_to_saa(vq_abs(vq_mul(vq_load(k->b, i), vq_inv(a.rot))));
         vv3 bs = vv3_load(k->b, PB_SCL_X, i);
         vv3 ds = vv3_make(vlog_ratio(bs.x, a.scl.x), vlog_ratio(bs.y, a.scl.y), vlog_ratio(bs.z, a.scl.z));
-        vv3_store(k->out, PB_VEL_X, i, vv3_halflife_est(dp, a.vel));
-        vv3_store(k->out, PB_ANG_X, i, vv3_halflife_est(dr, a.ang));
-        vv3_store(k->out, PB_SVL_X, i, vv3_halflife_est(ds, a.svl));
+        vv3_store(k->out, PB_VEL_X, i, vv3_halflife_est(dp, a.vel, e));
+        vv3_store(k->out, PB_ANG_X, i, vv3_halflife_est(dr, a.ang, e));
+        vv3_store(k->out, PB_SVL_X, i, vv3_halflife_est(ds, a.svl, e));
     }
 }

@@ -354,26 +354,29 @@ void REF(dead_blending)(const KARGS *k)
  * of the decay ops ("no extrapolation"), free of the sign of d's rounding. Out: vel, ang,
  * svl hold the half-lives of positions, rotations and scales. */
 static REAL max_mag(REAL v, REAL eps) { return v >= R(0) ? (v > eps ? v : eps) : (v < -eps ? v : -eps); }
-static REAL halflife_est(REAL d, REAL v)
+static REAL halflife_est(REAL d, REAL v, const REAL e[3])
 {
     if (v == R(0)) return R(0);
-    REAL h = R(PB_HALFLIFE_EST_SCALE) * (d / max_mag(v, R(PB_HALFLIFE_EST_EPS)));
-    return h < R(PB_HALFLIFE_EST_MIN) ? R(PB_HALFLIFE_EST_MIN) : h > R(PB_HALFLIFE_EST_MAX) ? R(PB_HALFLIFE_EST_MAX) : h;
+    REAL h = e[0] * (d / max_mag(v, R(PB_HALFLIFE_EST_EPS)));
+    return h < e[1] ? e[1] : h > e[2] ? e[2] : h;
 }
-static vec3 v3_halflife_est(vec3 d, vec3 v)
+static vec3 v3_halflife_est(vec3 d, vec3 v, const REAL e[3])
 {
-    return v3(halflife_est(d.x, v.x), halflife_est(d.y, v.y), halflife_est(d.z, v.z));
+    return v3(halflife_est(d.x, v.x, e), halflife_est(d.y, v.y, e), halflife_est(d.z, v.z, e));
 }
 void REF(estimate_halflife)(const KARGS *k)
 {
+    float sc, lo, hi;   /* the call's scale, min, max (all 0: Unreal's defaults) */
+    pb_halflife_est_of(&k->p, &sc, &lo, &hi);
+    const REAL e[3] = { R(sc), R(lo), R(hi) };
     FOR_EACH(k) {
         kform a = ld_k(k->a, i);
         vec3 bp = ld_v(k->b, PB_POS_X, i), bs = ld_v(k->b, PB_SCL_X, i);
         vec3 dr = q_to_scaled_angle_axis(q_abs(q_mul_inv(ld_q(k->b, i), a.rot)));
-        st_v(k->out, PB_VEL_X, i, v3_halflife_est(v3_sub(bp, a.pos), a.vel));
-        st_v(k->out, PB_ANG_X, i, v3_halflife_est(dr, a.ang));
+        st_v(k->out, PB_VEL_X, i, v3_halflife_est(v3_sub(bp, a.pos), a.vel, e));
+        st_v(k->out, PB_ANG_X, i, v3_halflife_est(dr, a.ang, e));
         vec3 ds = v3(log1p((bs.x - a.scl.x) / a.scl.x), log1p((bs.y - a.scl.y) / a.scl.y),
                      log1p((bs.z - a.scl.z) / a.scl.z));   /* log(b / a), well conditioned near 1 */
-        st_v(k->out, PB_SVL_X, i, v3_halflife_est(ds, a.svl));
+        st_v(k->out, PB_SVL_X, i, v3_halflife_est(ds, a.svl, e));
     }
 }

@@ -88,6 +88,14 @@ void pb_frame_blocks_free(pb_frame_blocks *b)
     memset(b, 0, sizeof *b);
 }
 
+pb_status pb_frame_blocks_halflife_est(pb_frame_blocks *b, float scale, float min, float max)
+{
+    if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_halflife_est: blocks NULL or not made");
+    pb_status st = pb_halflife_est_check("pb_frame_blocks_halflife_est", scale, min, max);
+    for (size_t i = 0; st == PB_OK && i < b->count; i++) st = pb_frame_crowd_halflife_est(&b->crowd[i], scale, min, max);
+    return st;
+}
+
 pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
                                pb_op sampler)
 {

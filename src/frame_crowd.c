@@ -163,6 +163,7 @@ pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc, size_
     c->clip_of[1] = 1;
     c->duration = PB_FRAME_TRANSITION_S;
     c->halflife = PB_FRAME_HALFLIFE_S;
+    c->hl_scale = PB_HALFLIFE_EST_SCALE, c->hl_min = PB_HALFLIFE_EST_MIN, c->hl_max = PB_HALFLIFE_EST_MAX;
     size_t chains = 3 * 2 * characters;
     pb_status st = pb_skeleton_init(&c->skel, sc->parents, sc->joints, characters);
     pb_pose *poses[] = { &c->src, &c->dst, &c->state, &c->tmp, &c->mix, &c->delta, &c->local, &c->global };
@@ -310,9 +311,21 @@ pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method
             c->failed = "pb_pose_alloc";
             return s;
         }
-        pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->halflives };
+        pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->halflives,
+                         .params = { .hl_scale = c->hl_scale, .hl_min = c->hl_min, .hl_max = c->hl_max } };
         return run_op(c, PB_OP_estimate_halflife, v, &call);
     }
+    return PB_OK;
+}
+
+pb_status pb_frame_crowd_halflife_est(pb_frame_crowd *c, float scale, float min, float max)
+{
+    pb_status st = pb_frame_crowd_ok(c, "pb_frame_crowd_halflife_est");
+    if (st != PB_OK) return st;
+    if ((st = pb_halflife_est_check("pb_frame_crowd_halflife_est", scale, min, max)) != PB_OK) return st;
+    if (scale == 0 && min == 0 && max == 0)   /* the op's "defaults" form: the values themselves */
+        scale = PB_HALFLIFE_EST_SCALE, min = PB_HALFLIFE_EST_MIN, max = PB_HALFLIFE_EST_MAX;
+    c->hl_scale = scale, c->hl_min = min, c->hl_max = max;
     return PB_OK;
 }
 

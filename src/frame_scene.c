@@ -217,3 +217,12 @@ static const pb_frame_method_info tmethods[PB_FM_COUNT] = {
                          "copy of the source pose, its rotations as the direction state", 1 },
 };
 const pb_frame_method_info *pb_frame_method_get(pb_frame_method m) { return (unsigned)m < PB_FM_COUNT ? &tmethods[m] : NULL; }
+const char *pb_frame_method_name(pb_frame_method m) { return (unsigned)m < PB_FM_COUNT ? tmethods[m].key : NULL; }
+
+pb_frame_method pb_frame_method_by_name(const char *s)
+{
+    if (!s) return PB_FM_COUNT;
+    for (int m = 0; m < PB_FM_COUNT; m++)
+        if (!strcmp(s, tmethods[m].key)) return (pb_frame_method)m;
+    return !strcmp(s, "crossfade") ? PB_FM_CROSSFADE : !strcmp(s, "dead") ? PB_FM_DEAD : PB_FM_COUNT;
+}

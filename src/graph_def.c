@@ -14,12 +14,19 @@ const char *pb_graph_method_name(pb_graph_method m)
     return (unsigned)m < PB_GM_COUNT ? method_names[m] : NULL;
 }
 
-pb_graph_method pb_graph_method_parse(const char *s)
+pb_graph_method pb_graph_method_of(pb_frame_method m)
 {
-    for (int m = 0; s && m < PB_GM_COUNT; m++)
-        if (!strcmp(s, method_names[m])) return (pb_graph_method)m;
-    return PB_GM_COUNT;
+    switch (m) {
+    case PB_FM_CUT: return PB_GM_CUT;
+    case PB_FM_CROSSFADE: return PB_GM_CROSSFADE;
+    case PB_FM_INERTIALIZE: return PB_GM_INERTIALIZE;
+    case PB_FM_DEAD: return PB_GM_DEAD;
+    case PB_FM_DEAD_UE: return PB_GM_DEAD_UE;
+    default: return PB_GM_COUNT;
+    }
 }
+
+pb_graph_method pb_graph_method_parse(const char *s) { return pb_graph_method_of(pb_frame_method_by_name(s)); }
 
 static int find_name(const char (*names)[PB_GRAPH_MAX_NAME], size_t count, size_t step, const char *name)
 {
@@ -261,5 +268,6 @@ pb_status pb_graph_check(const pb_graph_def *d, const pb_clip *const *clips, siz
         return pb_fail(PB_ERR_PARAM, "pb_graph_check: start state %d (there are %zu)", d->start, d->states);
     if (!isfinite(d->halflife) || d->halflife <= 0)
         return pb_fail(PB_ERR_PARAM, "pb_graph_check: halflife %g (finite, > 0 s)", (double)d->halflife);
+    if ((s = pb_halflife_est_check("pb_graph_check", d->hl_scale, d->hl_min, d->hl_max)) != PB_OK) return s;
     return check_cycles(d);
 }

@@ -218,7 +218,8 @@ pb_status graph_stage_begin(pb_graph_crowd *c, const pb_variant *v)
         s = gather(c, &c->pose, cnt, cnt, GB_B, &b);
         if (s == PB_OK) s = view(c, GB_TMP, c->joints * cnt, &o);
         if (s != PB_OK) break;
-        pb_call call = { .a = &a, .b = &b, .out = &o };
+        pb_call call = { .a = &a, .b = &b, .out = &o,
+                         .params = { .hl_scale = c->def.hl_scale, .hl_min = c->def.hl_min, .hl_max = c->def.hl_max } };
         s = run(c, m == PB_GM_INERTIALIZE ? PB_OP_inertialize_offset : PB_OP_estimate_halflife, v, &call);
         if (s == PB_OK && m == PB_GM_INERTIALIZE) scatter(c, &o, cnt, cnt, &c->offset, 0, PB_PLANES);
         if (s == PB_OK && m == PB_GM_DEAD_UE) scatter(c, &o, cnt, cnt, &c->halflives, PB_STATIC_PLANES, PB_PLANES);

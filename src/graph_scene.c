@@ -162,6 +162,7 @@ pb_status pb_graph_scene_default(pb_graph_scene *g, const pb_scene *sc)
     d->layer[d->layers++] = (pb_graph_layer){ PB_GL_ADDITIVE, 2 * SEGMENTS, P_BREATHE, g->chest };
     d->start = S_IDLE;
     d->halflife = 0.1f;
+    d->hl_scale = PB_HALFLIFE_EST_SCALE, d->hl_min = PB_HALFLIFE_EST_MIN, d->hl_max = PB_HALFLIFE_EST_MAX;
     s = pb_graph_check(d, g->clips, 3);
     if (s != PB_OK) pb_graph_scene_free(g);
     return s;

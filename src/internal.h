@@ -133,6 +133,14 @@ typedef void (*pb_kernel_f64_fn)(const pb_kargs_f64 *k);
 /* |q| of a quaternion given as 4 floats, in double; rest rotations (joint limits) must be unit within
  * PB_UNIT_TOL. */
 #define PB_UNIT_TOL 1e-3
+/* estimate_halflife's scale, min and max from a call's params: all three 0 means Unreal's defaults. */
+static inline void pb_halflife_est_of(const pb_params *p, float *scale, float *lo, float *hi)
+{
+    int dflt = p->hl_scale == 0 && p->hl_min == 0 && p->hl_max == 0;
+    *scale = dflt ? PB_HALFLIFE_EST_SCALE : p->hl_scale;
+    *lo = dflt ? PB_HALFLIFE_EST_MIN : p->hl_min;
+    *hi = dflt ? PB_HALFLIFE_EST_MAX : p->hl_max;
+}
 static inline double pb_quat_len(const float *q)
 {
     return sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);

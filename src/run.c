@@ -135,6 +135,22 @@ pb_status pb_check_params(const pb_op_info *info, const pb_params *p)
         if (params[i].nonneg && !clock && v < 0)
             return pb_fail(PB_ERR_PARAM, "%s: %s is %g (must be >= 0)", info->name, params[i].name, (double)v);
     }
+    if (strcmp(info->name, "estimate_halflife") != 0) return PB_OK;   /* the only op reading them */
+    return pb_halflife_est_check(info->name, p->hl_scale, p->hl_min, p->hl_max);
+}
+
+pb_status pb_halflife_est_check(const char *who, float scale, float lo, float hi)
+{
+    if (scale == 0 && lo == 0 && hi == 0) return PB_OK;   /* Unreal's defaults */
+    const float L = PB_HALFLIFE_EST_LIMIT;
+    if (!(scale > 0 && scale <= L))
+        return pb_fail(PB_ERR_PARAM, "%s: hl_scale is %g (must be in (0, %g]; all three 0: Unreal's defaults)", who,
+                       (double)scale, (double)L);
+    if (!(lo >= 0 && lo <= L))
+        return pb_fail(PB_ERR_PARAM, "%s: hl_min is %g (must be in [0, %g] s)", who, (double)lo, (double)L);
+    if (!(hi >= lo && hi <= L))
+        return pb_fail(PB_ERR_PARAM, "%s: hl_max is %g (must be in [hl_min = %g, %g] s)", who, (double)hi, (double)lo,
+                       (double)L);
     return PB_OK;
 }
 

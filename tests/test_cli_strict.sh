@@ -60,6 +60,22 @@ check "mm block"             2 "--block goes with --source clips"    -- frame --
 check "graph vertices"       2 "--vertices goes with --source clips" -- frame --source graph --vertices 100 "${tiny[@]}"
 check "mm method"            2 "--method goes with --source clips"   -- frame --source mm --method dead "${tiny[@]}"
 check "clips block"          0 "in blocks of 16 characters"          -- frame "${tiny[@]}" --characters 16 --method dead --block 16
+# ---- issue 58: every transition method name (posebench/frame.h's table) in frame, graph and budget ----
+for m in cut crossfade_slerp crossfade_nlerp crossfade_exact inertialize dead_slerp dead_nlerp dead_ue dead_clamp \
+         dead_bounce dead_via crossfade dead; do
+  key=$m; [ "$m" = crossfade ] && key=crossfade_exact; [ "$m" = dead ] && key=dead_slerp   # the two aliases
+  check "method $m"          0 "^$key +scalar +[0-9]"                 -- frame "${tiny[@]}" --joints 8 --vertices 0 --method "$m"
+done
+check "method bad"           2 "--method expects a transition method \(cut, crossfade_slerp.*dead_via; or crossfade, dead\), got 'blend'" -- frame "${tiny[@]}" --method blend
+check "halflife range"       2 "--halflife-scale expects a number in 0\.\.10, got '11'" -- frame "${tiny[@]}" --halflife-scale 11
+check "halflife zero"        2 "--halflife-scale 0: must be above 0"  -- frame "${tiny[@]}" --halflife-scale 0
+check "halflife min max"     2 "--halflife-min 0.5 is above --halflife-max 0.2" -- frame "${tiny[@]}" --halflife-min 0.5 --halflife-max 0.2
+check "halflife min dflt"    2 "--halflife-min 2 is above --halflife-max 1 \(its default\)" -- frame "${tiny[@]}" --halflife-min 2
+check "halflife mm"          2 "--halflife-scale goes with --source clips \(the default\) or --source graph" -- frame --source mm --halflife-scale 0.5 "${tiny[@]}"
+check "halflife clips"       0 "dead_ue: clamp\(0.6 d / v, 0.05, 2\) s" -- frame "${tiny[@]}" --joints 8 --vertices 0 --method dead_ue --halflife-scale 0.6 --halflife-min 0.05 --halflife-max 2
+check "halflife graph"       0 "^scalar "                             -- frame --source graph "${tiny[@]}" --characters 16 --halflife-scale 0.6
+check "budget halflife"      0 "dead_ue: clamp\(0.6 d / v, 0.1, 1\) s" -- budget --quick --characters 16 --joints 8 --frames 2 --reps 1 --no-cmu --variant scalar --halflife-scale 0.6
+check "budget halflife bad"  2 "--halflife-min 0.5 is above --halflife-max 0.2" -- budget --halflife-min 0.5 --halflife-max 0.2
 # validate: --bvh feeds the mocap class that --no-mocap skips (it exited 0 without reading the file)
 check "no-mocap bvh"         2 "--bvh .*--no-mocap"                   -- validate --no-mocap --bvh "$(dirname "$0")/../README.md" --op quat_mul
 

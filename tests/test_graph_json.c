@@ -67,6 +67,9 @@ static void same_def(const pb_graph_def *a, const pb_graph_def *b, size_t joints
     for (size_t i = 0; i < a->layers && i < b->layers; i++) same_layer(&a->layer[i], &b->layer[i], i, joints);
     CHECK(a->start == b->start && a->halflife == b->halflife, "start %d vs %d, halflife %g vs %g", a->start, b->start,
           (double)a->halflife, (double)b->halflife);
+    CHECK(a->hl_scale == b->hl_scale && a->hl_min == b->hl_min && a->hl_max == b->hl_max,
+          "Unreal's half-life scale, min, max: %g %g %g vs %g %g %g", (double)a->hl_scale, (double)a->hl_min,
+          (double)a->hl_max, (double)b->hl_scale, (double)b->hl_min, (double)b->hl_max);
 }
 
 /* path is refused with a message that contains want, and out is left empty. */
@@ -170,7 +173,13 @@ static void bad_files(const pb_graph_scene *g)
     BAD(HEAD TWO ", \"layers\": [{\"kind\": \"override\", \"motion\": \"walk\", \"mask\": \"legs\"}]}",
         "layers[0].mask: unknown mask \"legs\"");
     BAD(HEAD TWO ", \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"method\": \"blend\"}]}",
-        "transitions[0].method: unknown method \"blend\" (expected cut, crossfade, inertialize, dead or dead_ue)");
+        "transitions[0].method: unknown method \"blend\" (expected one of " PB_FRAME_METHOD_NAMES "; the graph runs cut");
+    BAD(HEAD TWO ", \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"method\": \"dead_via\", \"duration\": 1}]}",
+        "transitions[0].method: method \"dead_via\" is not one the graph runs (yet): it runs cut, crossfade_exact");
+    BAD(HEAD TWO ", \"halflife_scale\": 0}", "halflife_scale, halflife_min, halflife_max: hl_scale is 0 (must be in (0, 10]");
+    BAD(HEAD TWO ", \"halflife_min\": 0.5, \"halflife_max\": 0.2}", "halflife_scale, halflife_min, halflife_max: hl_max is 0.2 (must be in [hl_min = 0.5, 10] s)");
+    BAD(HEAD TWO ", \"halflife_max\": 11}", "halflife_max: 11 is not Unreal's half-life scale, min or max (0 .. 10)");
+    BAD(HEAD TWO ", \"halflife_scale\": \"0.3\"}", "halflife_scale: expected Unreal's half-life scale");
     BAD(HEAD TWO ", \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"when\": [[\"speed\", \">=\", 1]], "
              "\"method\": \"cut\"}]}",
         "transitions[0].when[0][1]: unknown comparison \">=\"");
@@ -185,6 +194,33 @@ static void bad_files(const pb_graph_scene *g)
         "\"motion\": \"m\"}]}",
         "pb_graph_check: motion 0 (\"m\") is [0, 9] s of clip 0");
 #undef BAD
+}
+
+/* Every name of frame.h's table: the graph's methods load as theirs (and through pb_graph_method_of), the others
+ * are refused naming the method; Unreal's scale, min and max are read, the others keeping their defaults. */
+static void method_names(const pb_graph_scene *g)
+{
+    char text[1024], err[512];
+    for (int m = 0; m <= PB_FM_COUNT + 1; m++) {
+        const char *name = m < PB_FM_COUNT ? pb_frame_method_name((pb_frame_method)m) : m == PB_FM_COUNT ? "crossfade"
+                                                                                                        : "dead";
+        pb_graph_method want = pb_graph_method_of(pb_frame_method_by_name(name));
+        snprintf(text, sizeof text, HEAD TWO ", \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"method\": "
+                 "\"%s\", \"duration\": 0.2}], \"halflife_scale\": 0.6, \"halflife_max\": 2}", name);
+        graph_json j;
+        int st = graph_json_load_mem("m.json", text, strlen(text), g, &j, err, sizeof err);
+        if (want == PB_GM_COUNT) {
+            CHECK(st == -1 && strstr(err, name) && strstr(err, "is not one the graph runs"), "%s: %d, %s", name, st, err);
+        } else {
+            CHECK(st == 0 && j.def.transition[0].method == want, "%s: %d, %s", name, st, err);
+            CHECK(st != 0 || (j.def.hl_scale == 0.6f && j.def.hl_min == PB_HALFLIFE_EST_MIN && j.def.hl_max == 2.0f),
+                  "%s: halflife_scale, min, max read as %g %g %g", name, (double)j.def.hl_scale, (double)j.def.hl_min,
+                  (double)j.def.hl_max);
+        }
+        graph_json_free(&j);
+    }
+    CHECK(pb_graph_method_of(PB_FM_CROSSFADE) == PB_GM_CROSSFADE && pb_graph_method_of(PB_FM_DEAD_UE) == PB_GM_DEAD_UE &&
+          pb_graph_method_of(PB_FM_COUNT) == PB_GM_COUNT, "pb_graph_method_of");
 }
 
 /* The drive: every parameter within its range every frame, and the same walk for the same seed. */
@@ -267,6 +303,7 @@ static void over(const pb_scene *sc, int first)
     }
     graph_json_free(&j);
     if (first) bad_files(&g);
+    if (first) method_names(&g);
     pb_graph_scene_free(&g);
 }
 

@@ -1,7 +1,9 @@
 /* test_halflife_est.c — Unreal-style dead blending, in every variant:
  *   - estimate_halflife against its closed form on a grid built so the way to the destination
  *     is known exactly (a at the identity, b offset along one axis; not the reference's code):
- *     signs, zero, tiny (below eps) and large velocities, each channel and axis;
+ *     signs, zero, tiny (below eps) and large velocities, each channel and axis; with Unreal's
+ *     defaults (params all 0) and with a scale, min and max of the call's own (params.hl_*),
+ *     and those refused out of range (naming the field);
  *   - its invariants on random input: every half-life 0 (zero velocity) or in [min, max], and
  *     the minimum whenever the velocity heads away from the destination;
  *   - per.halflives: equal to per.halflife_axis when every channel holds the joint's axes
@@ -24,13 +26,13 @@
 static pb_pose a, b, out, out2, hl;
 static pb_skeleton sk;
 
-/* Unreal's rule in double, as its documentation states it. */
-static double ue_halflife(double d, double v)
+/* Unreal's rule in double, as its documentation states it, with scale, min and max e. */
+static double ue_halflife(double d, double v, const double e[3])
 {
     if (v == 0) return 0;   /* ours: nothing moves, nothing to decay */
     double eps = PB_HALFLIFE_EST_EPS, m = v >= 0 ? (v > eps ? v : eps) : (v < -eps ? v : -eps);
-    double h = PB_HALFLIFE_EST_SCALE * d / m;
-    return h < PB_HALFLIFE_EST_MIN ? PB_HALFLIFE_EST_MIN : h > PB_HALFLIFE_EST_MAX ? PB_HALFLIFE_EST_MAX : h;
+    double h = e[0] * d / m;
+    return h < e[1] ? e[1] : h > e[2] ? e[2] : h;
 }
 
 /* Element e: channel ch (0 positions, 1 rotations, 2 scales), axis ax, distance d, velocity v;
@@ -47,7 +49,8 @@ static void set_case(size_t e, int ch, int ax, double d, double v)
     a.plane[PB_VEL_X + 3 * ch + ax][e] = (float)v;
 }
 
-static void closed_form(const pb_variant *v)
+/* p: the call's params; e: the scale, min and max they mean */
+static void closed_form(const pb_variant *v, pb_params p, const double est[3])
 {
     static const double ds[] = { 0.5, -0.5, 0.02, -1.3, 2.0 };
     static const double vs[] = { 1.0, -1.0, 0.0, 1e-9, -1e-9, 0.2, -3.0, 40.0, 0.05 };
@@ -64,7 +67,7 @@ static void closed_form(const pb_variant *v)
                     /* a batch of e elements (the rest identity): run and compare */
                     for (size_t r = e; r < N; r++)
                         for (int p = 0; p < PB_PLANES; p++) a.plane[p][r] = b.plane[p][r] = pb_plane_identity(p);
-                    pb_call c = { .a = &a, .b = &b, .out = &out };
+                    pb_call c = { .a = &a, .b = &b, .out = &out, .params = p };
                     pb_status s = pb_run(PB_OP_estimate_halflife, v, &c);
                     CHECK(s == PB_OK, "%s estimate_halflife: %s", pb_variant_name(v), pb_last_error());
                     for (size_t r = 0; r < N && s == PB_OK; r++)
@@ -73,7 +76,7 @@ static void closed_form(const pb_variant *v)
                             double d = qc == 0 ? b.plane[PB_POS_X + qa][r]
                                      : qc == 1 ? 2 * atan2(b.plane[PB_ROT_X + qa][r], b.plane[PB_ROT_W][r])
                                                : log(b.plane[PB_SCL_X + qa][r]);
-                            double want = ue_halflife(d, a.plane[PB_VEL_X + q][r]), got = out.plane[PB_VEL_X + q][r];
+                            double want = ue_halflife(d, a.plane[PB_VEL_X + q][r], est), got = out.plane[PB_VEL_X + q][r];
                             double err = fabs(got - want) / (want > 0 ? want : 1);
                             worst = dmax(worst, err);
                             total++;
@@ -82,7 +85,27 @@ static void closed_form(const pb_variant *v)
                         }
                     e = 0;
                 }
-    if (getenv("PB_TEST_VERBOSE")) printf("%s closed form: %zu values, worst rel %.2e\n", pb_variant_name(v), total, worst);
+    if (getenv("PB_TEST_VERBOSE"))
+        printf("%s closed form (scale %g): %zu values, worst rel %.2e\n", pb_variant_name(v), est[0], total, worst);
+}
+
+/* The call's own scale, min and max out of range: refused, naming the field. */
+static void est_params_refused(const pb_variant *v)
+{
+    pb_call c = { .a = &a, .b = &b, .out = &out };
+    static const struct { float s, lo, hi; const char *what; } bad[] = {
+        { -0.3f, 0.1f, 1.0f, "hl_scale is -0.3" }, { 0.0f, 0.1f, 1.0f, "hl_scale is 0" },
+        { 11.0f, 0.1f, 1.0f, "hl_scale is 11" },   { NAN, 0.1f, 1.0f, "hl_scale is nan" },
+        { 0.3f, -0.1f, 1.0f, "hl_min is -0.1" },   { 0.3f, 0.5f, 0.2f, "hl_max is 0.2" },
+        { 0.3f, 0.1f, 12.0f, "hl_max is 12" },     { 0.3f, 0.1f, INFINITY, "hl_max is inf" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c.params.hl_scale = bad[i].s, c.params.hl_min = bad[i].lo, c.params.hl_max = bad[i].hi;
+        REFUSE(PB_ERR_PARAM, bad[i].what, pb_run(PB_OP_estimate_halflife, v, &c));
+        REFUSE(PB_ERR_PARAM, bad[i].what, pb_halflife_est_check("x", bad[i].s, bad[i].lo, bad[i].hi));
+    }
+    CHECK(pb_halflife_est_check("x", 0, 0, 0) == PB_OK && pb_halflife_est_check("x", 10, 0, 10) == PB_OK,
+          "the defaults and the limits are accepted");
 }
 
 /* On random poses: 0 exactly where the velocity is 0, else within [min, max], and the
@@ -184,7 +207,12 @@ int main(void)
     for (size_t i = 0; i < pb_all_variant_count(); i++) {
         const pb_variant *v = pb_all_variant_at(i);
         if (pb_variant_check(v) != PB_OK) continue;
-        closed_form(v);
+        const double ue[3] = { PB_HALFLIFE_EST_SCALE, PB_HALFLIFE_EST_MIN, PB_HALFLIFE_EST_MAX };
+        closed_form(v, (pb_params){ 0 }, ue);
+        /* a scale of the call's own, its min 0.05 and max 2.5 reached by the grid's small velocities */
+        const double own[3] = { 0.7, 0.05, 2.5 };
+        closed_form(v, (pb_params){ .hl_scale = 0.7f, .hl_min = 0.05f, .hl_max = 2.5f }, own);
+        est_params_refused(v);
         invariants(v);
         halflives(v);
     }

@@ -26,7 +26,7 @@ static pb_params case_params(size_t k)
     static const float cone[4] = { 0.7f, 1.5f, 0.2f, 2.6f };   /* rad: each clamps part of the random turns */
     pb_params p = { alphas[k % NA], alpha_vel[k % 4], dt[k % 4], time[(k / 4) % 4], halflife[(k + 1) % 4],
                     duration[(k + 2) % 4], timescale[(k + 3) % 4], { axes[k % 4][0], axes[k % 4][1], axes[k % 4][2] },
-                    PB_SCALE_DEFAULT, cone[(k + 1) % 4], 0, 0, 0 };
+                    PB_SCALE_DEFAULT, cone[(k + 1) % 4], 0, 0, 0, 0, 0, 0 };   /* estimate_halflife: Unreal's defaults */
     return p;
 }
 

@@ -138,6 +138,16 @@ typedef struct pb_frame_method_info {
     int samples;             /* clips sampled per frame: 2 (both) or 1 (destination) */
 } pb_frame_method_info;
 PB_API const pb_frame_method_info *pb_frame_method_get(pb_frame_method m);   /* NULL if m is out of range */
+/* The one table of transition method names, what `posebench frame --method`, `budget` and the graph JSON
+ * read: each method's stable name is its info key (pb_frame_method_info.key), in enum order as
+ * PB_FRAME_METHOD_NAMES lists them; "crossfade" and "dead" are also accepted, for crossfade_exact and
+ * dead_slerp (the names the CLI and the graph JSON had first). */
+#define PB_FRAME_METHOD_NAMES                                                                               \
+    "cut|crossfade_slerp|crossfade_nlerp|crossfade_exact|inertialize|dead_slerp|dead_nlerp|dead_ue|dead_clamp|" \
+    "dead_bounce|dead_via"
+PB_API const char *pb_frame_method_name(pb_frame_method m);        /* its key; NULL if m is out of range */
+/* The method named s (a key or one of the two aliases above), or PB_FM_COUNT (s NULL or unknown). */
+PB_API pb_frame_method pb_frame_method_by_name(const char *s);
 
 /* ---- crowds and stages ------------------------------------------------------------------------ */
 typedef struct pb_frame_crowd {
@@ -150,6 +160,10 @@ typedef struct pb_frame_crowd {
     int clip_of[2];           /* scene clip played as the source (role 0) and the destination (role 1) */
     pb_crowd_builder play[2]; /* the crowd builders sampling them, each character at its own time offset */
     float duration, halflife; /* transition window and dead blending's extrapolation half-life (s) */
+    float hl_scale, hl_min, hl_max;   /* Unreal's dead blending (PB_FM_DEAD_UE): estimate_halflife's scale, min and
+                                         max (params.hl_*), PB_HALFLIFE_EST_SCALE, _MIN, _MAX unless set (by
+                                         pb_frame_crowd_halflife_est, or by hand: pb_frame_begin refuses them
+                                         out of range) */
     pb_pose src, dst;         /* clip 0 and clip 1 sampled (locals) */
     pb_pose state;            /* the source at the transition (dead blending) or the offset (inertialization) */
     pb_pose tmp;              /* dead blending with nlerp: the extrapolated source */
@@ -224,6 +238,10 @@ PB_API pb_status pb_frame_crowd_init_range(pb_frame_crowd *c, const pb_scene *sc
  * not finite); on error the crowd plays what it played. */
 PB_API pb_status pb_frame_crowd_play(pb_frame_crowd *c, int role, int clip, const float *offsets);
 PB_API void pb_frame_crowd_free(pb_frame_crowd *c);
+/* Unreal's dead blending's scale, min and max (s) for the crowd's next pb_frame_begin: checked once here.
+ * Errors: PB_ERR_NULL (c), PB_ERR_PARAM as pb_halflife_est_check (ops.h: 0 < scale <= 10, 0 <= min <= max
+ * <= 10, all finite; the message names the field), the crowd unchanged. */
+PB_API pb_status pb_frame_crowd_halflife_est(pb_frame_crowd *c, float scale, float min, float max);
 
 /* Stages. role: 0 samples the source clip into src, 1 the destination into
  * dst; time: seconds added to every character's offset; t: seconds since the
@@ -337,6 +355,8 @@ PB_API size_t pb_frame_block_default(const pb_scene *sc, size_t l2_bytes);
 PB_API pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
                                       pb_op sampler);
 PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
+/* pb_frame_crowd_halflife_est for every block; its errors (nothing changed on error). */
+PB_API pb_status pb_frame_blocks_halflife_est(pb_frame_blocks *b, float scale, float min, float max);
 /* A transition starts at `time` on every block, blocks spread over pool
  * (NULL: this thread): each block samples both clips at `time` (seconds
  * added to every character's offset, as pb_frame_sample) and runs

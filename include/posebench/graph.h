@@ -91,7 +91,12 @@ typedef enum pb_graph_method {
 } pb_graph_method;
 /* "cut", "crossfade", "inertialize", "dead", "dead_ue"; NULL if out of range. */
 PB_API const char *pb_graph_method_name(pb_graph_method m);
-/* The method named s (as above), or PB_GM_COUNT. */
+/* The graph's form of frame method m (frame.h's one table of names): cut, crossfade_exact, inertialize,
+ * dead_slerp, dead_ue; PB_GM_COUNT for the methods the graph does not run (yet): crossfade_slerp,
+ * crossfade_nlerp, dead_nlerp, dead_clamp, dead_bounce, dead_via. */
+PB_API pb_graph_method pb_graph_method_of(pb_frame_method m);
+/* The method named s in frame.h's table (pb_frame_method_by_name: its keys and "crossfade", "dead") that
+ * the graph runs (pb_graph_method_of), or PB_GM_COUNT. */
 PB_API pb_graph_method pb_graph_method_parse(const char *s);
 
 /* A motion: the part [start, end] (s) of clip `clip` of the crowd's clips. */
@@ -158,6 +163,8 @@ typedef struct pb_graph_def {
     pb_graph_layer layer[PB_GRAPH_MAX_LAYERS];
     int start;            /* the state every character starts in */
     float halflife;       /* PB_GM_DEAD's extrapolation half-life (s) */
+    float hl_scale, hl_min, hl_max;   /* PB_GM_DEAD_UE's estimate_halflife scale, min and max (params.hl_*, ops.h;
+                                         all 0: Unreal's defaults, PB_HALFLIFE_EST_*) */
 } pb_graph_def;
 
 /* Check def against clips[0 .. nclips) (same joints and fps) once.
@@ -165,7 +172,7 @@ typedef struct pb_graph_def {
  * its PB_GRAPH_MAX_*, or 0 states / motions); PB_ERR_PARAM: an unknown
  * state, motion, clip or parameter index, a motion outside its clip or
  * shorter than one frame, a NaN / Inf / negative duration, threshold or
- * half-life, an unknown method, comparison, layer kind or space, a blend
+ * half-life, Unreal's half-life scale, min or max out of range (pb_halflife_est_check), an unknown method, comparison, layer kind or space, a blend
  * space pb_bspace_create refuses (its message), a mask value outside
  * [0, 1], a cycle of zero-duration transitions (cuts and duration 0)
  * whose conditions can all hold at once (it would never end within a

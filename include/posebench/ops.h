@@ -119,6 +119,10 @@ typedef struct pb_params {
     int iterations;   /* the most iterations a chain takes, 1 .. PB_CHAIN_MAX_ITERATIONS */
     float tolerance;  /* a chain stops once its end is within this distance of the target
                          (>= 0; 0: only when exactly on it, so nearly always all `iterations`) */
+    /* estimate_halflife: Unreal's h = clamp(hl_scale x d / max_mag(v), hl_min, hl_max). All three 0 (a
+     * zeroed pb_params): Unreal's defaults, PB_HALFLIFE_EST_SCALE, _MIN, _MAX; otherwise each finite,
+     * 0 < hl_scale <= PB_HALFLIFE_EST_LIMIT and 0 <= hl_min <= hl_max <= PB_HALFLIFE_EST_LIMIT (s). */
+    float hl_scale, hl_min, hl_max;
 } pb_params;
 
 /* estimate_halflife: Unreal's heuristic (UE 5.3 Dead Blending node) and its defaults there:
@@ -127,6 +131,9 @@ typedef struct pb_params {
 #define PB_HALFLIFE_EST_MIN 0.1f
 #define PB_HALFLIFE_EST_MAX 1.0f
 #define PB_HALFLIFE_EST_EPS 1e-8f
+/* the largest scale and half-life (s) a call may ask for: beyond a few seconds the extrapolation
+ * outlives any transition window (and a larger scale only moves more half-lives onto hl_max) */
+#define PB_HALFLIFE_EST_LIMIT 10.0f
 
 #define PB_CHAIN_MIN 3
 #define PB_CHAIN_MAX 16
@@ -211,6 +218,9 @@ typedef struct pb_op_info {
 
 PB_API const pb_op_info *pb_op_get(pb_op op);               /* NULL if op is out of range */
 PB_API pb_status pb_op_find(const char *name, pb_op *op);   /* by name */
+/* estimate_halflife's hl_scale, hl_min, hl_max (pb_params) as pb_run checks them, for a set-up
+ * step to check once: PB_OK, or PB_ERR_PARAM with a message beginning "who: " naming the field. */
+PB_API pb_status pb_halflife_est_check(const char *who, float scale, float min, float max);
 
 /* ---- Variants: one per ISA -----------------------------------------------------
  * "scalar"      the float reference, auto-vectorization off (the baseline).
