@@ -18,4 +18,5 @@
 #include "bspace.h"
 #include "blend_n.h"
 #include "graph.h"
+#include "quality.h"
 #endif
