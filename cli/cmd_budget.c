@@ -314,6 +314,48 @@ static int measure_quality(budget_res *R, const pb_scene *syn, pb_scene *cmu, pb
     return e;
 }
 
+/* Boxing_Toes is in centimetres (thighs 42 units), not the cgspeed CMU unit */
+#define BOXING_UNIT_SCALE 0.01f
+
+/* The transition sets (budget_sets.h): the CMU pair and Boxing_Toes (each with a trajectory root) when
+ * packaged, the synthetic scene always. EXIT_OK, or an exit status after a message. */
+static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, pb_scene *box, pb_scene *boxq, int no_cmu)
+{
+    bs_ctx *x = &R->sets_ctx;
+    x->v = R->v;
+    x->sampler = R->sampler;
+    x->halflife = (float)R->halflife;
+    pb_status st = PB_OK;
+    if (R->real) st = bs_scene_add(x, qs, "cmu", 1);
+    char pbx[512];
+    snprintf(pbx, sizeof pbx, "%s/Boxing_Toes.bvh", PB_CMU_DIR);
+    if (st == PB_OK && !no_cmu && access(pbx, R_OK) == 0 &&
+        pb_scene_bvh_files(box, "boxing", pbx, pbx, BOXING_UNIT_SCALE, NULL, NULL) == PB_OK) {
+        st = bq_add_trajectory(box, boxq);
+        if (st == PB_OK) st = bs_scene_add(x, boxq, "boxing", 1);
+    }
+    if (st == PB_OK) st = bs_scene_add(x, syn, "synthetic", 0);
+    if (st != PB_OK) {
+        fprintf(stderr, "posebench budget: transition sets: %s\n", pb_last_error());
+        return EXIT_USAGE;
+    }
+    float d = (float)R->duration;
+    bs_make_real(x, &R->sets[BS_REAL], 5901, d);
+    bs_make_hard(x, &R->sets[BS_HARD], 5902);
+    bs_make_interrupted(x, &R->sets[BS_INTERRUPTED], 5903, d, 4);
+    bs_make_synthetic(x, &R->sets[BS_SYNTHETIC], 5904, d);
+    for (int mi = 0; mi < NM; mi++) R->set_cost[mi] = R->rows[mi].cost.median;
+    int n = 0;
+    for (int si = 0; si < BS_NSETS; si++) n += R->sets[si].nt;
+    fprintf(stderr, "posebench budget: quality on %d transitions in %d sets ...\n", n, BS_NSETS);
+    for (int si = 0; si < BS_NSETS && st == PB_OK; si++) st = bs_measure(x, &R->sets[si], budget_methods, NM);
+    if (st != PB_OK) {
+        fprintf(stderr, "posebench budget: quality: %s\n", pb_last_error());
+        return st == PB_ERR_NOMEM ? EXIT_USAGE : EXIT_CHECK;
+    }
+    return EXIT_OK;
+}
+
 static int run(const opt_val *o, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
@@ -341,7 +383,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         return EXIT_USAGE;
     }
 
-    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 };
+    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 }, box = { 0 }, boxq = { 0 };
     int status = EXIT_OK;
     double *samples = malloc(sizeof(double) * (size_t)R.reps * (2 * NM + 1));
     if (!samples) {
@@ -362,6 +404,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     pb_pool_destroy(R.pool);
     R.pool = NULL;
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
+    if (status == EXIT_OK) status = measure_sets(&R, &syn, &qs, &box, &boxq, o[O_NO_CMU].count > 0);
     if (status == EXIT_OK) budget_print(&R);   /* a failed write to stdout: main's check (posebench.c) */
     if (status == EXIT_OK && json) {
         if (budget_write_json(&R, json) != 0) status = EXIT_USAGE;
@@ -380,6 +423,9 @@ static int run(const opt_val *o, int nrest, char **rest)
     pb_scene_free(&syn);
     pb_scene_free(&cmu);
     pb_scene_free(&qs);
+    bs_ctx_free(&R.sets_ctx);
+    pb_scene_free(&box);
+    pb_scene_free(&boxq);
     return status;
 }
 
