@@ -5,6 +5,7 @@
 
 #include "budget_quality.h"
 #include "budget_sets.h"
+#include "budget_sweep.h"
 #include "budget_verdict.h"
 #include "measure.h"
 
@@ -74,6 +75,7 @@ typedef struct budget_res {
     bs_ctx sets_ctx;                     /* the transition sets' scenes (budget_sets.h) */
     bs_set sets[BS_NSETS];               /* real, hard, interrupted, synthetic */
     double set_cost[BUDGET_NM];          /* each method's own cost (us per frame at the crowd), for the Pareto front */
+    bw_sweep sweep;                      /* --sweep (sweep.n 0: none) */
 } budget_res;
 
 /* Median and extremes of n samples (sorts them): the methods' and the layers' rows (inline: the layers'

@@ -15,24 +15,27 @@ double bs_badness(int metric, double v)
     return metric == PB_QM_DAMPING ? fabs(1 - v) : v;
 }
 
+
+/* the smallest difference that counts, per metric: below what a viewer could see (and above float noise) */
+static const double floor_of[PB_QM_COUNT] = { 1e-4, 1e-3, 0.1, 1e-3, 1e-3, 0.01, 0.01, 1e-6, 1e-3, 1e-3, 1e-4 };
+
+/* quality within the metric's floor is a tie: a method is not beaten by an invisible difference */
 int bs_pareto(const bs_set *s, const double *cost, int metric, int *front)
 {
     int n = 0;
+    double fl = floor_of[metric];
     for (int i = 0; i < s->nm; i++) {
         double ci = cost[i], bi = bs_badness(metric, s->s[i][metric].med);
         int beaten = 0;
         for (int j = 0; j < s->nm && !beaten; j++) {
             if (j == i) continue;
             double cj = cost[j], bj = bs_badness(metric, s->s[j][metric].med);
-            beaten = cj <= ci && bj <= bi && (cj < ci || bj < bi);
+            beaten = cj <= ci && bj <= bi + fl && (cj < ci || bj < bi - fl);
         }
         if (!beaten) front[n++] = i;
     }
     return n;
 }
-
-/* the smallest difference that counts, per metric: below what a viewer could see (and above float noise) */
-static const double floor_of[PB_QM_COUNT] = { 1e-4, 1e-3, 0.1, 1e-3, 1e-3, 0.01, 0.01, 1e-6, 1e-3, 1e-3, 1e-4 };
 
 int bs_separated(const bs_set *s, const pb_frame_method *methods, int metric, int *pairs)
 {

@@ -9,7 +9,8 @@
 
 /* What the front minimizes for a metric: the value, or |1 - v| for damping (1: the clips' own speed). */
 double bs_badness(int metric, double v);
-/* The methods of s no other method beats on both cost (cost[i], us) and the metric's median (one strictly):
+/* The methods of s no other method beats on both cost (cost[i], us) and the metric's median (one strictly;
+ * medians within the metric's floor, bs_lower's, are ties):
  * their indices into front, their count returned. */
 int bs_pareto(const bs_set *s, const double *cost, int metric, int *front);
 /* Of the pairs of blending methods (the cut left out; *pairs of them), how many have disjoint p10..p90

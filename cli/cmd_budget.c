@@ -35,7 +35,7 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_THREADS, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_SWEEP, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -55,6 +55,9 @@ static const opt_spec opts[O_COUNT] = {
     [O_JSON] = { "json", OPT_STR, "FILE", 0, 0, NULL, 0, NULL, "write both tables as JSON" },
     [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
                     "the threaded whole frame: fused blocks on N threads (wall time)" },
+    [O_SWEEP] = { "sweep", OPT_STR, "PARAM=V,...", 0, 0, NULL, 0, NULL,
+                  "the transition sets again at each value (s, at most 8) of duration or halflife, e.g.\n"
+                  "duration=0.05,0.1,0.2: pick a method and its setting" },
 };
 
 /* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
@@ -348,7 +351,13 @@ static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, 
     int n = 0;
     for (int si = 0; si < BS_NSETS; si++) n += R->sets[si].nt;
     fprintf(stderr, "posebench budget: quality on %d transitions in %d sets ...\n", n, BS_NSETS);
+    double c0 = cpu_seconds(), w0 = wall_seconds();
     for (int si = 0; si < BS_NSETS && st == PB_OK; si++) st = bs_measure(x, &R->sets[si], budget_methods, NM);
+    fprintf(stderr, "posebench budget: the sets took %.2f s of CPU (%.2f s wall)\n", cpu_seconds() - c0, wall_seconds() - w0);
+    if (st == PB_OK && R->sweep.n) {
+        fprintf(stderr, "posebench budget: sweep of %s over %d values ...\n", bw_param_name(&R->sweep), R->sweep.n);
+        st = bw_run(&R->sweep, x, budget_methods, NM, d);
+    }
     if (st != PB_OK) {
         fprintf(stderr, "posebench budget: quality: %s\n", pb_last_error());
         return st == PB_ERR_NOMEM ? EXIT_USAGE : EXIT_CHECK;
@@ -374,6 +383,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
     if (json_path_check("budget", json) != 0) return EXIT_USAGE;   /* before the measurements */
+    if (o[O_SWEEP].count && bw_parse(o[O_SWEEP].str, &R.sweep) != 0) return EXIT_USAGE;
     R.characters = (size_t)characters;
     R.cap = (long)(PB_FRAME_CROWD_MAX_ELEMENTS / (size_t)R.joints);   /* a search measures at most 4096 characters */
     if (R.cap > 4096) R.cap = 4096;
@@ -424,6 +434,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     pb_scene_free(&cmu);
     pb_scene_free(&qs);
     bs_ctx_free(&R.sets_ctx);
+    bw_free(&R.sweep);
     pb_scene_free(&box);
     pb_scene_free(&boxq);
     return status;
