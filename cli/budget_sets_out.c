@@ -69,7 +69,10 @@ int bs_paired(const bs_set *s, const pb_frame_method *methods, int metric, int *
         for (int j = i + 1; j < s->nm; j++) {
             if (methods[i] == PB_FM_CUT || methods[j] == PB_FM_CUT) continue;
             n++;
-            sep += 10 * bs_lower(s, i, j, metric) >= 9 * s->nt || 10 * bs_lower(s, j, i, metric) >= 9 * s->nt;
+            /* a sign test: the two differ visibly on at least half the transitions, and one is the lower on at
+             * least 90 % of those */
+            int lo = bs_lower(s, i, j, metric), hi = bs_lower(s, j, i, metric), d = lo + hi;
+            sep += 2 * d >= s->nt && 10 * (lo > hi ? lo : hi) >= 9 * d;
         }
     *pairs = n;
     return sep;
@@ -171,7 +174,7 @@ void bs_print(const bs_ctx *x, const bs_set *sets, const pb_frame_method *method
             printf("\n");
         }
         printf("  separates, of the pairs of blending methods: unpaired (p10..p90 over the transitions disjoint) / paired\n"
-               "  (one lower by over 1%% on at least 90%% of the same transitions):");
+               "  (visibly different on at least half the transitions, one the lower on at least 90%% of those):");
         for (int m = 0; m < PB_QM_COUNT; m++) {
             int pairs, sep = bs_separated(s, methods, m, &pairs), pp = bs_paired(s, methods, m, &pairs);
             printf("%s %s %d/%d/%d", m % 6 ? "," : "\n   ", pb_quality_metric_name((pb_quality_metric)m), sep, pp, pairs);
@@ -236,6 +239,12 @@ int bs_add_json(cJSON *root, const bs_ctx *x, const bs_set *sets, const pb_frame
                  cJSON_AddNumberToObject(mo, "cost_us", cost[mi]) && (mets = cJSON_AddObjectToObject(mo, "metrics"));
             for (int m = 0; ok && m < PB_QM_COUNT; m++)
                 ok = add_stat(mets, pb_quality_metric_name((pb_quality_metric)m), &s->s[mi][m], NULL);
+            cJSON *pt = ok ? cJSON_AddArrayToObject(mo, "per_transition") : NULL;   /* metric order: "units" */
+            ok = ok && pt;
+            for (int i = 0; ok && i < s->nt; i++) {
+                cJSON *row = cJSON_CreateDoubleArray(s->v[mi][i], PB_QM_COUNT);
+                ok = row && cJSON_AddItemToArray(pt, row);
+            }
         }
         for (int m = 0; ok && s->nt && m < PB_QM_COUNT; m++) {
             int front[BS_MAX_METHODS], n = bs_pareto(s, cost, m, front), pairs, k = bs_separated(s, methods, m, &pairs);

@@ -20,8 +20,9 @@ int bs_separated(const bs_set *s, const pb_frame_method *methods, int metric, in
  * metric, by more than 1 % of the larger plus a floor per metric (0.1 mm, 1 mm/s, 0.1 m/s^2, 0.001 of a
  * ratio, 0.01 cm or degree, 1 us, 0.001 deg s, 0.1 mm: below what shows, above float noise). */
 int bs_lower(const bs_set *s, int i, int j, int metric);
-/* Of the pairs of blending methods, how many does the metric order the same way on at least 90 % of
- * the transitions (bs_lower): separated by more than the transitions' spread, paired. */
+/* Of the pairs of blending methods, how many does the metric separate by more than the transitions'
+ * spread, paired (a sign test): the two differ visibly (bs_lower, either way) on at least half the
+ * transitions, and one is the lower on at least 90 % of those. */
 int bs_paired(const bs_set *s, const pb_frame_method *methods, int metric, int *pairs);
 /* Claim `which` (0 very different poses: the hard set; 1 frequent transitions: the interrupted set;
  * 2 damping: the real set) as one measured sentence into buf; 0 when the set was not measured. */

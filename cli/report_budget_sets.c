@@ -129,9 +129,9 @@ void budget_sets_section(report *r, out2 *o, int made)
                    "real pairs of the packaged mocap clips, hard ones (poses far apart, opposite velocities, 0.05-0.4 s), "
                    "interrupted runs (a new transition every 0.05-0.15 s) and the synthetic baseline. Each cell is the "
                    "median over the set's transitions with the 90th percentile in brackets; lower is better but for "
-                   "damping, where 1 is the clips' own joint speed. A metric separates two methods when one is lower "
-                   "on at least 90% of the same transitions (paired) or their 10th-90th percentile ranges do not "
-                   "overlap (unpaired). The plot puts each method's cost against four of the metrics; the front is "
+                   "damping, where 1 is the clips' own joint speed. A metric separates two methods when they differ "
+                   "visibly on at least half the same transitions and one is the lower on at least 90% of those "
+                   "(paired), or when their 10th-90th percentile ranges do not overlap (unpaired). The plot puts each method's cost against four of the metrics; the front is "
                    "the lower-left edge.");
     if (jlen(claims)) {
         both(o, "<p><b>The claims, measured:</b></p>\n<ul>\n", "**The claims, measured:**\n\n");
