@@ -9,13 +9,16 @@
  *   - a half-speed output: damping 1/2; a settling offset: its time; a cubic: its jerk;
  *   - an interruption's jump, measured against the output's own motion;
  *   - the refusals (another skeleton, zero-length windows, NaN poses, ...): the status, the
- *     argument named, nothing written. */
+ *     argument named, nothing written;
+ *   - 400 seeded random windows, each broken in one random place or not: a status every time,
+ *     nothing written on refusal, finite values on acceptance. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
 #include "refuse.h"
 #include "posebench/posebench.h"
+#include "rng.h"
 
 #define J 4   /* 0 root, 1 child of 0, 2 child of 1, 3 a foot (child of 0) */
 #define F 40
@@ -323,6 +326,60 @@ static void test_refusals(void)
     pb_clip_free(&shorter);
 }
 
+/* Seeded random windows, each broken in one random place or not at all: every call returns a status,
+ * refusals write nothing and name the window, acceptances give finite values (no crash, no NaN). */
+static void test_random(void)
+{
+    uint64_t rng = 59;
+    int ok = 0, refused = 0;
+    for (int it = 0; it < 400; it++) {
+        moving(&src, 1 + 0.01 * it);
+        moving(&dst, 2 + 0.02 * it);
+        moving(&out, 3 + 0.03 * it);
+        size_t sw[3] = { 3 + pb_rng_next(&rng) % 20, 0, 0 };
+        sw[1] = sw[0] + 1 + pb_rng_next(&rng) % 8;
+        sw[2] = sw[1] + 1 + pb_rng_next(&rng) % 8;
+        int32_t pa[J] = { -1, 0, 1, 0 }, ft[2] = { 3, 2 };
+        float lo[3 * J], hi[3 * J];
+        for (size_t i = 0; i < 3 * J; i++) lo[i] = -0.2f * pb_rng_unit01(&rng), hi[i] = 0.2f * pb_rng_unit01(&rng);
+        pb_quality_window w = { .joints = J, .parents = pa, .out = &out, .src = &src, .dst = &dst, .switches = sw,
+                                .nswitches = 1 + pb_rng_next(&rng) % 3, .lo = lo, .hi = hi, .feet = ft, .nfeet = 2,
+                                .contact_height = pb_rng_unit01(&rng) };
+        float *cell = NULL, keep = 0;
+        switch (pb_rng_next(&rng) % 8) {   /* one break, or none */
+        case 0: pa[1 + pb_rng_next(&rng) % (J - 1)] = (int32_t)(pb_rng_next(&rng) % 9) - 2; break;
+        case 1: ft[pb_rng_next(&rng) % 2] = (int32_t)(pb_rng_next(&rng) % 12) - 4; break;
+        case 2: sw[pb_rng_next(&rng) % 3] = pb_rng_next(&rng) % (F + 4); break;
+        case 3: lo[pb_rng_next(&rng) % (3 * J)] = 1; break;
+        case 4: {
+            pb_clip *c = pb_rng_next(&rng) % 2 ? &src : &out;
+            cell = &c->pose.plane[pb_rng_next(&rng) % PB_STATIC_PLANES][pb_rng_next(&rng) % (F * J)];
+            keep = *cell;
+            *cell = pb_rng_next(&rng) % 2 ? NAN : 1e30f;
+            break;
+        }
+        default: break;
+        }
+        pb_quality q, q0;
+        memset(&q, 0x5a, sizeof q);
+        q0 = q;
+        pb_status st = pb_quality_measure(&w, &q, NULL);
+        if (st == PB_OK) {
+            ok++;
+            int finite = 1;
+            for (int m = 0; m < PB_QM_COUNT; m++) finite &= isfinite(q.value[m]) && q.worst[m] >= -1 && q.worst[m] < J;
+            CHECK(finite, "random window %d: accepted with a value not finite or a worst joint out of range", it);
+        } else {
+            refused++;
+            CHECK(memcmp(&q, &q0, sizeof q) == 0 && strstr(pb_last_error(), "quality window"),
+                  "random window %d: refused (%s) but written, or the message does not name the window: %s", it,
+                  pb_status_name(st), pb_last_error());
+        }
+        if (cell) *cell = keep;
+    }
+    CHECK(ok > 50 && refused > 50, "random windows: %d accepted, %d refused (both kinds exercised)", ok, refused);
+}
+
 int main(void)
 {
     CHECK(pb_clip_alloc(&out, F, J, 60) == PB_OK && pb_clip_alloc(&src, F, J, 60) == PB_OK &&
@@ -335,6 +392,7 @@ int main(void)
     test_settle_jerk();
     test_interruption();
     test_refusals();
+    test_random();
     pb_clip_free(&out);
     pb_clip_free(&src);
     pb_clip_free(&dst);
