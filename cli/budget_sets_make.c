@@ -128,8 +128,9 @@ void bs_make_hard(const bs_ctx *x, bs_set *s, uint64_t seed)
                 pair(&s->t[s->nt++], c[best].scene, c[best].from, c[best].a, c[best].to, c[best].b, hard_durations[d],
                      by ? "velocity" : "distance");
         }
-    snprintf(s->how, sizeof s->how, "of %d seeded mocap pairs, the %d farthest apart (summed joint angle) and the %d with the "
-             "most opposite joint velocities, each at 0.05, 0.1, 0.2 and 0.4 s", BS_CANDIDATES, BS_HARD_EACH, BS_HARD_EACH);
+    snprintf(s->how, sizeof s->how, "of %d seeded %s pairs, the %d farthest apart (summed joint angle) and the %d with the "
+             "most opposite joint velocities, each at 0.05, 0.1, 0.2 and 0.4 s", BS_CANDIDATES,
+             x->scenes[c[0].scene].real ? "mocap" : "synthetic (no mocap packaged)", BS_HARD_EACH, BS_HARD_EACH);
 }
 
 #define BS_CHAINS 8
@@ -161,7 +162,8 @@ void bs_make_interrupted(const bs_ctx *x, bs_set *s, uint64_t seed, float durati
         t->why = "";
     }
     snprintf(s->how, sizeof s->how, "%d runs of %d transitions (%.2f s each), each started 0.05-0.15 s (3-9 frames) after "
-             "the last, clips and times seeded", BS_CHAINS, switches, duration);
+             "the last, clips and times seeded%s", BS_CHAINS, switches, duration,
+             x->scenes[s->t[0].scene].real ? "" : " (synthetic: no mocap packaged)");
 }
 
 void bs_make_synthetic(const bs_ctx *x, bs_set *s, uint64_t seed, float duration)

@@ -450,7 +450,11 @@ const command cmd_budget = {
              "  crowd that fits, measured by bisection (to 2% or 1 character, at most 10 probes); and the quality of\n"
              "  the same transitions on real mocap (velocity jump, deviation). Then the layers: masked override,\n"
              "  masked additive and N-way blend (K=4) as per-frame add-ons (us, B/joint, GB/s), and a split (masked)\n"
-             "  and an N-way cross-fade, timed and played like the methods. Exit status 1 (a failed check) when no\n"
+             "  and an N-way cross-fade, timed and played like the methods. Then the transition sets (real pairs,\n"
+             "  hard ones, interrupted runs, synthetic; seeded) scored by posebench/quality.h: per method each\n"
+             "  metric's median and 90th percentile, what separates the methods, the Pareto front of cost against\n"
+             "  each metric and the dead-blending claims measured (--sweep: the sets at each setting).\n"
+             "  Exit status 1 (a failed check) when no\n"
              "  blending method's whole frame fits or is marginal at --characters, or an op fails; the report\n"
              "  records that as a finding and completes.\n",
     .opts = opts,
