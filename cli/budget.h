@@ -4,6 +4,8 @@
 #define CLI_BUDGET_H
 
 #include "budget_quality.h"
+#include "budget_sets.h"
+#include "budget_sweep.h"
 #include "budget_verdict.h"
 #include "measure.h"
 
@@ -71,6 +73,10 @@ typedef struct budget_res {
     bl_op_row layer[BL_NOPS];
     bl_form_row lform[BL_NFORMS];
     size_t lower, qlower;                /* lower-body joints (the legs' subtrees) of the cost and quality scenes */
+    bs_ctx sets_ctx;                     /* the transition sets' scenes (budget_sets.h) */
+    bs_set sets[BS_NSETS];               /* real, hard, interrupted, synthetic */
+    double set_cost[BUDGET_NM];          /* each method's own cost (us per frame at the crowd), for the Pareto front */
+    bw_sweep sweep;                      /* --sweep (sweep.n 0: none) */
 } budget_res;
 
 /* Median and extremes of n samples (sorts them): the methods' and the layers' rows (inline: the layers'

@@ -7,6 +7,7 @@
 
 #include "budget.h"
 #include "budget_layers.h"
+#include "budget_sets_out.h"
 #include "frame_cmd.h"
 #include "context.h"
 
@@ -225,6 +226,8 @@ void budget_print(const budget_res *R)
            "  blend and blend_static make the same poses (they differ in the velocities they report): same quality.\n",
            R->src_vj, R->src_aj, R->duration);
     print_layers(R);
+    bs_print(&R->sets_ctx, R->sets, budget_methods, R->set_cost);
+    if (R->sweep.n) bw_print(&R->sweep, budget_methods);
     print_reading(R);
 }
 
@@ -398,7 +401,8 @@ int budget_write_json(const budget_res *R, const char *path)
              cJSON_AddNumberToObject(o, "to_at_s", (double)R->pairs[p].to_at);
     }
     for (int mi = 0; ok && mi < BUDGET_NM; mi++) ok = add_row(rows, R, mi);
-    ok = ok && add_layers(root, R);
+    ok = ok && add_layers(root, R) && bs_add_json(root, &R->sets_ctx, R->sets, budget_methods, R->set_cost) == 0 &&
+         (!R->sweep.n || bw_add_json(root, &R->sweep, budget_methods) == 0);
     if (!ok) {
         fprintf(stderr, "posebench budget: out of memory\n");
         cJSON_Delete(root);

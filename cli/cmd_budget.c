@@ -36,7 +36,7 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -57,6 +57,9 @@ static const opt_spec opts[O_COUNT] = {
     [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
                     "the threaded whole frame: fused blocks on N threads (wall time)" },
     HALFLIFE_EST_OPTS(""),   /* O_HL_SCALE, O_HL_MIN, O_HL_MAX */
+    [O_SWEEP] = { "sweep", OPT_STR, "PARAM=V,...", 0, 0, NULL, 0, NULL,
+                  "the transition sets again at each value (s, at most 8) of duration or halflife, e.g.\n"
+                  "duration=0.05,0.1,0.2: pick a method and its setting" },
 };
 
 /* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
@@ -323,6 +326,54 @@ static int measure_quality(budget_res *R, const pb_scene *syn, pb_scene *cmu, pb
     return e;
 }
 
+/* Boxing_Toes is in centimetres (thighs 42 units), not the cgspeed CMU unit */
+#define BOXING_UNIT_SCALE 0.01f
+
+/* The transition sets (budget_sets.h): the CMU pair and Boxing_Toes (each with a trajectory root) when
+ * packaged, the synthetic scene always. EXIT_OK, or an exit status after a message. */
+static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, pb_scene *box, pb_scene *boxq, int no_cmu)
+{
+    bs_ctx *x = &R->sets_ctx;
+    x->v = R->v;
+    x->sampler = R->sampler;
+    x->halflife = (float)R->halflife;
+    pb_status st = PB_OK;
+    if (R->real) st = bs_scene_add(x, qs, "cmu", 1);
+    char pbx[512];
+    snprintf(pbx, sizeof pbx, "%s/Boxing_Toes.bvh", PB_CMU_DIR);
+    if (st == PB_OK && !no_cmu && access(pbx, R_OK) == 0 &&
+        pb_scene_bvh_files(box, "boxing", pbx, pbx, BOXING_UNIT_SCALE, NULL, NULL) == PB_OK) {
+        st = bq_add_trajectory(box, boxq);
+        if (st == PB_OK) st = bs_scene_add(x, boxq, "boxing", 1);
+    }
+    if (st == PB_OK) st = bs_scene_add(x, syn, "synthetic", 0);
+    if (st != PB_OK) {
+        fprintf(stderr, "posebench budget: transition sets: %s\n", pb_last_error());
+        return EXIT_USAGE;
+    }
+    float d = (float)R->duration;
+    bs_make_real(x, &R->sets[BS_REAL], 5901, d);
+    bs_make_hard(x, &R->sets[BS_HARD], 5902);
+    bs_make_interrupted(x, &R->sets[BS_INTERRUPTED], 5903, d, 4);
+    bs_make_synthetic(x, &R->sets[BS_SYNTHETIC], 5904, d);
+    for (int mi = 0; mi < NM; mi++) R->set_cost[mi] = R->rows[mi].cost.median;
+    int n = 0;
+    for (int si = 0; si < BS_NSETS; si++) n += R->sets[si].nt;
+    fprintf(stderr, "posebench budget: quality on %d transitions in %d sets ...\n", n, BS_NSETS);
+    double c0 = cpu_seconds(), w0 = wall_seconds();
+    for (int si = 0; si < BS_NSETS && st == PB_OK; si++) st = bs_measure(x, &R->sets[si], budget_methods, NM);
+    fprintf(stderr, "posebench budget: the sets took %.2f s of CPU (%.2f s wall)\n", cpu_seconds() - c0, wall_seconds() - w0);
+    if (st == PB_OK && R->sweep.n) {
+        fprintf(stderr, "posebench budget: sweep of %s over %d values ...\n", bw_param_name(&R->sweep), R->sweep.n);
+        st = bw_run(&R->sweep, x, budget_methods, NM, d);
+    }
+    if (st != PB_OK) {
+        fprintf(stderr, "posebench budget: quality: %s\n", pb_last_error());
+        return st == PB_ERR_NOMEM ? EXIT_USAGE : EXIT_CHECK;
+    }
+    return EXIT_OK;
+}
+
 static int run(const opt_val *o, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
@@ -343,6 +394,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
     if (json_path_check("budget", json) != 0) return EXIT_USAGE;   /* before the measurements */
+    if (o[O_SWEEP].count && bw_parse(o[O_SWEEP].str, &R.sweep) != 0) return EXIT_USAGE;
     R.characters = (size_t)characters;
     R.cap = (long)(PB_FRAME_CROWD_MAX_ELEMENTS / (size_t)R.joints);   /* a search measures at most 4096 characters */
     if (R.cap > 4096) R.cap = 4096;
@@ -352,7 +404,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         return EXIT_USAGE;
     }
 
-    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 };
+    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 }, box = { 0 }, boxq = { 0 };
     int status = EXIT_OK;
     double *samples = malloc(sizeof(double) * (size_t)R.reps * (2 * NM + 1));
     if (!samples) {
@@ -373,6 +425,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     pb_pool_destroy(R.pool);
     R.pool = NULL;
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
+    if (status == EXIT_OK) status = measure_sets(&R, &syn, &qs, &box, &boxq, o[O_NO_CMU].count > 0);
     if (status == EXIT_OK) budget_print(&R);   /* a failed write to stdout: main's check (posebench.c) */
     if (status == EXIT_OK && json) {
         if (budget_write_json(&R, json) != 0) status = EXIT_USAGE;
@@ -391,6 +444,10 @@ static int run(const opt_val *o, int nrest, char **rest)
     pb_scene_free(&syn);
     pb_scene_free(&cmu);
     pb_scene_free(&qs);
+    bs_ctx_free(&R.sets_ctx);
+    bw_free(&R.sweep);
+    pb_scene_free(&box);
+    pb_scene_free(&boxq);
     return status;
 }
 
@@ -404,7 +461,11 @@ const command cmd_budget = {
              "  crowd that fits, measured by bisection (to 2% or 1 character, at most 10 probes); and the quality of\n"
              "  the same transitions on real mocap (velocity jump, deviation). Then the layers: masked override,\n"
              "  masked additive and N-way blend (K=4) as per-frame add-ons (us, B/joint, GB/s), and a split (masked)\n"
-             "  and an N-way cross-fade, timed and played like the methods. Exit status 1 (a failed check) when no\n"
+             "  and an N-way cross-fade, timed and played like the methods. Then the transition sets (real pairs,\n"
+             "  hard ones, interrupted runs, synthetic; seeded) scored by posebench/quality.h: per method each\n"
+             "  metric's median and 90th percentile, what separates the methods, the Pareto front of cost against\n"
+             "  each metric and the dead-blending claims measured (--sweep: the sets at each setting).\n"
+             "  Exit status 1 (a failed check) when no\n"
              "  blending method's whole frame fits or is marginal at --characters, or an op fails; the report\n"
              "  records that as a finding and completes.\n",
     .opts = opts,

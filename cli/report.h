@@ -128,6 +128,7 @@ typedef struct report {
     cJSON *frame, *budget;      /* frame.json, budget.json (NULL: not read) */
     int have_frame, have_budget;
     int have_scaling;           /* frame.json has blocked rows (plot 8) */
+    int have_budget_sets;       /* budget.json has transition sets (plot 9) */
     step steps[6];
     int nsteps;
     int small_i, large_i;   /* size indices of the summary columns */
@@ -142,8 +143,8 @@ typedef struct report {
 FILE *open_data(const report *r, const char *name);
 void dat_num(FILE *f, double v);
 /* ---- data files and plots (report_plots.c) ---- */
-#define NPLOTS 8
-enum { PL_NSPJ, PL_SPEEDUP, PL_COPY, PL_BW, PL_VALID, PL_FRAME, PL_BUDGET, PL_SCALING };
+#define NPLOTS 9
+enum { PL_NSPJ, PL_SPEEDUP, PL_COPY, PL_BW, PL_VALID, PL_FRAME, PL_BUDGET, PL_SCALING, PL_BUDGET_SETS };
 /* Write data/vars.gp and the data files, run gnuplot for each plot whose
  * input exists (made[i]: png and svg written). 0, 1 a plot failed, 2 the data
  * folder is unwritable. */
@@ -164,6 +165,9 @@ void validation_section(report *r, out2 *o, int made);
 void bench_section(report *r, out2 *o, const int *made);
 void frame_section(report *r, out2 *o, int made);
 void budget_section(report *r, out2 *o, int made);
+/* report_budget_sets.c: plot 9's data (0, or -1: no transition sets) and the sets' part of the budget section. */
+int write_budget_sets_data(report *r, FILE *vars);
+void budget_sets_section(report *r, out2 *o, int made);
 /* report_answers.c: the first screen, the three questions answered from the steps' JSON. */
 void answers_section(report *r, out2 *o);
 /* "quick", "default" or "full" */

@@ -172,6 +172,7 @@ int write_index(report *r, const int made[NPLOTS], double total_s)
     frame_section(r, &o, made[PL_FRAME]);
     scaling_section(r, &o, made[PL_SCALING]);
     budget_section(r, &o, made[PL_BUDGET]);
+    if (r->have_budget) budget_sets_section(r, &o, made[PL_BUDGET_SETS]);
 
     fputs("<h2 id=\"files\">Files</h2><p>", o.h);
     const char *files[] = { "validate.json", "validate.txt", "bench.json", "bench.csv", "bench.txt", "bench_dram.json",

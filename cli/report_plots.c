@@ -28,7 +28,7 @@ typedef struct plot {
     const char *file;      /* output base name */
     const char *script;    /* reports/<script> */
     const char *title;
-    int needs;             /* 1 bench, 2 validate, 3 frame, 4 budget */
+    int needs;             /* 1 bench, 2 validate, 3 frame, 4 budget, 5 scaling, 6 budget's transition sets */
 } plot;
 
 
@@ -236,6 +236,7 @@ static const plot plots[NPLOTS] = {
     [PL_FRAME] = { "6_frame", "frame.gp", "frame pipeline: us per stage", 3 },
     [PL_BUDGET] = { "7_budget", "budget.gp", "transition methods: cost vs quality", 4 },
     [PL_SCALING] = { "8_scaling", "scaling.gp", "the frame fused by block and on threads", 5 },
+    [PL_BUDGET_SETS] = { "9_budget_sets", "budget_sets.gp", "transition methods: cost vs quality on the transition sets", 6 },
 };
 
 const char *report_plot_file(int i) { return plots[i].file; }
@@ -243,7 +244,7 @@ const char *report_plot_file(int i) { return plots[i].file; }
 static int have_input(const report *r, int needs)
 {
     return needs == 1 ? r->bench && r->bench->ok : needs == 2 ? r->val && r->val->ok
-           : needs == 3 ? r->have_frame : needs == 5 ? r->have_scaling : r->have_budget;
+           : needs == 3 ? r->have_frame : needs == 5 ? r->have_scaling : needs == 6 ? r->have_budget_sets : r->have_budget;
 }
 
 static int run_plots(report *r, int made[NPLOTS])
@@ -322,6 +323,7 @@ int report_plots(report *r, int made[NPLOTS])
     if (r->have_frame && write_frame_data(r, vars) != 0) r->have_frame = 0;
     r->have_scaling = r->have_frame && write_scaling_data(r, vars) == 0;
     if (r->have_budget && write_budget_data(r, vars) != 0) r->have_budget = 0;
+    r->have_budget_sets = r->have_budget && write_budget_sets_data(r, vars) == 0;
     if (fclose(vars) != 0) {
         fprintf(stderr, "posebench report: error writing %s/vars.gp\n", r->data);
         return 2;

@@ -13,9 +13,11 @@ target_sources(posebench_cli PRIVATE
   ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/frame_opts.c ${PB_CLI_ROOT}/cli/frame_fused.c ${PB_CLI_ROOT}/cli/frame_mm.c ${PB_CLI_ROOT}/cli/frame_graph.c ${PB_CLI_ROOT}/cli/graph_json.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
   # budget's quality, layers and output
   ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_layers.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c
+  ${PB_CLI_ROOT}/cli/budget_sets.c ${PB_CLI_ROOT}/cli/budget_sets_make.c ${PB_CLI_ROOT}/cli/budget_sets_out.c ${PB_CLI_ROOT}/cli/budget_sweep.c
   # report: reading the steps' JSON, plots, HTML
   ${PB_CLI_ROOT}/cli/report_util.c ${PB_CLI_ROOT}/cli/report_read.c ${PB_CLI_ROOT}/cli/report_plots.c
-  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_answers.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c ${PB_CLI_ROOT}/cli/report_scaling.c)
+  ${PB_CLI_ROOT}/cli/report_sections.c ${PB_CLI_ROOT}/cli/report_answers.c ${PB_CLI_ROOT}/cli/report_html.c ${PB_CLI_ROOT}/cli/report_bw.c ${PB_CLI_ROOT}/cli/report_scaling.c
+  ${PB_CLI_ROOT}/cli/report_budget_sets.c)
 target_include_directories(posebench_cli PRIVATE ${PB_CLI_ROOT}/cli)
 target_link_libraries(posebench_cli PRIVATE pb_cjson)
 

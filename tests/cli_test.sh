@@ -109,6 +109,10 @@ check "validate seed -1"     2 "--seed expects a non-negative integer.*'-1'" -- 
 check "validate bvh-scale"   2 "--bvh-scale expects a number"  -- validate --bvh-scale 0
 check "validate bvh-scale ok" 0 "all passed"                   -- validate --quick --op quat_mul --variant scalar --bvh-scale=0.02
 check "budget bad sampler"   2 "--sampler expects linear, cubic or turns, got 'x'" -- budget --sampler x
+check "budget bad sweep"     2 "--sweep foo=1: expected duration=V1,V2,... or halflife=V1,V2,..." -- budget --sweep foo=1
+check "budget sweep empty"   2 "value 2 is empty or too long" -- budget --sweep duration=0.05,,0.1
+check "budget sweep range"   2 "value 1 .0.01. is not a number in .0.02, 10. s" -- budget --sweep duration=0.01
+check "budget sweep trailing" 2 "a value after the last ','" -- budget --sweep halflife=0.1,
 env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
   local name=$1 want=$2 re=$3 var=$4; shift 5
   local out; out=$(env "$var" bash -c 'emu=$1; shift; if [ -n "$emu" ]; then $emu "$@"; else "$@"; fi' _ "$emu" "$bin" "$@" 2>&1)
@@ -212,6 +216,14 @@ n=0; for k in override_slerp_masked override_nlerp_masked additive_masked additi
 [ "$n" = 10 ] && grep -Eq '^N-way blend K=4 \(accurate\) +\| +[0-9.]+ ' <<<"$out" && grep -Eq '^split cross-fade \(slerp\) +\| +[0-9.]+ ' <<<"$out" \
   && ! grep -Eq '"(us|cost_us|frame_us|bytes_per_joint|gbps|dev_cm)":[[:space:]]*null' "$j" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget layers: $n of 10 rows in the JSON"; echo "$out" | grep -A7 "^LAYERS"; }
+# the transition sets (cli/budget_sets.c): every set and the claims in the JSON; a sweep's rows
+grep -q '"transition_sets"' "$j" && grep -q '"claims"' "$j" && grep -q '"name":.*"interrupted"' "$j" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget transition sets in the JSON"; }
+grep -q "^QUALITY BY TRANSITION SET" <<<"$out" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget sets table"; }
+j2=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --sweep halflife=0.05,0.2 --json "$j2" 2>&1)
+grep -q '"sweep"' "$j2" && grep -q "^SWEEP of halflife over 0.05 0.2 s" <<<"$out" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep"; echo "$out" | tail -3; }
+rm -f "$j2"
 rm -f "$j"
 # a budget nothing fits: exit 1, said on stderr and in the JSON, the JSON still written whole
 j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 0.001 --no-cmu --variant scalar --json "$j" 2>&1); st=$?

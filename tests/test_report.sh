@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_report.sh — the report end to end: `posebench report --quick` into a
-# temporary folder, all eight plots there as png and svg, none of them empty
+# temporary folder, all nine plots there as png and svg, none of them empty
 # (every SVG draws more marks than it has plot groups: an empty data set
 # leaves at most its legend sample), a DRAM row in the copy bandwidth table,
 # then index.html opened in headless Chromium in a 1400 px wide window:
@@ -32,7 +32,7 @@ if [ "$st" = 0 ] || [ "$st" = 1 ]; then ok; else bad "report exited with $st"; t
 [ "$st" = 1 ] && { echo "note: report exited 1:"; grep -E "FAILED|exited with|failed" "$tmp/stderr" | head -5; }
 grep -qx "$out" "$tmp/stdout" && ok || bad "report did not print its folder: $(cat "$tmp/stdout")"
 
-plots="1_ns_per_joint 2_speedup 3_copy_levels 4_bandwidth 5_validation 6_frame 7_budget 8_scaling"
+plots="1_ns_per_joint 2_speedup 3_copy_levels 4_bandwidth 5_validation 6_frame 7_budget 8_scaling 9_budget_sets"
 for p in $plots; do
   case "$nobench:$p" in 1:1_*|1:2_*|1:3_*|1:4_*)   # left out: no plot, and the page says why
     [ ! -e "$out/$p.png" ] && ok || bad "--no-bench: $p.png was drawn"; continue ;; esac

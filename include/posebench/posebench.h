@@ -19,4 +19,5 @@
 #include "blend_n.h"
 #include "graph.h"
 #include "asset.h"
+#include "quality.h"
 #endif
