@@ -11,6 +11,7 @@
 
 #define BUDGET_NM 11         /* methods: cut, three cross-fades, inertialization, six dead blendings */
 #define BUDGET_MAX_PAIRS 8   /* quality transitions */
+#define BUDGET_MAX_BVH 3     /* --bvh files (scenes in the transition sets) */
 extern const pb_frame_method budget_methods[BUDGET_NM];
 
 /* Layers (budget_layers.c). The layer operations, timed alone at the crowd as per-frame add-ons: */

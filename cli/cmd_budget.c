@@ -36,7 +36,7 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_BVH, O_BVH_SCALE, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -60,6 +60,11 @@ static const opt_spec opts[O_COUNT] = {
     [O_SWEEP] = { "sweep", OPT_STR, "PARAM=V,...", 0, 0, NULL, 0, NULL,
                   "the transition sets again at each value (s, at most 8) of duration or halflife, e.g.\n"
                   "duration=0.05,0.1,0.2: pick a method and its setting" },
+    [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, BUDGET_MAX_BVH, NULL,
+                "your own motion capture in the real, hard and interrupted sets (two files of one skeleton in a row\n"
+                "make one scene of two clips; a file alone, a scene of itself)" },
+    [O_BVH_SCALE] = { "bvh-scale", OPT_DOUBLE, "S", 1e-6, 1e6, NULL, 0, "0.01: centimetres to metres",
+                      "unit scale of the --bvh files" },
 };
 
 /* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
@@ -326,12 +331,33 @@ static int measure_quality(budget_res *R, const pb_scene *syn, pb_scene *cmu, pb
     return e;
 }
 
+/* The --bvh files as scenes with a trajectory root (user[2 k] the loaded scene, user[2 k + 1] with the
+ * root): how many, or -1 after a message naming the file. */
+static int load_user(const opt_val *bvh, float scale, pb_scene *user)
+{
+    pb_bvh_file files[BUDGET_MAX_BVH];
+    memset(files, 0, sizeof files);
+    int nf = 0, ns = 0, bad = 0;
+    for (; nf < bvh->count && !bad; nf++)
+        if (pb_bvh_file_load(&files[nf], bvh->all[nf], scale, NULL, NULL) != PB_OK) bad = 1;
+    for (int i = 0; !bad && i < nf; i++, ns++) {
+        int pair = i + 1 < nf && pb_bvh_file_same_skeleton(&files[i], &files[i + 1]);
+        bad = pb_scene_bvh(&user[2 * ns], NULL, &files[i], &files[pair ? i + 1 : i]) != PB_OK ||
+              bq_add_trajectory(&user[2 * ns], &user[2 * ns + 1]) != PB_OK;
+        i += pair;
+    }
+    if (bad) fprintf(stderr, "posebench budget: --bvh: %s\n", pb_last_error());
+    for (int i = 0; i < nf; i++) pb_bvh_file_free(&files[i]);
+    return bad ? -1 : ns;
+}
+
 /* Boxing_Toes is in centimetres (thighs 42 units), not the cgspeed CMU unit */
 #define BOXING_UNIT_SCALE 0.01f
 
 /* The transition sets (budget_sets.h): the CMU pair and Boxing_Toes (each with a trajectory root) when
  * packaged, the synthetic scene always. EXIT_OK, or an exit status after a message. */
-static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, pb_scene *box, pb_scene *boxq, int no_cmu)
+static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, pb_scene *box, pb_scene *boxq, int no_cmu,
+                        const pb_scene *user, int nuser)
 {
     bs_ctx *x = &R->sets_ctx;
     x->v = R->v;
@@ -346,6 +372,7 @@ static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, 
         st = bq_add_trajectory(box, boxq);
         if (st == PB_OK) st = bs_scene_add(x, boxq, "boxing", 1);
     }
+    for (int i = 0; st == PB_OK && i < nuser; i++) st = bs_scene_add(x, &user[2 * i + 1], user[2 * i].name, 1);
     if (st == PB_OK) st = bs_scene_add(x, syn, "synthetic", 0);
     if (st != PB_OK) {
         fprintf(stderr, "posebench budget: transition sets: %s\n", pb_last_error());
@@ -404,7 +431,13 @@ static int run(const opt_val *o, int nrest, char **rest)
         return EXIT_USAGE;
     }
 
-    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 }, box = { 0 }, boxq = { 0 };
+    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 }, box = { 0 }, boxq = { 0 }, user[2 * BUDGET_MAX_BVH];
+    memset(user, 0, sizeof user);
+    int nuser = o[O_BVH].count ? load_user(&o[O_BVH], o[O_BVH_SCALE].count ? (float)o[O_BVH_SCALE].d : 0.01f, user) : 0;
+    if (nuser < 0) {   /* before the measurements */
+        for (int i = 0; i < 2 * BUDGET_MAX_BVH; i++) pb_scene_free(&user[i]);
+        return EXIT_USAGE;
+    }
     int status = EXIT_OK;
     double *samples = malloc(sizeof(double) * (size_t)R.reps * (2 * NM + 1));
     if (!samples) {
@@ -425,7 +458,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     pb_pool_destroy(R.pool);
     R.pool = NULL;
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
-    if (status == EXIT_OK) status = measure_sets(&R, &syn, &qs, &box, &boxq, o[O_NO_CMU].count > 0);
+    if (status == EXIT_OK) status = measure_sets(&R, &syn, &qs, &box, &boxq, o[O_NO_CMU].count > 0, user, nuser);
     if (status == EXIT_OK) budget_print(&R);   /* a failed write to stdout: main's check (posebench.c) */
     if (status == EXIT_OK && json) {
         if (budget_write_json(&R, json) != 0) status = EXIT_USAGE;
@@ -448,6 +481,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     bw_free(&R.sweep);
     pb_scene_free(&box);
     pb_scene_free(&boxq);
+    for (int i = 0; i < 2 * BUDGET_MAX_BVH; i++) pb_scene_free(&user[i]);
     return status;
 }
 

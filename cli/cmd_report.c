@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "command.h"
 #include "measure.h"
 #include "report.h"
@@ -52,8 +53,9 @@ static const opt_spec opts[O_COUNT] = {
                 "write into DIR instead (created if missing; existing report files are replaced)" },
     [O_NO_BENCH] = { "no-bench", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "leave the benchmarks out (plots 1-3 then say so)" },
     [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, REPORT_MAX_BVH, NULL,
-                "your own motion capture: validate on it and time the frame pipeline on its skeleton\n"
-                "(passed to `validate --bvh` and `frame --bvh`)" },
+                "your own motion capture: validate on it, time the frame pipeline on its skeleton and\n"
+                "score the transition methods on it (passed to `validate --bvh`, `frame --bvh` and, the\n"
+                "first 3, `budget --bvh`)" },
 };
 
 static const char *self_exe(char *buf, size_t len, const char *fallback)
@@ -237,7 +239,8 @@ static int run(const opt_val *o, int nrest, char **rest)
             av[ac++] = k == 3 ? p_frame : p_budget;
         }
         char bvh_opt[] = "--bvh";
-        for (int b = 0; (k == 0 || k == 3) && b < nbvh; b++) {   /* validate and frame take the user's clips */
+        /* validate and frame take the user's clips, budget's transition sets the first BUDGET_MAX_BVH */
+        for (int b = 0; (k == 0 || k == 3 || (k == 4 && b < BUDGET_MAX_BVH)) && b < nbvh; b++) {
             av[ac++] = bvh_opt;
             av[ac++] = bvh[b];
         }

@@ -113,6 +113,7 @@ check "budget bad sweep"     2 "--sweep foo=1: expected duration=V1,V2,... or ha
 check "budget sweep empty"   2 "value 2 is empty or too long" -- budget --sweep duration=0.05,,0.1
 check "budget sweep range"   2 "value 1 .0.01. is not a number in .0.02, 10. s" -- budget --sweep duration=0.01
 check "budget sweep trailing" 2 "a value after the last ','" -- budget --sweep halflife=0.1,
+check "budget bvh missing"   2 "--bvh: .*nonexistent.bvh" -- budget --bvh /nonexistent.bvh
 env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
   local name=$1 want=$2 re=$3 var=$4; shift 5
   local out; out=$(env "$var" bash -c 'emu=$1; shift; if [ -n "$emu" ]; then $emu "$@"; else "$@"; fi' _ "$emu" "$bin" "$@" 2>&1)
@@ -224,6 +225,12 @@ j2=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --re
 grep -q '"sweep"' "$j2" && grep -q "^SWEEP of halflife over 0.05 0.2 s" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep"; echo "$out" | tail -3; }
 rm -f "$j2"
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # --bvh: the user's clip in the real set
+  j2=$(mktemp); run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar \
+    --bvh /usr/share/assimp/models/BVH/01_01.bvh --bvh-scale 0.056444 --json "$j2" >/dev/null 2>&1
+  grep -q '"scene":[[:space:]]*"bvh:01_01' "$j2" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --bvh in the sets"; }
+  rm -f "$j2"
+fi
 rm -f "$j"
 # a budget nothing fits: exit 1, said on stderr and in the JSON, the JSON still written whole
 j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 0.001 --no-cmu --variant scalar --json "$j" 2>&1); st=$?
