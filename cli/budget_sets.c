@@ -211,6 +211,7 @@ pb_status bs_play(bs_ctx *x, pb_frame_method m, const bs_trans *t, pb_clip *out,
     out->frame_time = src->frame_time = dst->frame_time = PB_FRAME_DT;   /* the game's step, not the key rate */
     c->duration = t->duration;
     c->halflife = x->halflife;
+    if ((st = pb_frame_crowd_halflife_est(c, x->hl[0], x->hl[1], x->hl[2])) != PB_OK) goto done;
     align A[BS_MAX_SEG];
     if ((st = alignments(c, v, t, A)) != PB_OK) goto done;
     /* the references: the first source and the last destination at every frame */

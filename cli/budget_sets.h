@@ -39,6 +39,7 @@ typedef struct bs_ctx {
     const pb_variant *v;
     pb_op sampler;
     float halflife;
+    float hl[3];              /* Unreal's dead blending: estimate_halflife's scale, min, max (s) */
     int nscenes;
     bs_scene scenes[BS_MAX_SCENES];
 } bs_ctx;

@@ -58,8 +58,9 @@ static const opt_spec opts[O_COUNT] = {
                     "the threaded whole frame: fused blocks on N threads (wall time)" },
     HALFLIFE_EST_OPTS(""),   /* O_HL_SCALE, O_HL_MIN, O_HL_MAX */
     [O_SWEEP] = { "sweep", OPT_STR, "PARAM=V,...", 0, 0, NULL, 0, NULL,
-                  "the transition sets again at each value (s, at most 8) of duration or halflife, e.g.\n"
-                  "duration=0.05,0.1,0.2: pick a method and its setting" },
+                  "the transition sets again at each value (at most 8) of duration, halflife (s) or\n"
+                  "Unreal's halflife-scale, halflife-min, halflife-max, e.g. duration=0.05,0.1,0.2: pick a\n"
+                  "method and its setting" },
     [O_BVH] = { "bvh", OPT_STR, "FILE", 0, 0, NULL, BUDGET_MAX_BVH, NULL,
                 "your own motion capture in the real, hard and interrupted sets (two files of one skeleton in a row\n"
                 "make one scene of two clips; a file alone, a scene of itself)" },
@@ -378,6 +379,7 @@ static int measure_sets(budget_res *R, const pb_scene *syn, const pb_scene *qs, 
         fprintf(stderr, "posebench budget: transition sets: %s\n", pb_last_error());
         return EXIT_USAGE;
     }
+    memcpy(x->hl, R->hl, sizeof x->hl);
     float d = (float)R->duration;
     bs_make_real(x, &R->sets[BS_REAL], 5901, d);
     bs_make_hard(x, &R->sets[BS_HARD], 5902);
@@ -421,7 +423,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     const char *json = o[O_JSON].str;
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
     if (json_path_check("budget", json) != 0) return EXIT_USAGE;   /* before the measurements */
-    if (o[O_SWEEP].count && bw_parse(o[O_SWEEP].str, &R.sweep) != 0) return EXIT_USAGE;
+    if (o[O_SWEEP].count && bw_parse(o[O_SWEEP].str, R.hl, &R.sweep) != 0) return EXIT_USAGE;
     R.characters = (size_t)characters;
     R.cap = (long)(PB_FRAME_CROWD_MAX_ELEMENTS / (size_t)R.joints);   /* a search measures at most 4096 characters */
     if (R.cap > 4096) R.cap = 4096;

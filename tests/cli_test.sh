@@ -109,7 +109,9 @@ check "validate seed -1"     2 "--seed expects a non-negative integer.*'-1'" -- 
 check "validate bvh-scale"   2 "--bvh-scale expects a number"  -- validate --bvh-scale 0
 check "validate bvh-scale ok" 0 "all passed"                   -- validate --quick --op quat_mul --variant scalar --bvh-scale=0.02
 check "budget bad sampler"   2 "--sampler expects linear, cubic or turns, got 'x'" -- budget --sampler x
-check "budget bad sweep"     2 "--sweep foo=1: expected duration=V1,V2,... or halflife=V1,V2,..." -- budget --sweep foo=1
+check "budget bad sweep"     2 "--sweep foo=1: expected duration=V1,V2,... .or halflife, halflife-scale" -- budget --sweep foo=1
+check "budget sweep hl-min"  2 "--sweep halflife-min=0.05,2: value 2 .2.: .*hl_max is 1" -- budget --sweep halflife-min=0.05,2
+check "budget sweep hl-scale" 2 "value 1 .0.: .*hl_scale is 0" -- budget --sweep halflife-scale=0
 check "budget sweep empty"   2 "value 2 is empty or too long" -- budget --sweep duration=0.05,,0.1
 check "budget sweep range"   2 "value 1 .0.01. is not a number in .0.02, 10. s" -- budget --sweep duration=0.01
 check "budget sweep trailing" 2 "a value after the last ','" -- budget --sweep halflife=0.1,
@@ -224,6 +226,11 @@ grep -q "^QUALITY BY TRANSITION SET" <<<"$out" && pass=$((pass+1)) || { fail=$((
 j2=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --sweep halflife=0.05,0.2 --json "$j2" 2>&1)
 grep -q '"sweep"' "$j2" && grep -q "^SWEEP of halflife over 0.05 0.2 s" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep"; echo "$out" | tail -3; }
+# a sweep of Unreal's half-life scale: every set (hard included) at each value, the scale unitless
+out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --sweep halflife-scale=0.1,0.6 --json "$j2" 2>&1)
+grep -q '"param":[[:space:]]*"halflife-scale"' "$j2" && grep -q '"unit":[[:space:]]*""' "$j2" && grep -q '"set":[[:space:]]*"hard"' "$j2" \
+  && grep -q "^SWEEP of halflife-scale over 0.1 0.6:" <<<"$out" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep halflife-scale"; echo "$out" | tail -3; }
 rm -f "$j2"
 if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # --bvh: the user's clip in the real set
   j2=$(mktemp); run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar \
