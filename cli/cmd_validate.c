@@ -12,7 +12,7 @@
 #include "pick.h"
 #include "validate.h"
 
-enum { O_OP, O_VARIANT, O_JSON, O_SEED, O_QUICK, O_VERBOSE, O_BVH, O_BVH_SCALE, O_STRICT, O_NO_MOCAP, O_COUNT };
+enum { O_OP, O_VARIANT, O_JSON, O_SEED, O_QUICK, O_VERBOSE, O_BVH, O_BVH_SCALE, O_STRICT, O_NO_MOCAP, O_MODEL, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, OPT_MAX_VALUES, NULL, "only this op (posebench ops lists them; skin_lbs, skin_dqs, mm_search, bspace, blend_n: those tables)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, 0, NULL,
@@ -29,12 +29,15 @@ static const opt_spec opts[O_COUNT] = {
                       "unit scale of the --bvh files" },
     [O_STRICT] = { "strict", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "BVH warnings are errors" },
     [O_NO_MOCAP] = { "no-mocap", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL, "skip the mocap class (not with --bvh, --bvh-scale or --strict: they are its)" },
+    [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "your character (FBX, glTF 2, Collada, X, ...: posebench/asset.h): its mesh skinned by skin_lbs and\n"
+                  "skin_dqs at a frame of its first clip with its own inverse binds (case model), and its clips in\n"
+                  "the mocap class (FK, IK, transitions on its skeleton; not with --no-mocap: then the mesh only)" },
 };
 
-static int run(const opt_val *v, int nrest, char **rest)
+static int run_with(const opt_val *v, const pb_asset *model)
 {
-    (void)nrest, (void)rest;
-    pb_validate_opts o = { .seed = 20231, .table = stdout };
+    pb_validate_opts o = { .seed = 20231, .table = stdout, .model = model };
     o.ops = v[O_OP].all;
     o.nops = (size_t)v[O_OP].count;
     o.variant = v[O_VARIANT].count ? v[O_VARIANT].str : pick_forced();
@@ -118,7 +121,7 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (skin && fails >= 0) {
         pb_mocap mc = { 0 };
         if (!o.no_mocap) pb_mocap_load_scaled(&mc, o.bvh, o.nbvh, o.bvh_scale, 0, NULL);   /* none: the random case only */
-        int sf = pb_skin_validate(stdout, &mc, &sink);
+        int sf = pb_skin_validate(stdout, &mc, model, &sink);
         pb_mocap_free(&mc);
         fails = sf < 0 ? -1 : fails + sf;
     }
@@ -151,6 +154,20 @@ static int run(const opt_val *v, int nrest, char **rest)
     }
     printf("%s: %d failing row(s)\n", fails ? "FAILED" : "all passed", fails);
     return fails ? EXIT_CHECK : EXIT_OK;
+}
+
+static int run(const opt_val *v, int nrest, char **rest)
+{
+    (void)nrest, (void)rest;
+    pb_asset model;
+    memset(&model, 0, sizeof model);
+    if (v[O_MODEL].count && pb_asset_load(v[O_MODEL].str, NULL, &model) != PB_OK) {   /* names the file */
+        fprintf(stderr, "posebench validate: --model: %s\n", pb_last_error());
+        return EXIT_USAGE;
+    }
+    int status = run_with(v, v[O_MODEL].count ? &model : NULL);
+    pb_asset_free(&model);
+    return status;
 }
 
 const command cmd_validate = {

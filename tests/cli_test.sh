@@ -25,6 +25,16 @@ check "validate bad var"    2 "unknown variant 'nope'"        -- validate --vari
 check "validate bad seed"   2 "--seed expects"                -- validate --seed x1
 check "validate bad json"   2 "cannot write /nonexistent/dir" -- validate --op eerp --json /nonexistent/dir/x.json
 check "validate one"        0 "all passed"                    -- validate --quick --op quat_mul --variant scalar
+check "validate model missing" 2 "--model: /nonexistent.fbx: cannot open" -- validate --model /nonexistent.fbx
+# validate --model (an importer build, the packaged X character): its mesh in the skin table, its clip in the mocap class
+model=/usr/share/assimp/models/X/BCN_Epileptic.X
+if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp"; then
+  out=$(run validate --quick --op fk_static --op skin_lbs --variant scalar --model "$model" 2>&1); st=$?
+  [ $st -eq 0 ] && grep -q "^# model: 1 clip(s) in the mocap class (58 joints)" <<<"$out" \
+    && grep -q "^# model: 3014 vertices, 58 joints" <<<"$out" && grep -Eq "^skin_lbs +model +scalar .* ok$" <<<"$out" \
+    && grep -Eq "^skin_dqs +model_pos +scalar .* ok$" <<<"$out" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --model ($st)"; echo "$out" | tail -5; }
+fi
 check "validate two ops"    0 "^quat_abs .*pass"             -- validate --quick --no-mocap --op quat_mul --op quat_abs --variant scalar
 check "validate first op"   0 "^quat_mul .*pass"              -- validate --quick --no-mocap --op quat_mul --op quat_abs --variant scalar
 check "validate bspace"     0 "^polar +dirs8 +grid .*ok$"     -- validate --op bspace

@@ -59,7 +59,7 @@ static void test_oracle(void)
     }
     val_rows got = { .op_prefix = "skin_" };
     const pb_val_sink sink = { val_rows_fn, &got };
-    int fails = pb_skin_validate(stdout, NULL, &sink);
+    int fails = pb_skin_validate(stdout, NULL, NULL, &sink);
     CHECK(fails == 0, "pb_skin_validate: %d failing rows", fails);
     /* the rows --json writes (issue 62, defect 5: none were): some, every one whole, none failing */
     CHECK(got.rows > 0 && got.bad == 0 && got.fails == 0, "skinning JSON rows: %zu, %zu malformed (%s), %zu failing", got.rows,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "rng.h"
 #include "validate.h"
+#include "posebench/asset.h"
 
 #define DEFAULT_DIR "/usr/share/assimp/models/BVH/"
 static const char *const default_files[] = { DEFAULT_DIR "01_01.bvh", DEFAULT_DIR "01_03.bvh",
@@ -83,6 +84,75 @@ const char *pb_mocap_skip_reason(int no_mocap, size_t nfiles)
         if (access(default_files[i], R_OK) == 0) return NULL;
     return "no CMU clips packaged at " DEFAULT_DIR " (01_01.bvh, 01_03.bvh, Boxing_Toes.bvh: Debian package "
            "assimp-testmodels) and no --bvh given";
+}
+
+/* a's skeleton as the BVH form the class reads: names, parents, rest positions as offsets */
+static pb_status asset_skeleton(const pb_asset *a, pb_bvh_skeleton *s)
+{
+    memset(s, 0, sizeof *s);
+    const size_t J = a->joints;
+    s->names = calloc(J, sizeof *s->names);
+    s->parents = malloc(J * sizeof *s->parents);
+    s->offsets = malloc(J * sizeof *s->offsets);
+    if (!s->names || !s->parents || !s->offsets) {
+        pb_bvh_skeleton_free(s);
+        return pb_fail(PB_ERR_NOMEM, "mocap: out of memory for the model's skeleton");
+    }
+    s->joints = J;
+    for (size_t j = 0; j < J; j++) {
+        snprintf(s->names[j], sizeof s->names[j], "%s", a->names[j]);
+        s->parents[j] = a->parents[j];
+        for (int k = 0; k < 3; k++) s->offsets[j][k] = a->rest.plane[PB_POS_X + k][j];
+    }
+    return PB_OK;
+}
+
+int pb_mocap_add_asset(pb_mocap *m, const pb_asset *a, const char **why)
+{
+    if (why) *why = NULL;
+    if (!a->clips || !a->joints) {
+        if (why) *why = "the model has no clip";
+        return 0;
+    }
+    pb_bvh_skeleton probe;
+    if (asset_skeleton(a, &probe) != PB_OK) return -1;
+    size_t legs = 0;
+    for (size_t j = 0; j < probe.joints; j++) {   /* as find_legs, without its fallback to any deep joint */
+        int p = probe.parents[j];
+        if (p >= 0 && probe.parents[p] >= 0 && (strstr(probe.names[j], "Foot") || strstr(probe.names[j], "foot") ||
+                                                strstr(probe.names[j], "Ankle") || strstr(probe.names[j], "ankle")))
+            legs++;
+    }
+    pb_bvh_skeleton_free(&probe);
+    if (!legs) {
+        if (why) *why = "no joint named *Foot* or *Ankle* with a parent and a grandparent (the class's IK legs)";
+        return 0;
+    }
+    const size_t n0 = m->nclips, add = a->clips;
+    for (size_t i = 0; i < add; i++)
+        if (a->clip[i].clip.frames * a->joints > PB_MOCAP_MAX_KEYS)
+            return pb_fail(PB_ERR_SIZE, "mocap: model clip %zu (%s) has %zu keys, more than %zu", i, a->clip[i].name,
+                           a->clip[i].clip.frames * a->joints, (size_t)PB_MOCAP_MAX_KEYS), -1;
+    pb_clip *clips = realloc(m->clips, (n0 + add) * sizeof *clips);
+    if (clips) m->clips = clips;
+    pb_bvh_skeleton *skels = clips ? realloc(m->skels, (n0 + add) * sizeof *skels) : NULL;
+    if (skels) m->skels = skels;
+    if (!clips || !skels) return pb_fail(PB_ERR_NOMEM, "mocap: out of memory for the model's clips"), -1;
+    for (size_t i = 0; i < add; i++) {
+        const pb_clip *src = &a->clip[i].clip;
+        pb_clip *dst = &m->clips[m->nclips];
+        pb_status s = pb_clip_alloc(dst, src->frames, src->joints, src->fps);
+        if (s == PB_OK) s = asset_skeleton(a, &m->skels[m->nclips]);
+        if (s != PB_OK) {
+            pb_clip_free(dst);
+            return -1;
+        }
+        for (int q = 0; q < PB_PLANES; q++)
+            if (src->pose.plane[q] && dst->pose.plane[q])
+                memcpy(dst->pose.plane[q], src->pose.plane[q], src->pose.n * sizeof(float));
+        m->nclips++;
+    }
+    return (int)add;
 }
 
 /* Key (clip c, frame f, joint j) with velocities by forward difference to the

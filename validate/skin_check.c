@@ -120,6 +120,48 @@ pb_status pb_skin_case_mocap(pb_skin_case *c, const pb_mocap *mc, size_t clip, s
     return s;
 }
 
+pb_status pb_skin_case_asset(pb_skin_case *c, const pb_asset *a, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    c->name = "model";
+    if (!a || !a->joints || !a->mesh.n) return pb_fail(PB_ERR_PARAM, "skin case: the model has no skinned mesh");
+    const size_t J = a->joints, n = a->mesh.n;
+    const int I = a->mesh.influences;
+    c->joints = J;
+    pb_skeleton sk = { 0 };
+    pb_pose local = { 0 }, glob = { 0 };
+    pb_status s = pb_skeleton_init(&sk, a->parents, J, 1);
+    if (s == PB_OK) s = pb_pose_alloc_static(&local, J);
+    if (s == PB_OK) s = pb_pose_alloc_static(&glob, J);
+    if (s == PB_OK) s = pb_mesh_alloc(&c->mesh, n, I);
+    if (s == PB_OK) s = case_palettes(c, J);
+    if (s == PB_OK) {
+        const pb_pose *from = &a->rest;
+        size_t at = 0;
+        if (a->clips && a->clip[0].clip.frames) {
+            uint64_t r = seed * 0x9E3779B97F4A7C15ull + 14;
+            from = &a->clip[0].clip.pose;
+            at = (size_t)(pb_rng_next(&r) % a->clip[0].clip.frames) * J;
+        }
+        for (int q = 0; q < PB_STATIC_PLANES; q++) memcpy(local.plane[q], from->plane[q] + at, J * sizeof(float));
+        for (int k = 0; k < 3; k++) {
+            memcpy(c->mesh.pos[k], a->mesh.pos[k], n * sizeof(float));
+            memcpy(c->mesh.nrm[k], a->mesh.nrm[k], n * sizeof(float));
+        }
+        for (int i = 0; i < I; i++) {
+            memcpy(c->mesh.idx[i], a->mesh.idx[i], n * sizeof(uint32_t));
+            memcpy(c->mesh.w[i], a->mesh.w[i], n * sizeof(float));
+        }
+        if ((s = pb_fk_static(&sk, &local, &glob)) == PB_OK && (s = pb_matrix_palette(&glob, &a->inv_bind_pose, &c->mat)) == PB_OK)
+            s = pb_dq_palette(&glob, &a->inv_bind_pose, &c->dq);
+    }
+    pb_pose_free(&local);
+    pb_pose_free(&glob);
+    pb_skeleton_free(&sk);
+    if (s != PB_OK) pb_skin_case_free(c);
+    return s;
+}
+
 pb_status pb_skin_case_bones(pb_skin_case *c, size_t n, size_t joints, uint64_t seed)
 {
     memset(c, 0, sizeof *c);
@@ -221,9 +263,9 @@ pb_status pb_skin_error_flags(const pb_variant *v, pb_skin_method method, unsign
     return ok ? PB_OK : pb_fail(PB_ERR_NOMEM, "pb_skin_error: out of memory");
 }
 
-int pb_skin_validate(FILE *out, const pb_mocap *mc, const pb_val_sink *sink)
+int pb_skin_validate(FILE *out, const pb_mocap *mc, const pb_asset *model, const pb_val_sink *sink)
 {
-    pb_skin_case cases[3];
+    pb_skin_case cases[4];
     int ncases = 0, fails = 0;
     if (pb_skin_case_random(&cases[ncases], 10007, 64, 1) != PB_OK) return -1;
     ncases++;
@@ -235,6 +277,15 @@ int pb_skin_validate(FILE *out, const pb_mocap *mc, const pb_val_sink *sink)
             for (int ci = 0; ci < ncases; ci++) pb_skin_case_free(&cases[ci]);
             return -1;
         }
+        ncases++;
+    }
+    if (model) {
+        if (pb_skin_case_asset(&cases[ncases], model, 4) != PB_OK) {
+            for (int ci = 0; ci < ncases; ci++) pb_skin_case_free(&cases[ci]);
+            return -1;
+        }
+        fprintf(out, "# model: %zu vertices, %zu joints, the file's inverse binds (case model)\n", model->mesh.n,
+                model->joints);
         ncases++;
     }
     const pb_variant *scalar = NULL;

@@ -6,6 +6,7 @@
 #define PB_SKIN_CHECK_H
 #include <stdio.h>
 #include "validate.h"
+#include "posebench/asset.h"
 
 /* A mesh with both palettes of the same transforms (matrix and DQ). */
 typedef struct pb_skin_case {
@@ -28,6 +29,11 @@ pb_status pb_skin_case_mocap(pb_skin_case *c, const pb_mocap *m, size_t clip, si
  * synthetic skeleton of `joints` joints (pb_scene_synthetic(seed)), with
  * both palettes of random rigid transforms as the random case's. */
 pb_status pb_skin_case_bones(pb_skin_case *c, size_t n, size_t joints, uint64_t seed);
+/* Model: an imported character's own mesh (every mesh of the file, its
+ * influences as imported) and both palettes of a real frame: FK of a seeded
+ * frame of its first clip (its rest pose when it has none) against the file's
+ * inverse binds (a->inv_bind_pose). */
+pb_status pb_skin_case_asset(pb_skin_case *c, const pb_asset *a, uint64_t seed);
 void pb_skin_case_free(pb_skin_case *c);
 
 /* Max errors of variant v (NULL: the double oracle vs itself is 0) against
@@ -47,8 +53,8 @@ typedef struct { const char *op; double k, pos_floor, nrm_floor; const char *rea
 extern const pb_skin_tol pb_skin_tolerance[2];   /* [PB_SKIN_LBS], [PB_SKIN_DQS] */
 
 /* Every variant (emulated ones too) x method x case (random, bones; the
- * mocap case when m has clips) x form (full; positions only, case <name>_pos): one table row each to out, and a pos and an nrm
+ * mocap case when m has clips; the model case when model is not NULL) x form (full; positions only, case <name>_pos): one table row each to out, and a pos and an nrm
  * row each to sink (NULL: none). Returns the number of failing table rows,
  * or -1 on a set-up error. */
-int pb_skin_validate(FILE *out, const pb_mocap *m, const pb_val_sink *sink);
+int pb_skin_validate(FILE *out, const pb_mocap *m, const pb_asset *model, const pb_val_sink *sink);
 #endif

@@ -69,6 +69,12 @@ int pb_validate(const pb_validate_opts *o, pb_row_fn row_fn, void *user)
         else if (o->table && run->mocap.nclips)
             fprintf(o->table, "# mocap: %zu clip(s) (%zu joints, %zu frames first)\n", run->mocap.nclips,
                     run->mocap.clips[0].joints, run->mocap.clips[0].frames);
+        const char *why = NULL;
+        int added = failures == 0 && o->model ? pb_mocap_add_asset(&run->mocap, o->model, &why) : 0;
+        if (added < 0) failures = -1;
+        else if (o->model && o->table)
+            fprintf(o->table, "# model: %d clip(s) in the mocap class (%zu joints)%s%s\n", added, o->model->joints,
+                    why ? ": not added, " : "", why ? why : "");
     }
     for (int opf = 0; opf < PB_OP_COUNT * PB_FORMS && failures >= 0; opf++) {
         int op = opf / PB_FORMS, form = opf % PB_FORMS;

@@ -89,6 +89,14 @@ pb_status pb_mocap_load(pb_mocap *m, const char *const *files, size_t nfiles, in
 pb_status pb_mocap_load_scaled(pb_mocap *m, const char *const *files, size_t nfiles, double scale, int strict,
                                FILE *log);
 void pb_mocap_free(pb_mocap *m);
+/* Add an imported character's clips (posebench/asset.h), each with the
+ * model's skeleton (its rest positions as the offsets; no end sites), in the
+ * model's own units. A model whose skeleton has no leg (a joint named *Foot* or
+ * *Ankle* with a parent and a grandparent) is not added: the class's IK
+ * inputs are the legs. Returns the clips added (0: none; why in *why when
+ * given), or -1 (PB_ERR_NOMEM, PB_ERR_SIZE: a clip over PB_MOCAP_MAX_KEYS). */
+struct pb_asset;
+int pb_mocap_add_asset(pb_mocap *m, const struct pb_asset *a, const char **why);
 /* Why the real-data class will not run, or NULL when it will: "--no-mocap
  * given", or (no files given) that none of the packaged CMU clips is installed
  * where they were looked for. (Files given either load or stop the run.) */
@@ -268,6 +276,7 @@ typedef struct pb_validate_opts {
     FILE *table;           /* human table (NULL: none) */
     struct pb_val_json *json;  /* collects the JSON rows (NULL: none); written by pb_val_json_write */
     double bvh_scale;      /* unit scale of the bvh files (0: 0.01, centimetres -> metres) */
+    const struct pb_asset *model;  /* an imported character whose clips join the mocap class (NULL: none) */
 } pb_validate_opts;
 
 /* One judged row: op x variant x metric. max/p99: variant vs oracle; ref:
