@@ -69,9 +69,14 @@ static pb_status bind_pose(pb_frame_crowd *c)
 {
     pb_status st = pb_pose_alloc_static(&c->inv_bind, c->sc->joints);   /* one per joint, shared */
     if (st != PB_OK) return st;
-    pb_scene_bind_local(c->sc, &c->inv_bind, 1);
-    st = pb_inverse_bind_from_rest(&c->skel, &c->inv_bind, &c->inv_bind);
-    if (st != PB_OK) return pb_fail(st, "the bind pose: %s", pb_last_error());
+    if (c->sc->inv_bind.n == c->sc->joints) {   /* the file's own (pb_scene_asset) */
+        for (int q = 0; q < PB_STATIC_PLANES; q++)
+            memcpy(c->inv_bind.plane[q], c->sc->inv_bind.plane[q], c->sc->joints * sizeof(float));
+    } else {
+        pb_scene_bind_local(c->sc, &c->inv_bind, 1);
+        st = pb_inverse_bind_from_rest(&c->skel, &c->inv_bind, &c->inv_bind);
+        if (st != PB_OK) return pb_fail(st, "the bind pose: %s", pb_last_error());
+    }
     c->palette.n = c->n;
     c->palette.data = malloc(c->n * PB_PALETTE_MAT_FLOATS * sizeof(float));
     if (!c->palette.data) return pb_fail(PB_ERR_NOMEM, "out of memory for the palette");

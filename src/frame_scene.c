@@ -24,6 +24,7 @@ void pb_scene_free(pb_scene *s)
     pb_pose_free(&s->turns[0]);
     pb_pose_free(&s->turns[1]);
     pb_mesh_free(&s->mesh);
+    pb_pose_free(&s->inv_bind);
     memset(s, 0, sizeof *s);
 }
 

@@ -60,6 +60,7 @@
 #include "pose.h"
 #include "clip.h"
 #include "skin.h"
+#include "frame.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -163,6 +164,18 @@ PB_API pb_status pb_asset_load_mem(const void *data, size_t size, const char *hi
                                    const pb_asset_options *opt, pb_asset *a);
 /* Free and zero (NULL and zeroed assets are fine). */
 PB_API void pb_asset_free(pb_asset *a);
+
+/* A frame scene (posebench/frame.h) of an imported character, for pb_frame_crowd
+ * and the blocked frame: its skeleton, the clips named clip_a (source) and
+ * clip_b (destination) copied (NULL: clip 0, and clip 1 when there is one, else
+ * clip 0 again), its mesh (copied; n = 0 when the asset has none: no skinning)
+ * and its inverse bind pose (s->inv_bind: the palette is M(global) M(the file's
+ * inverse bind), so the bind pose skins to the mesh as the file gives it), the
+ * legs picked by joint name as for BVH scenes. The scene owns its copies
+ * (pb_scene_free); a stays the caller's. Errors (s zeroed): PB_ERR_NULL,
+ * PB_ERR_PARAM (an empty asset, one with no clip, a clip name it does not have:
+ * the message lists the model's clip names), PB_ERR_NOMEM. */
+PB_API pb_status pb_scene_asset(pb_scene *s, const pb_asset *a, const char *clip_a, const char *clip_b);
 
 #ifdef __cplusplus
 }

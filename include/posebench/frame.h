@@ -56,6 +56,8 @@ typedef struct pb_scene {
     pb_skin_method skin;      /* how: PB_SKIN_LBS (0, the default: palette of 3x4 matrices, linear blend
                                  skinning) or PB_SKIN_DQS (palette_dq, dual-quaternion skinning); read at
                                  each palette and skinning stage */
+    pb_pose inv_bind;         /* static, n = joints: the palette's inverse bind pose as a file gives it
+                                 (pb_scene_asset); n = 0: made from clip[0]'s first key (pb_frame_crowd) */
 } pb_scene;
 
 /* A deterministic synthetic character: random parents (pb_skeleton_random_parents, depth < 16),
@@ -259,7 +261,9 @@ PB_API pb_status pb_frame_fk(pb_frame_crowd *c, const pb_variant *v);
 /* The matrix palette (op palette) of the globals and inv_bind (one per joint:
  * the palettes' shared form), the inverse of the bind pose: each joint's local position in the source clip's first frame
  * (its bone; a BVH joint's OFFSET), no rotation, unit scale, roots at the
- * origin, so a mesh modelled around that pose follows the character. A scene
+ * origin, so a mesh modelled around that pose follows the character; a scene
+ * with its own inverse bind pose (sc->inv_bind: an imported character's,
+ * pb_scene_asset) uses that instead. A scene
  * skinned by PB_SKIN_DQS gets the dual-quaternion palette (op palette_dq,
  * PB_PALETTE_DQ_FLOATS per element) instead. Errors: PB_ERR_PARAM for a
  * scene's skin that is neither method, the op's. */
