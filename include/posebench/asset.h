@@ -144,7 +144,9 @@ PB_API pb_status pb_asset_options_check(const pb_asset_options *opt);
  *   PB_ERR_SIZE         the file is larger than max_bytes; more joints than
  *                       max_joints, vertices than max_vertices, or a clip's keys or
  *                       frames x joints more than max_keys.
- *   PB_ERR_PARSE        a format Assimp does not know; a file Assimp cannot read
+ *   PB_ERR_PARSE        a format Assimp does not know; an OFF file (by its extension, or
+ *                       its first bytes "off" when the extension names no reader: refused
+ *                       before Assimp reads it, docs/asset.md); a file Assimp cannot read
  *                       (truncated, corrupt: Assimp's reason quoted); a file with no
  *                       skeleton (no bone and no animated node), no mesh (unless
  *                       allow_no_mesh), or meshes none of which has bone weights; a bone

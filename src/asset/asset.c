@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <assimp/cimport.h>
@@ -350,6 +351,25 @@ static pb_status import_failed(const char *name, const char *ext)
     return pb_fail(PB_ERR_PARSE, "%s: Assimp cannot read it: %s", name, why && *why ? why : "no reason given");
 }
 
+/* Formats refused before Assimp reads a byte. OFF (Object File Format) holds one static mesh and no
+ * skeleton, so the import would refuse it anyway, and Assimp 5.2's OFF reader allocates what a header's
+ * counts say before it checks them: 15.8 GB resident on assimp-testmodels' invalid/OutOfMemory.off, no
+ * bound the importer can set from outside. Assimp picks that reader by the extension .off, or, when the
+ * extension names no reader (or there is none), by content: the first three bytes "off" in any case
+ * (a file beginning " OFF" is no OFF file to it; measured with assimp info). head: the file's first n
+ * bytes. */
+static pb_status refuse_format(const char *name, const char *ext, const unsigned char *head, size_t n)
+{
+    int by_ext = ext && strcasecmp(ext, ".off") == 0;
+    int known = ext && ext[0] && aiIsExtensionSupported(ext);
+    int by_sig = !known && n >= 3 && tolower(head[0]) == 'o' && tolower(head[1]) == 'f' && tolower(head[2]) == 'f';
+    if (by_ext || by_sig)
+        return pb_fail(PB_ERR_PARSE, "%s: an OFF file (%s): a format without a skeleton, refused before Assimp "
+                       "reads it (Assimp's OFF reader does not bound its memory)", name,
+                       by_ext ? "its extension" : "it begins with 'OFF'");
+    return PB_OK;
+}
+
 static struct aiPropertyStore *properties(void)
 {
     struct aiPropertyStore *p = aiCreatePropertyStore();
@@ -372,6 +392,8 @@ pb_status pb_asset_load(const char *path, const pb_asset_options *opt, pb_asset 
     struct stat st;
     int ok = fstat(fd, &st) == 0;
     int e = errno;
+    unsigned char head[3];
+    ssize_t got = ok && S_ISREG(st.st_mode) ? read(fd, head, sizeof head) : 0;
     close(fd);
     if (!ok) return pb_fail(PB_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
     if (!S_ISREG(st.st_mode)) return pb_fail(PB_ERR_IO, "%s: not a regular file; a model must be one", path);
@@ -380,6 +402,8 @@ pb_status pb_asset_load(const char *path, const pb_asset_options *opt, pb_asset 
                        b.opt.max_bytes);
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     const char *ext = dot && (!slash || dot > slash) ? dot : NULL;
+    s = refuse_format(path, ext, head, got > 0 ? (size_t)got : 0);
+    if (s != PB_OK) return s;
     struct aiPropertyStore *props = properties();
     if (!props) return pb_fail(PB_ERR_NOMEM, "%s: out of memory (Assimp's property store)", path);
     const struct aiScene *sc = aiImportFileExWithProperties(path, ASSET_FLAGS, NULL, props);
@@ -403,6 +427,8 @@ pb_status pb_asset_load_mem(const void *data, size_t size, const char *hint, con
     if (size == 0) return pb_fail(PB_ERR_PARSE, "%s: empty", name);
     char ext[16] = "";
     if (hint) snprintf(ext, sizeof ext, ".%s", hint);
+    s = refuse_format(name, hint ? ext : NULL, data, size);
+    if (s != PB_OK) return s;
     struct aiPropertyStore *props = properties();
     if (!props) return pb_fail(PB_ERR_NOMEM, "%s: out of memory (Assimp's property store)", name);
     const struct aiScene *sc =
