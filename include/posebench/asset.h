@@ -21,6 +21,12 @@
  * vertex with more is counted in reduced_vertices, the largest weight
  * dropped in max_dropped_weight. A vertex with no bone weights is bound
  * with weight 1 to its mesh's node (counted in unweighted_vertices).
+ * The weights are those Assimp's reader hands on: its glTF 2 and X readers
+ * drop every weight that is not > 0 (zero, negative, NaN), so such a vertex
+ * keeps its other weights, renormalised, or, left with none, is bound to its
+ * node as above; a weight that does reach the importer NaN, infinite or
+ * negative (the SMD reader hands them on), or a vertex whose weights sum to
+ * 0, is refused (PB_ERR_PARAM, mesh, vertex and bone named).
  *
  * Inverse bind: inv_bind[j] is bone j's offset matrix as the file gives it
  * (row-major 4x4, bind space -> bone space); the identity for joints that
