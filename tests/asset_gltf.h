@@ -29,6 +29,7 @@ typedef struct gl_char {
     float rot_keys[GL_KEYS][4];       /* joint 2, x y z w */
     float tr_keys[GL_KEYS][3];        /* joint 0 */
     int no_skin, no_mesh, no_anim;    /* leave the skin / the mesh / the animation out */
+    int no_ibm;                       /* the skin without inverseBindMatrices (the identity, by the spec) */
 } gl_char;
 
 /* Row-major 4x4 of a translation and a rotation (x y z w). */
@@ -178,7 +179,7 @@ static int gl_write(const gl_char *c, const char *path)
         fprintf(f, "\"meshes\":[{\"name\":\"body\",\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1%s},"
                 "\"indices\":6}]}],", c->no_skin ? "" : ",\"JOINTS_0\":2,\"JOINTS_1\":3,\"WEIGHTS_0\":4,\"WEIGHTS_1\":5");
     if (!c->no_skin && !c->no_mesh) {
-        fprintf(f, "\"skins\":[{\"inverseBindMatrices\":7,\"skeleton\":0,\"joints\":[");
+        fprintf(f, "\"skins\":[{%s\"skeleton\":0,\"joints\":[", c->no_ibm ? "" : "\"inverseBindMatrices\":7,");
         for (int j = 0; j < GL_JOINTS; j++) fprintf(f, "%s%d", j ? "," : "", j);
         fprintf(f, "]}],");
     }

@@ -1,5 +1,5 @@
 /* asset.h — import a skinned, animated character (FBX, glTF 2, Collada, X,
- * SMD, MD5, BVH, ... : what Assimp reads) into posebench's own structures:
+ * MD5, BVH, ... : what Assimp reads) into posebench's own structures:
  * a skeleton (names, parents, rest pose), one skinned mesh (pb_mesh), the
  * inverse bind matrices as the file gives them, and every clip resampled to
  * the pb_clip layout. An optional part of the runtime: present when the
@@ -25,8 +25,9 @@
  * drop every weight that is not > 0 (zero, negative, NaN), so such a vertex
  * keeps its other weights, renormalised, or, left with none, is bound to its
  * node as above; a weight that does reach the importer NaN, infinite or
- * negative (the SMD reader hands them on), or a vertex whose weights sum to
- * 0, is refused (PB_ERR_PARAM, mesh, vertex and bone named).
+ * negative (Assimp's SMD reader handed them on; SMD is now refused), or a
+ * vertex whose weights sum to 0, is refused (PB_ERR_PARAM, mesh, vertex and
+ * bone named).
  *
  * Inverse bind: inv_bind[j] is bone j's offset matrix as the file gives it
  * (row-major 4x4, bind space -> bone space); the identity for joints that
@@ -151,8 +152,10 @@ PB_API pb_status pb_asset_options_check(const pb_asset_options *opt);
  *                       max_joints, vertices than max_vertices, or a clip's keys or
  *                       frames x joints more than max_keys.
  *   PB_ERR_PARSE        a format Assimp does not know; an OFF file (by its extension, or
- *                       its first bytes "off" when the extension names no reader: refused
- *                       before Assimp reads it, docs/asset.md); a file Assimp cannot read
+ *                       its first bytes "off" when the extension names no reader) or an
+ *                       SMD file (.smd, .vta), a glTF skin without inverseBindMatrices:
+ *                       refused before Assimp reads them, for faults of its readers
+ *                       (src/asset/asset_guard.c, docs/asset.md); a file Assimp cannot read
  *                       (truncated, corrupt: Assimp's reason quoted); a file with no
  *                       skeleton (no bone and no animated node), no mesh (unless
  *                       allow_no_mesh), or meshes none of which has bone weights; a bone

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <assimp/cimport.h>
@@ -351,25 +350,6 @@ static pb_status import_failed(const char *name, const char *ext)
     return pb_fail(PB_ERR_PARSE, "%s: Assimp cannot read it: %s", name, why && *why ? why : "no reason given");
 }
 
-/* Formats refused before Assimp reads a byte. OFF (Object File Format) holds one static mesh and no
- * skeleton, so the import would refuse it anyway, and Assimp 5.2's OFF reader allocates what a header's
- * counts say before it checks them: 15.8 GB resident on assimp-testmodels' invalid/OutOfMemory.off, no
- * bound the importer can set from outside. Assimp picks that reader by the extension .off, or, when the
- * extension names no reader (or there is none), by content: the first three bytes "off" in any case
- * (a file beginning " OFF" is no OFF file to it; measured with assimp info). head: the file's first n
- * bytes. */
-static pb_status refuse_format(const char *name, const char *ext, const unsigned char *head, size_t n)
-{
-    int by_ext = ext && strcasecmp(ext, ".off") == 0;
-    int known = ext && ext[0] && aiIsExtensionSupported(ext);
-    int by_sig = !known && n >= 3 && tolower(head[0]) == 'o' && tolower(head[1]) == 'f' && tolower(head[2]) == 'f';
-    if (by_ext || by_sig)
-        return pb_fail(PB_ERR_PARSE, "%s: an OFF file (%s): a format without a skeleton, refused before Assimp "
-                       "reads it (Assimp's OFF reader does not bound its memory)", name,
-                       by_ext ? "its extension" : "it begins with 'OFF'");
-    return PB_OK;
-}
-
 static struct aiPropertyStore *properties(void)
 {
     struct aiPropertyStore *p = aiCreatePropertyStore();
@@ -392,7 +372,7 @@ pb_status pb_asset_load(const char *path, const pb_asset_options *opt, pb_asset 
     struct stat st;
     int ok = fstat(fd, &st) == 0;
     int e = errno;
-    unsigned char head[3];
+    unsigned char head[64];   /* what asset_guard looks at first */
     ssize_t got = ok && S_ISREG(st.st_mode) ? read(fd, head, sizeof head) : 0;
     close(fd);
     if (!ok) return pb_fail(PB_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
@@ -402,7 +382,17 @@ pb_status pb_asset_load(const char *path, const pb_asset_options *opt, pb_asset 
                        b.opt.max_bytes);
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     const char *ext = dot && (!slash || dot > slash) ? dot : NULL;
-    s = refuse_format(path, ext, head, got > 0 ? (size_t)got : 0);
+    size_t nh = got > 0 ? (size_t)got : 0;
+    if (asset_guard_wants_all(ext, head, nh)) {   /* glTF: the guard scans its JSON whole */
+        char *all;
+        size_t n;
+        s = pb_file_read(path, b.opt.max_bytes, "model", &all, &n);
+        if (s != PB_OK) return s;
+        s = asset_guard(path, ext, (const unsigned char *)all, n);
+        free(all);
+    } else {
+        s = asset_guard(path, ext, head, nh);
+    }
     if (s != PB_OK) return s;
     struct aiPropertyStore *props = properties();
     if (!props) return pb_fail(PB_ERR_NOMEM, "%s: out of memory (Assimp's property store)", path);
@@ -425,9 +415,12 @@ pb_status pb_asset_load_mem(const void *data, size_t size, const char *hint, con
     if (size > b.opt.max_bytes || size > 0xffffffffu)
         return pb_fail(PB_ERR_SIZE, "%s: %zu bytes, more than max_bytes (%zu)", name, size, b.opt.max_bytes);
     if (size == 0) return pb_fail(PB_ERR_PARSE, "%s: empty", name);
-    char ext[16] = "";
-    if (hint) snprintf(ext, sizeof ext, ".%s", hint);
-    s = refuse_format(name, hint ? ext : NULL, data, size);
+    char ext[256] = "";   /* the hint's last extension: Assimp names the memory file "<magic>.<hint>" */
+    if (hint) {
+        const char *d = strrchr(hint, '.');
+        snprintf(ext, sizeof ext, ".%s", d ? d + 1 : hint);
+    }
+    s = asset_guard(name, hint ? ext : NULL, data, size);
     if (s != PB_OK) return s;
     struct aiPropertyStore *props = properties();
     if (!props) return pb_fail(PB_ERR_NOMEM, "%s: out of memory (Assimp's property store)", name);
