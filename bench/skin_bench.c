@@ -9,8 +9,11 @@
  * synthetic mesh of the 64-joint synthetic skeleton (rows .../bones: its
  * vertices run along the bones, so neighbours share joints, as in a mesh
  * sorted by bone: where the job keeps its runs, a step in one or two
- * broadcasts each influence's entries). Rows state bytes per vertex and
- * GB/s; a summary table follows the run. */
+ * broadcasts each influence's entries). With --model FILE (posebench/asset.h)
+ * rows .../model skin that character's own mesh (its influences, its vertex
+ * order) by the palettes of its rest pose and inverse binds, and the
+ * synthetic rows run at its vertex count beside them. Rows state bytes per
+ * vertex and GB/s; a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@ typedef struct skin_row {
     const pb_variant *v;        /* NULL: the copy */
     size_t n, joints;
     int bones;                  /* the synthetic mesh (pb_skin_case_bones), not random influences */
+    int model;                  /* the character of --model (its mesh, its palettes) */
     struct skin_row *copy;
 } skin_row;
 
@@ -72,18 +76,54 @@ static void skin_copy(gb_state *st, void *user)
                    PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_1024);
 }
 
+/* --model: the file's mesh, skinned by the palettes of its rest pose (FK) and its inverse binds: what the frame
+ * skins at that pose. Loaded once per run. */
+static pb_asset model;
+static pb_palette model_mat, model_dq;
+
+static void model_free(void)
+{
+    pb_asset_free(&model);
+    free(model_mat.data), free(model_dq.data);
+    model_mat = model_dq = (pb_palette){ 0 };
+}
+
+static int model_load(const char *path)
+{
+    pb_skeleton sk = { 0 };
+    pb_pose g = { 0 };
+    pb_status s = pb_asset_load(path, NULL, &model);
+    if (s == PB_OK && model.mesh.n == 0) s = pb_fail(PB_ERR_PARSE, "%s: no mesh to skin", path);
+    if (s == PB_OK) s = pb_skeleton_init(&sk, model.parents, model.joints, 1);
+    if (s == PB_OK) s = pb_pose_alloc_static(&g, model.joints);
+    if (s == PB_OK) s = pb_fk_static(&sk, &model.rest, &g);
+    model_mat = (pb_palette){ malloc(model.joints * PB_PALETTE_MAT_FLOATS * sizeof(float)), model.joints };
+    model_dq = (pb_palette){ malloc(model.joints * PB_PALETTE_DQ_FLOATS * sizeof(float)), model.joints };
+    if (s == PB_OK && (!model_mat.data || !model_dq.data)) s = pb_fail(PB_ERR_NOMEM, "%s: out of memory", path);
+    if (s == PB_OK) s = pb_matrix_palette(&g, &model.inv_bind_pose, &model_mat);
+    if (s == PB_OK) s = pb_dq_palette(&g, &model.inv_bind_pose, &model_dq);
+    pb_skeleton_free(&sk);
+    pb_pose_free(&g);
+    if (s == PB_OK) return 0;
+    fprintf(stderr, "posebench bench: --model: %s\n", pb_last_error());
+    model_free();
+    return -1;
+}
+
 static void skin_kernel(gb_state *st, void *user)
 {
     skin_row *r = user;
-    pb_skin_case c;
+    pb_skin_case c = { 0 };
     pb_skinned out;
-    if ((r->bones ? pb_skin_case_bones(&c, r->n, r->joints, 0x5eed)
-                  : pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n)) != PB_OK) {
+    if (r->model) {
+        c.mesh = model.mesh, c.mat = model_mat, c.dq = model_dq, c.joints = model.joints;
+    } else if ((r->bones ? pb_skin_case_bones(&c, r->n, r->joints, 0x5eed)
+                         : pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n)) != PB_OK) {
         gb_skip_with_error(st, pb_last_error());
         return;
     }
     if (pb_skinned_alloc(&out, r->n) != PB_OK) {
-        pb_skin_case_free(&c);
+        if (!r->model) pb_skin_case_free(&c);
         gb_skip_with_error(st, pb_last_error());
         return;
     }
@@ -104,19 +144,28 @@ static void skin_kernel(gb_state *st, void *user)
     }
     pb_skin_job_free(job);
     pb_skinned_free(&out);
-    pb_skin_case_free(&c);
+    if (!r->model) pb_skin_case_free(&c);
 }
 
 int bench_skin_run(const bench_opts *o, int lbs, int dqs)
 {
     static const size_t defaults[] = { 1000, 100000, 1000000 };
     const size_t *sizes = o->nsizes ? o->sizes : defaults;
-    const int nsizes = o->nsizes ? o->nsizes : 3;
+    int nsizes = o->nsizes ? o->nsizes : 3;
+    size_t model_n = 0;
+    if (o->model) {   /* the character's rows, and the synthetic ones at its vertex count */
+        if (model_load(o->model) != 0) return 2;
+        model_n = model.mesh.n;
+        sizes = &model_n, nsizes = 1;
+        printf("--model %s: %zu vertices, %zu joints, up to %d influences in the file, %d slots skinned (the table's "
+               "B/vertex counts 4); palettes of its rest pose and inverse binds\n", o->model, model.mesh.n,
+               model.joints, model.max_influences, model.mesh.influences);
+    }
     nrows = 0;
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes && nrows + 1 + 3 * o->nvars <= SKIN_MAX_ROWS; si++) {
+        for (int si = 0; si < nsizes && nrows + 1 + 4 * o->nvars <= SKIN_MAX_ROWS; si++) {
             skin_row *copy = &rows[nrows++];
             *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
             snprintf(copy->it.name, sizeof copy->it.name, "copy/%s/%zu", op, sizes[si]);
@@ -129,10 +178,16 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
                     snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu%s", op, pb_variant_name(o->vars[vi]), sizes[si],
                              suffix[jc]);
                 }
+            for (int vi = 0; o->model && vi < o->nvars; vi++) {
+                skin_row *r = &rows[nrows++];
+                *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = model_n,
+                                 .joints = model.joints, .model = 1, .copy = copy };
+                snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu/model", op, pb_variant_name(o->vars[vi]), model_n);
+            }
         }
     }
     int status = bench_rows_run(o, rows, sizeof rows[0], nrows, NULL);
-    if (status == 2) return 2;
+    if (status == 2) return model_free(), 2;
     printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
            "vs copy");
     for (int i = 0; i < nrows; i++) {
@@ -147,5 +202,6 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
         printf("%-32s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, SKIN_BYTES_PER_VERTEX, gbs,
                SKIN_BYTES_PER_VERTEX / cns, ns / cns);
     }
+    model_free();
     return status;
 }
