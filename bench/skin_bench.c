@@ -78,32 +78,25 @@ static void skin_copy(gb_state *st, void *user)
 
 /* --model: the file's mesh, skinned by the palettes of its rest pose (FK) and its inverse binds: what the frame
  * skins at that pose. Loaded once per run. */
-static pb_asset model;
+static bench_model mdl;
 static pb_palette model_mat, model_dq;
 
 static void model_free(void)
 {
-    pb_asset_free(&model);
+    bench_model_free(&mdl);
     free(model_mat.data), free(model_dq.data);
     model_mat = model_dq = (pb_palette){ 0 };
 }
 
 static int model_load(const char *path)
 {
-    pb_skeleton sk = { 0 };
-    pb_pose g = { 0 };
-    pb_status s = pb_asset_load(path, NULL, &model);
-    if (s == PB_OK && model.mesh.n == 0) s = pb_fail(PB_ERR_PARSE, "%s: no mesh to skin", path);
-    if (s == PB_OK) s = pb_skeleton_init(&sk, model.parents, model.joints, 1);
-    if (s == PB_OK) s = pb_pose_alloc_static(&g, model.joints);
-    if (s == PB_OK) s = pb_fk_static(&sk, &model.rest, &g);
-    model_mat = (pb_palette){ malloc(model.joints * PB_PALETTE_MAT_FLOATS * sizeof(float)), model.joints };
-    model_dq = (pb_palette){ malloc(model.joints * PB_PALETTE_DQ_FLOATS * sizeof(float)), model.joints };
+    if (bench_model_load(path, &mdl) != 0) return -1;
+    pb_status s = mdl.asset.mesh.n == 0 ? pb_fail(PB_ERR_PARSE, "%s: no mesh to skin", path) : PB_OK;
+    model_mat = (pb_palette){ malloc(mdl.asset.joints * PB_PALETTE_MAT_FLOATS * sizeof(float)), mdl.asset.joints };
+    model_dq = (pb_palette){ malloc(mdl.asset.joints * PB_PALETTE_DQ_FLOATS * sizeof(float)), mdl.asset.joints };
     if (s == PB_OK && (!model_mat.data || !model_dq.data)) s = pb_fail(PB_ERR_NOMEM, "%s: out of memory", path);
-    if (s == PB_OK) s = pb_matrix_palette(&g, &model.inv_bind_pose, &model_mat);
-    if (s == PB_OK) s = pb_dq_palette(&g, &model.inv_bind_pose, &model_dq);
-    pb_skeleton_free(&sk);
-    pb_pose_free(&g);
+    if (s == PB_OK) s = pb_matrix_palette(&mdl.global, &mdl.asset.inv_bind_pose, &model_mat);
+    if (s == PB_OK) s = pb_dq_palette(&mdl.global, &mdl.asset.inv_bind_pose, &model_dq);
     if (s == PB_OK) return 0;
     fprintf(stderr, "posebench bench: --model: %s\n", pb_last_error());
     model_free();
@@ -116,7 +109,7 @@ static void skin_kernel(gb_state *st, void *user)
     pb_skin_case c = { 0 };
     pb_skinned out;
     if (r->model) {
-        c.mesh = model.mesh, c.mat = model_mat, c.dq = model_dq, c.joints = model.joints;
+        c.mesh = mdl.asset.mesh, c.mat = model_mat, c.dq = model_dq, c.joints = mdl.asset.joints;
     } else if ((r->bones ? pb_skin_case_bones(&c, r->n, r->joints, 0x5eed)
                          : pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n)) != PB_OK) {
         gb_skip_with_error(st, pb_last_error());
@@ -155,11 +148,11 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     size_t model_n = 0;
     if (o->model) {   /* the character's rows, and the synthetic ones at its vertex count */
         if (model_load(o->model) != 0) return 2;
-        model_n = model.mesh.n;
+        model_n = mdl.asset.mesh.n;
         sizes = &model_n, nsizes = 1;
         printf("--model %s: %zu vertices, %zu joints, up to %d influences in the file, %d slots skinned (the table's "
-               "B/vertex counts 4); palettes of its rest pose and inverse binds\n", o->model, model.mesh.n,
-               model.joints, model.max_influences, model.mesh.influences);
+               "B/vertex counts 4); palettes of its rest pose and inverse binds\n", o->model, mdl.asset.mesh.n,
+               mdl.asset.joints, mdl.asset.max_influences, mdl.asset.mesh.influences);
     }
     nrows = 0;
     for (int m = 0; m < 2; m++) {
@@ -181,7 +174,7 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
             for (int vi = 0; o->model && vi < o->nvars; vi++) {
                 skin_row *r = &rows[nrows++];
                 *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = model_n,
-                                 .joints = model.joints, .model = 1, .copy = copy };
+                                 .joints = mdl.asset.joints, .model = 1, .copy = copy };
                 snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu/model", op, pb_variant_name(o->vars[vi]), model_n);
             }
         }

@@ -53,8 +53,9 @@ static const opt_spec opts[O_COUNT] = {
                     "roofline (warm, sizes >= 65536, wall time)" },
     [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
                   "skinning (skin_lbs, skin_dqs: the ops it implies) also on this character's mesh, by the\n"
-                  "palettes of its rest pose and its inverse binds (FBX, glTF 2, X, ...: docs/asset.md);\n"
-                  "the synthetic rows run at its vertex count beside them" },
+                  "palettes of its rest pose and its inverse binds (FBX, glTF 2, X, ...: docs/asset.md),\n"
+                  "the synthetic rows at its vertex count beside them; with --op palette_bind, the palettes\n"
+                  "of a crowd of 200 of it" },
 };
 
 /* "64,256,1000": every entry a joint count, none empty. 0, or -1 after a message. */
@@ -150,12 +151,12 @@ static int run(const opt_val *o, int nrest, char **rest)
         op_on[op] = 1;
     }
     if (o[O_MODEL].count) {
-        if (nskin != o[O_OP].count) {
-            fprintf(stderr, "posebench bench: --model times the skinning rows: with --op skin_lbs / skin_dqs or no "
-                            "--op, not with %s\n", o[O_OP].all[0]);
+        if (nskin + npl != o[O_OP].count || (nskin && npl)) {
+            fprintf(stderr, "posebench bench: --model times the skinning or the palette rows: with --op skin_lbs / "
+                            "skin_dqs, --op palette_bind or no --op, not with %s\n", o[O_OP].all[0]);
             return EXIT_USAGE;
         }
-        if (!nskin) skin_on[0] = skin_on[1] = 1, nskin = 2;
+        if (!nskin && !npl) skin_on[0] = skin_on[1] = 1, nskin = 2;
         if (o[O_SIZES].count) {
             fprintf(stderr, "posebench bench: --model: the rows run at the model's vertex count, not --sizes\n");
             return EXIT_USAGE;
