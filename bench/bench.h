@@ -38,6 +38,8 @@ typedef struct bench_opts {
                                        the dispatch variant) and their copy rows, on a pb_pool */
     const char *threads_from;       /* who asked for them: "--threads" or "POSEBENCH_THREADS"; NULL: the default
                                        (every core), which says nothing when there can be no threaded rows */
+    const char *model;              /* skinning: also rows on this character's mesh and palettes (posebench/asset.h),
+                                       the synthetic rows at its vertex count (NULL: none) */
 } bench_opts;
 
 /* Register, run, write the outputs. Returns the exit status: 0 when every

@@ -47,6 +47,12 @@ typedef struct bench_item {
  * set-up failed; *timed (may be NULL): 1 if any item was timed (not so for
  * --benchmark_list_tests). */
 int bench_rows_run(const bench_opts *o, void *rows, size_t row_size, int n, int *timed);
+
+/* --model (model.c): the imported character and the globals of its rest pose. 0, or -1 after a message
+ * on stderr (nothing to free). */
+typedef struct bench_model { pb_asset asset; pb_pose global; } bench_model;
+int bench_model_load(const char *path, bench_model *m);
+void bench_model_free(bench_model *m);
 /* The copy roofline of an item: memcpy of bytes / 2 (bytes read + written = bytes) each
  * iteration. 0, or -1 after gb_skip_with_error. */
 int bench_copy_loop(gb_state *st, size_t bytes);

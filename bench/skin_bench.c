@@ -11,8 +11,11 @@
  * sorted by bone: where the job keeps its runs, a step in one or two
  * broadcasts each influence's entries). Rows .../pos and .../bones/pos
  * skin positions only (PB_SKIN_POSITIONS_ONLY: no normals read or written),
- * each against a copy of its own bytes (copy/<op>/<n>/pos). Rows state
- * bytes per vertex and GB/s; a summary table follows the run. */
+ * each against a copy of its own bytes (copy/<op>/<n>/pos). With --model FILE
+ * (posebench/asset.h) rows .../model (and .../model/pos) skin that character's
+ * own mesh (its influences, its vertex order) by the palettes of its rest pose
+ * and inverse binds, and the synthetic rows run at its vertex count beside
+ * them. Rows state bytes per vertex and GB/s; a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,7 @@ typedef struct skin_row {
     size_t n, joints;
     int bones;                  /* the synthetic mesh (pb_skin_case_bones), not random influences */
     int pos_only;               /* PB_SKIN_POSITIONS_ONLY */
+    int model;                  /* the character of --model (its mesh, its palettes) */
     struct skin_row *copy;
 } skin_row;
 
@@ -78,18 +82,47 @@ static void skin_copy(gb_state *st, void *user)
     gb_set_counter(st, "bytes_per_s", row_bytes(r) * (double)r->n, PB_BC_RATE | PB_BC_ITER_INVARIANT | PB_BC_1024);
 }
 
+/* --model: the file's mesh, skinned by the palettes of its rest pose (FK) and its inverse binds: what the frame
+ * skins at that pose. Loaded once per run. */
+static bench_model mdl;
+static pb_palette model_mat, model_dq;
+
+static void model_free(void)
+{
+    bench_model_free(&mdl);
+    free(model_mat.data), free(model_dq.data);
+    model_mat = model_dq = (pb_palette){ 0 };
+}
+
+static int model_load(const char *path)
+{
+    if (bench_model_load(path, &mdl) != 0) return -1;
+    pb_status s = mdl.asset.mesh.n == 0 ? pb_fail(PB_ERR_PARSE, "%s: no mesh to skin", path) : PB_OK;
+    model_mat = (pb_palette){ malloc(mdl.asset.joints * PB_PALETTE_MAT_FLOATS * sizeof(float)), mdl.asset.joints };
+    model_dq = (pb_palette){ malloc(mdl.asset.joints * PB_PALETTE_DQ_FLOATS * sizeof(float)), mdl.asset.joints };
+    if (s == PB_OK && (!model_mat.data || !model_dq.data)) s = pb_fail(PB_ERR_NOMEM, "%s: out of memory", path);
+    if (s == PB_OK) s = pb_matrix_palette(&mdl.global, &mdl.asset.inv_bind_pose, &model_mat);
+    if (s == PB_OK) s = pb_dq_palette(&mdl.global, &mdl.asset.inv_bind_pose, &model_dq);
+    if (s == PB_OK) return 0;
+    fprintf(stderr, "posebench bench: --model: %s\n", pb_last_error());
+    model_free();
+    return -1;
+}
+
 static void skin_kernel(gb_state *st, void *user)
 {
     skin_row *r = user;
-    pb_skin_case c;
+    pb_skin_case c = { 0 };
     pb_skinned out;
-    if ((r->bones ? pb_skin_case_bones(&c, r->n, r->joints, 0x5eed)
-                  : pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n)) != PB_OK) {
+    if (r->model) {
+        c.mesh = mdl.asset.mesh, c.mat = model_mat, c.dq = model_dq, c.joints = mdl.asset.joints;
+    } else if ((r->bones ? pb_skin_case_bones(&c, r->n, r->joints, 0x5eed)
+                         : pb_skin_case_random(&c, r->n, r->joints, 0x5eed + r->n)) != PB_OK) {
         gb_skip_with_error(st, pb_last_error());
         return;
     }
     if (pb_skinned_alloc(&out, r->n) != PB_OK) {
-        pb_skin_case_free(&c);
+        if (!r->model) pb_skin_case_free(&c);
         gb_skip_with_error(st, pb_last_error());
         return;
     }
@@ -110,19 +143,28 @@ static void skin_kernel(gb_state *st, void *user)
     }
     pb_skin_job_free(job);
     pb_skinned_free(&out);
-    pb_skin_case_free(&c);
+    if (!r->model) pb_skin_case_free(&c);
 }
 
 int bench_skin_run(const bench_opts *o, int lbs, int dqs)
 {
     static const size_t defaults[] = { 1000, 100000, 1000000 };
     const size_t *sizes = o->nsizes ? o->sizes : defaults;
-    const int nsizes = o->nsizes ? o->nsizes : 3;
+    int nsizes = o->nsizes ? o->nsizes : 3;
+    size_t model_n = 0;
+    if (o->model) {   /* the character's rows, and the synthetic ones at its vertex count */
+        if (model_load(o->model) != 0) return 2;
+        model_n = mdl.asset.mesh.n;
+        sizes = &model_n, nsizes = 1;
+        printf("--model %s: %zu vertices, %zu joints, up to %d influences in the file, %d slots skinned (the table's "
+               "B/vertex counts 4); palettes of its rest pose and inverse binds\n", o->model, mdl.asset.mesh.n,
+               mdl.asset.joints, mdl.asset.max_influences, mdl.asset.mesh.influences);
+    }
     nrows = 0;
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes && nrows + 2 + 5 * o->nvars <= SKIN_MAX_ROWS; si++) {
+        for (int si = 0; si < nsizes && nrows + 2 + 7 * o->nvars <= SKIN_MAX_ROWS; si++) {
             skin_row *copy = &rows[nrows++], *copy_pos = &rows[nrows++];
             *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
             *copy_pos = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si], .pos_only = 1 };
@@ -139,10 +181,18 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
                     snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu%s", op, pb_variant_name(o->vars[vi]), sizes[si],
                              suffix[jc]);
                 }
+            for (int po = 0; o->model && po < 2; po++)
+                for (int vi = 0; vi < o->nvars; vi++) {
+                    skin_row *r = &rows[nrows++];
+                    *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = model_n,
+                                     .joints = mdl.asset.joints, .model = 1, .pos_only = po, .copy = po ? copy_pos : copy };
+                    snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu/model%s", op, pb_variant_name(o->vars[vi]), model_n,
+                             po ? "/pos" : "");
+                }
         }
     }
     int status = bench_rows_run(o, rows, sizeof rows[0], nrows, NULL);
-    if (status == 2) return 2;
+    if (status == 2) return model_free(), 2;
     printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
            "vs copy");
     for (int i = 0; i < nrows; i++) {
@@ -157,5 +207,6 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
         }
         printf("%-32s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, bytes, gbs, bytes / cns, ns / cns);
     }
+    model_free();
     return status;
 }

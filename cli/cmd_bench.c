@@ -23,7 +23,7 @@
 #define MAX_VARIANTS 32
 
 enum { O_OP, O_VARIANT, O_SIZES, O_QUICK, O_EMULATED, O_JSON, O_CSV, O_SEED, O_PB_RUN, O_PLAN, O_MOCAP, O_BVH,
-       O_THREADS, O_COUNT };
+       O_THREADS, O_MODEL, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, 64, NULL, "only this op (default: every op)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
@@ -51,6 +51,11 @@ static const opt_spec opts[O_COUNT] = {
     [O_THREADS] = { "threads", OPT_LONG, "N", 1, PB_POOL_MAX_THREADS, NULL, 0, "all cores; POSEBENCH_THREADS",
                     "N > 1: also the dispatch variant over N threads on disjoint ranges, with an N-thread copy\n"
                     "roofline (warm, sizes >= 65536, wall time)" },
+    [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "skinning (skin_lbs, skin_dqs: the ops it implies) also on this character's mesh, by the\n"
+                  "palettes of its rest pose and its inverse binds (FBX, glTF 2, X, ...: docs/asset.md),\n"
+                  "the synthetic rows at its vertex count beside them; with --op palette_bind, the palettes\n"
+                  "of a crowd of 200 of it" },
 };
 
 /* "64,256,1000": every entry a joint count, none empty. 0, or -1 after a message. */
@@ -145,6 +150,18 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
         op_on[op] = 1;
     }
+    if (o[O_MODEL].count) {
+        if (nskin + npl != o[O_OP].count || (nskin && npl)) {
+            fprintf(stderr, "posebench bench: --model times the skinning or the palette rows: with --op skin_lbs / "
+                            "skin_dqs, --op palette_bind or no --op, not with %s\n", o[O_OP].all[0]);
+            return EXIT_USAGE;
+        }
+        if (!nskin && !npl) skin_on[0] = skin_on[1] = 1, nskin = 2;
+        if (o[O_SIZES].count) {
+            fprintf(stderr, "posebench bench: --model: the rows run at the model's vertex count, not --sizes\n");
+            return EXIT_USAGE;
+        }
+    }
     size_t sizes[BENCH_MAX_SIZES];
     int nsizes = 0;
     if (o[O_SIZES].count && parse_sizes(o[O_SIZES].str, sizes, &nsizes) != 0) return EXIT_USAGE;
@@ -182,9 +199,10 @@ static int run(const opt_val *o, int nrest, char **rest)
         .json = o[O_JSON].str, .csv = o[O_CSV].str, .have_seed = o[O_SEED].count > 0, .seed = o[O_SEED].u,
         .threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads(),
         .threads_from = o[O_THREADS].count ? "--threads" : env_threads() ? "POSEBENCH_THREADS" : NULL,
-        .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx,
+        .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx, .model = o[O_MODEL].str,
     };
-    if ((nskin && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) || (nbs && nbs != o[O_OP].count) ||
+    if ((nskin && o[O_OP].count && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) ||
+        (nbs && nbs != o[O_OP].count) ||
         (nbn && nbn != o[O_OP].count) || (nml && nml != o[O_OP].count) || (npl && npl != o[O_OP].count)) {
         cJSON_Delete(ctx);
         fprintf(stderr, "posebench bench: skin_lbs / skin_dqs, mm_search / mm_aabb, bspace, blend_n, masked and "

@@ -19,7 +19,7 @@ endif()
 if(PB_ASSIMP)
   target_sources(posebench PRIVATE ${PB_ASSET_ROOT}/src/asset/asset.c ${PB_ASSET_ROOT}/src/asset/asset_math.c
     ${PB_ASSET_ROOT}/src/asset/asset_mesh.c ${PB_ASSET_ROOT}/src/asset/asset_clip.c
-    ${PB_ASSET_ROOT}/src/asset/asset_scene.c)
+    ${PB_ASSET_ROOT}/src/asset/asset_guard.c ${PB_ASSET_ROOT}/src/asset/asset_scene.c)
   target_link_libraries(posebench PRIVATE assimp::assimp)
   set(PB_HAVE_ASSIMP 1)
   set(PB_PC_ASSIMP "assimp")     # posebench.pc Requires.private, posebench-static.pc Requires
@@ -46,4 +46,19 @@ if(PB_ASSIMP AND PB_BUILD_TESTS)   # pb_scene_asset: an imported character throu
   add_executable(test_asset_scene ${PB_ASSET_ROOT}/tests/test_asset_scene.c)
   target_link_libraries(test_asset_scene PRIVATE posebench m)
   add_test(NAME asset_scene COMMAND test_asset_scene /usr/share/assimp/models)
+endif()
+
+# fuzz_asset (-DPB_FUZZ=ON, clang): the importer from memory under libFuzzer, ASan and UBSan
+# (tests/fuzz/fuzz_asset.c; tools/test.sh's fuzz stage runs it, seeded from tests/fuzz/asset_seed). The
+# importer is compiled here with the fuzzer's instrumentation; Assimp and the rest of posebench are
+# linked as built, uninstrumented (their objects of src/asset/ are not pulled from the static library:
+# these define every symbol they hold). A crash inside Assimp still stops the fuzzer.
+if(PB_FUZZ AND PB_ASSIMP AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+  add_executable(fuzz_asset ${PB_ASSET_ROOT}/tests/fuzz/fuzz_asset.c ${PB_ASSET_ROOT}/src/asset/asset.c
+    ${PB_ASSET_ROOT}/src/asset/asset_math.c ${PB_ASSET_ROOT}/src/asset/asset_mesh.c
+    ${PB_ASSET_ROOT}/src/asset/asset_clip.c ${PB_ASSET_ROOT}/src/asset/asset_guard.c)
+  target_include_directories(fuzz_asset PRIVATE ${PB_ASSET_ROOT}/src)
+  target_compile_options(fuzz_asset PRIVATE -g -O1 ${PB_FUZZ_FLAGS})
+  target_link_options(fuzz_asset PRIVATE ${PB_FUZZ_FLAGS})
+  target_link_libraries(fuzz_asset PRIVATE posebench assimp::assimp m)
 endif()

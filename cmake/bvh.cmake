@@ -17,7 +17,7 @@ if(PB_BVH AND PB_BUILD_TESTS)
   add_test(NAME bvh COMMAND test_bvh ${PB_BVH_ROOT}/tests/bvh)
 endif()
 
-option(PB_FUZZ "Build libFuzzer targets: fuzz_bvh here, fuzz_graph in cmake/cli.cmake (clang only)" OFF)
+# PB_FUZZ and PB_FUZZ_FLAGS: the root CMakeLists.txt.
 if(PB_FUZZ)
   if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     # Compiled from source, not linked to posebench: the loader must be
@@ -32,12 +32,11 @@ if(PB_FUZZ)
       ${PB_BVH_ROOT}/src/pose.c)
     target_include_directories(fuzz_bvh PRIVATE
       ${PB_BVH_ROOT}/include ${PROJECT_BINARY_DIR}/include ${PB_BVH_ROOT}/src)
-    set(PB_FUZZ_FLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
     target_compile_options(fuzz_bvh PRIVATE -g -O1 ${PB_FUZZ_FLAGS})
     target_link_options(fuzz_bvh PRIVATE ${PB_FUZZ_FLAGS})
     target_link_libraries(fuzz_bvh PRIVATE m)
   else()
-    message(WARNING "PB_FUZZ=ON needs clang (CMAKE_C_COMPILER_ID is ${CMAKE_C_COMPILER_ID}); fuzz_bvh and "
-      "fuzz_graph not built")
+    message(WARNING "PB_FUZZ=ON needs clang (CMAKE_C_COMPILER_ID is ${CMAKE_C_COMPILER_ID}); fuzz_asset, "
+      "fuzz_bvh and fuzz_graph not built")
   endif()
 endif()

@@ -87,7 +87,7 @@ else()
   endif()
 endif()
 
-# fuzz_graph (-DPB_FUZZ=ON, clang; cmake/bvh.cmake has the option and fuzz_bvh): the blend graph
+# fuzz_graph (-DPB_FUZZ=ON, clang; the root CMakeLists.txt has the option, cmake/bvh.cmake fuzz_bvh): the blend graph
 # reader from memory under libFuzzer, ASan and UBSan (tests/fuzz/fuzz_graph.c; tools/test.sh's fuzz
 # stage runs it, seeded from tests/fuzz/graph_seed, tests/graph and data/). The reader is compiled here
 # with the instrumentation; the runtime it hands accepted graphs to (pb_graph_check, a small crowd) is

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GL_JOINTS 6
+#define GL_JOINTS 8   /* as many as a vertex's JOINTS_0 and JOINTS_1 can name: 8 distinct influences */
 #define GL_VERTS 16
 #define GL_KEYS 3
 
@@ -29,6 +29,7 @@ typedef struct gl_char {
     float rot_keys[GL_KEYS][4];       /* joint 2, x y z w */
     float tr_keys[GL_KEYS][3];        /* joint 0 */
     int no_skin, no_mesh, no_anim;    /* leave the skin / the mesh / the animation out */
+    int no_ibm;                       /* the skin without inverseBindMatrices (the identity, by the spec) */
 } gl_char;
 
 /* Row-major 4x4 of a translation and a rotation (x y z w). */
@@ -145,8 +146,9 @@ static int gl_write(const gl_char *c, const char *path)
     for (int i = 0; i < NPART; i++) memcpy(buf + off[i], part[i].p, part[i].n);
     FILE *f = fopen(path, "w");
     if (!f) return free(buf), 0;
-    fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0%s]}],\"nodes\":[",
-            c->no_mesh ? "" : ",6");
+    char body[16] = "";
+    if (!c->no_mesh) snprintf(body, sizeof body, ",%d", GL_JOINTS);   /* the mesh's node follows the joints */
+    fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0%s]}],\"nodes\":[", body);
     for (int j = 0; j < GL_JOINTS; j++) {
         fprintf(f, "{\"name\":\"j%d\",\"translation\":[%.9g,%.9g,%.9g],\"rotation\":[%.9g,%.9g,%.9g,%.9g]", j,
                 c->t[j][0], c->t[j][1], c->t[j][2], c->r[j][0], c->r[j][1], c->r[j][2], c->r[j][3]);
@@ -177,7 +179,7 @@ static int gl_write(const gl_char *c, const char *path)
         fprintf(f, "\"meshes\":[{\"name\":\"body\",\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1%s},"
                 "\"indices\":6}]}],", c->no_skin ? "" : ",\"JOINTS_0\":2,\"JOINTS_1\":3,\"WEIGHTS_0\":4,\"WEIGHTS_1\":5");
     if (!c->no_skin && !c->no_mesh) {
-        fprintf(f, "\"skins\":[{\"inverseBindMatrices\":7,\"skeleton\":0,\"joints\":[");
+        fprintf(f, "\"skins\":[{%s\"skeleton\":0,\"joints\":[", c->no_ibm ? "" : "\"inverseBindMatrices\":7,");
         for (int j = 0; j < GL_JOINTS; j++) fprintf(f, "%s%d", j ? "," : "", j);
         fprintf(f, "]}],");
     }

@@ -267,5 +267,34 @@ j=$(mktemp); out=$(run frame --quick --characters 20 --frames 2 --reps 1 --no-cm
 rm -f "$j"
 # ---- end of budget and frame ----
 
+# ---- bench --model: the skinning and palette rows on a character's own mesh and inverse binds (issue 60) ----
+check "bench model with a pose op" 2 "--model times the skinning or the palette rows: with --op skin_lbs / skin_dqs, --op palette_bind or no --op" -- bench --model x.gltf --op eerp
+check "bench model skin and palette" 2 "--model times the skinning or the palette rows" -- bench --model x.gltf --op skin_lbs --op palette_bind
+check "bench model with sizes"     2 "--model: the rows run at the model's vertex count, not --sizes" -- bench --model x.gltf --sizes 100
+bcn=/usr/share/assimp/models/X/BCN_Epileptic.X
+out=$(run bench --model /nonexistent/m.x --variant scalar --quick 2>&1); st=$?
+if grep -Eq "no Google Benchmark|built without Assimp" <<<"$out"; then
+  echo "skipped bench --model: $(grep -Eo 'no Google Benchmark|built without Assimp' <<<"$out" | head -1)"
+else
+  check "bench model missing file" 2 "posebench bench: --model: /nonexistent/m.x: cannot open" -- bench --model /nonexistent/m.x --variant scalar --quick
+  if [ -f "$bcn" ]; then   # 3014 vertices once joined (docs/asset.md); the model rows and the synthetic ones at that count
+    out=$(run bench --model "$bcn" --variant scalar --quick --benchmark_filter=scalar/3014 2>&1); st=$?
+    if [ "$st" = 0 ] && grep -q -- "--model $bcn: 3014 vertices, 58 joints" <<<"$out"; then pass=$((pass+1));
+    else fail=$((fail+1)); echo "FAIL bench model: status $st (want 0), output:"; echo "$out" | head -5; fi
+    for r in skin_lbs/scalar/3014 skin_lbs/scalar/3014/bones skin_lbs/scalar/3014/model skin_dqs/scalar/3014/model; do
+      if grep -Eq "^$r +[0-9.]+ +80 " <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL bench model: no summary row $r"; fi
+    done
+    # the palettes of a crowd of 200 BCN_Epileptic (58 joints: 11600), beside the 64-joint crowd of 11584
+    out=$(run bench --model "$bcn" --op palette_bind --variant scalar --quick --benchmark_filter=scalar/11 2>&1); st=$?
+    if [ "$st" = 0 ] && grep -q -- "--model $bcn: 58 joints (54 bones), a crowd of 200: 11600 joints" <<<"$out"; then
+      pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL bench model palettes: status $st (want 0)"; echo "$out" | head -5; fi
+    for r in 'palette/scalar/11584' 'palette/scalar/11600/model' 'palette_dq\[bind=per joint\]/scalar/11600/model'; do
+      if grep -Eq "^$r +[0-9.]+ +[0-9]+ " <<<"$out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL bench model: no summary row $r"; fi
+    done
+  else
+    echo "skipped bench --model rows: $bcn not installed (apt-get install assimp-testmodels)"
+  fi
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -316,7 +316,7 @@ static void test_own_gltf(const char *tmp)
         named &= jj[j] >= 0 && a.is_bone[jj[j]] && (j == 0 || a.parents[jj[j]] == jj[j - 1]);
     }
     CHECK(named && a.bones == GL_JOINTS && a.mesh.n == GL_VERTS && a.meshes == 1 && a.clips == 1,
-          "own glTF: the chain j0..j5 as bones, %zu bones, %zu vertices, %zu clips", a.bones, a.mesh.n, a.clips);
+          "own glTF: the chain j0..j%d as bones, %zu bones, %zu vertices, %zu clips", GL_JOINTS - 1, a.bones, a.mesh.n, a.clips);
     if (!named || a.mesh.n != GL_VERTS) return pb_asset_free(&a);
     /* influences: 6 on every fourth vertex, reduced to the 4 largest, renormalised */
     size_t six = 0;

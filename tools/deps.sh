@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deps.sh — install the Debian/Ubuntu packages posebench needs, only those missing.
-#   tools/deps.sh core   what the main job needs (build, validate, bench, the report's plots, and
+#   tools/deps.sh core   what the main job needs (build, validate, bench, the report's plots;
+#                        libassimp-dev: the model importer, PB_ASSIMP, on where it is found; and
 #                        assimp-testmodels: the CMU motion-capture clips its frame, budget and
-#                        validation run on)
+#                        validation run on, and the skinned characters the asset tests import)
 #   tools/deps.sh all    plus what the tests need (clang, sanitizers, aarch64 cross + qemu and the
 #                        arm64 libraries it links (adds dpkg's arm64 architecture), chromium for the
 #                        report test, GNU time for the memory test, valgrind and python3 for
@@ -11,7 +12,8 @@
 # exact command to run and exits non-zero.
 set -euo pipefail
 
-core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libcjson-dev gnuplot-nox assimp-testmodels)
+core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libcjson-dev gnuplot-nox libassimp-dev
+      assimp-testmodels)
 # time: /usr/bin/time -v for the memory test (tests/test_bvh_memory.sh); valgrind, python3: tools/icount.sh
 test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium
             time valgrind python3)

@@ -6,7 +6,8 @@
 #   3b. a shared libposebench (BUILD_SHARED_LIBS=ON, emulated builds off) passes the unit tests
 #   3c. install: the package (static and shared) used by tests/consumer via find_package and pkg-config
 #   4. gcc ASan + UBSan build; unit tests (the BVH regression corpus among them)
-#   4b. the BVH parser and the graph JSON reader fuzzed (libFuzzer, clang), PB_FUZZ_SECONDS (default 120) in all
+#   4b. the BVH parser, the graph JSON reader and the model importer fuzzed (libFuzzer, clang),
+#       PB_FUZZ_SECONDS (default 120) in all
 #   5. aarch64 cross build; unit tests and validation (--quick, plus the blend-space and N-way
 #      tables in full) under qemu-aarch64 (NEON native and
 #      scalar; the emulated kernels are the same portable SIMDe source the x86 stages validate,
@@ -72,22 +73,32 @@ tsan() { # plans from many threads at once, the worker pool and the blocked fram
     TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/test_dispatch_threads
 }
 stage "tsan: plans, pool, blocked frame, dispatch switches" tsan
-fuzz() { # the BVH parser and the graph JSON reader under libFuzzer (+ASan/UBSan), from their seed corpora,
-  # in the one time budget the BVH parser had alone: PB_FUZZ_SECONDS (default 120) split 2:1 (80 s and
-  # 40 s), the BVH parser the larger share: the larger grammar, and its corpus long established
+fuzz() { # the BVH parser, the graph JSON reader and the model importer under libFuzzer (+ASan/UBSan), from
+  # their seed corpora, in the one time budget the BVH parser had alone: PB_FUZZ_SECONDS (default 120)
+  # split 2:1:1 (60, 30 and 30 s), the BVH parser the largest share: the larger grammar, its corpus long
+  # established. The importer's run caps what Assimp may take (-rss_limit_mb, -malloc_limit_mb; its OFF
+  # reader once took 15.8 GB) and how long one input may run (-timeout: its SMD reader looped forever);
+  # tests/fuzz/asset.lsan leaves Assimp's own leaks out of LeakSanitizer's report
   cmake -S . -B build-fuzz -DPB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-    -DPB_FUZZ=ON >/dev/null && cmake --build build-fuzz -j"$jobs" --target fuzz_bvh --target fuzz_graph || return 1
-  local total=${PB_FUZZ_SECONDS:-120}; local bvh_s=$((total * 2 / 3)); local graph_s=$((total - bvh_s))
-  local corpus st=0; corpus=$(mktemp -d) && mkdir "$corpus/bvh" "$corpus/graph" || return 1
+    -DPB_FUZZ=ON >/dev/null &&
+    cmake --build build-fuzz -j"$jobs" --target fuzz_bvh --target fuzz_graph --target fuzz_asset || return 1
+  local total=${PB_FUZZ_SECONDS:-120}; local bvh_s=$((total / 2)); local graph_s=$((total / 4))
+  local asset_s=$((total - bvh_s - graph_s))
+  local corpus st=0; corpus=$(mktemp -d) && mkdir "$corpus/bvh" "$corpus/graph" "$corpus/asset" || return 1
   build-fuzz/fuzz_bvh -max_total_time="$bvh_s" -max_len=4096 -dict=tests/fuzz/bvh.dict \
     -print_final_stats=1 "$corpus/bvh" tests/fuzz/seed 2>&1 | tail -n 12
   [ "${PIPESTATUS[0]}" = 0 ] || st=1
   build-fuzz/fuzz_graph -max_total_time="$graph_s" -max_len=8192 -dict=tests/fuzz/graph.dict \
     -print_final_stats=1 "$corpus/graph" tests/fuzz/graph_seed tests/graph data 2>&1 | tail -n 12
   [ "${PIPESTATUS[0]}" = 0 ] || st=1
+  LSAN_OPTIONS=suppressions=tests/fuzz/asset.lsan:print_suppressions=0 \
+    build-fuzz/fuzz_asset -max_total_time="$asset_s" -max_len=16384 -timeout=20 -rss_limit_mb=2048 \
+    -malloc_limit_mb=512 -dict=tests/fuzz/asset.dict -print_final_stats=1 "$corpus/asset" tests/fuzz/asset_seed \
+    2>&1 | tail -n 12
+  [ "${PIPESTATUS[0]}" = 0 ] || st=1
   rm -rf "$corpus"; return "$st"
 }
-stage "fuzz: BVH parser, graph JSON reader (libFuzzer, ${PB_FUZZ_SECONDS:-120} s)" fuzz
+stage "fuzz: BVH parser, graph JSON reader, model importer (libFuzzer, ${PB_FUZZ_SECONDS:-120} s)" fuzz
 stage "aarch64: cross build"          build build-aarch64 -DCMAKE_BUILD_TYPE=Release \
                                         -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DPB_EMULATED=OFF
 # validate_all (validate --quick) is left to the next stage, which validates every op and variant in full

@@ -1,5 +1,5 @@
 /* asset.h — import a skinned, animated character (FBX, glTF 2, Collada, X,
- * SMD, MD5, BVH, ... : what Assimp reads) into posebench's own structures:
+ * MD5, BVH, ... : what Assimp reads) into posebench's own structures:
  * a skeleton (names, parents, rest pose), one skinned mesh (pb_mesh), the
  * inverse bind matrices as the file gives them, and every clip resampled to
  * the pb_clip layout. An optional part of the runtime: present when the
@@ -21,6 +21,13 @@
  * vertex with more is counted in reduced_vertices, the largest weight
  * dropped in max_dropped_weight. A vertex with no bone weights is bound
  * with weight 1 to its mesh's node (counted in unweighted_vertices).
+ * The weights are those Assimp's reader hands on: its glTF 2 and X readers
+ * drop every weight that is not > 0 (zero, negative, NaN), so such a vertex
+ * keeps its other weights, renormalised, or, left with none, is bound to its
+ * node as above; a weight that does reach the importer NaN, infinite or
+ * negative (Assimp's SMD reader handed them on; SMD is now refused), or a
+ * vertex whose weights sum to 0, is refused (PB_ERR_PARAM, mesh, vertex and
+ * bone named).
  *
  * Inverse bind: inv_bind[j] is bone j's offset matrix as the file gives it
  * (row-major 4x4, bind space -> bone space); the identity for joints that
@@ -145,7 +152,11 @@ PB_API pb_status pb_asset_options_check(const pb_asset_options *opt);
  *   PB_ERR_SIZE         the file is larger than max_bytes; more joints than
  *                       max_joints, vertices than max_vertices, or a clip's keys or
  *                       frames x joints more than max_keys.
- *   PB_ERR_PARSE        a format Assimp does not know; a file Assimp cannot read
+ *   PB_ERR_PARSE        a format Assimp does not know; an OFF file (by its extension, or
+ *                       its first bytes "off" when the extension names no reader) or an
+ *                       SMD file (.smd, .vta), a glTF skin without inverseBindMatrices:
+ *                       refused before Assimp reads them, for faults of its readers
+ *                       (src/asset/asset_guard.c, docs/asset.md); a file Assimp cannot read
  *                       (truncated, corrupt: Assimp's reason quoted); a file with no
  *                       skeleton (no bone and no animated node), no mesh (unless
  *                       allow_no_mesh), or meshes none of which has bone weights; a bone

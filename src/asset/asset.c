@@ -372,6 +372,8 @@ pb_status pb_asset_load(const char *path, const pb_asset_options *opt, pb_asset 
     struct stat st;
     int ok = fstat(fd, &st) == 0;
     int e = errno;
+    unsigned char head[64];   /* what asset_guard looks at first */
+    ssize_t got = ok && S_ISREG(st.st_mode) ? read(fd, head, sizeof head) : 0;
     close(fd);
     if (!ok) return pb_fail(PB_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
     if (!S_ISREG(st.st_mode)) return pb_fail(PB_ERR_IO, "%s: not a regular file; a model must be one", path);
@@ -380,6 +382,18 @@ pb_status pb_asset_load(const char *path, const pb_asset_options *opt, pb_asset 
                        b.opt.max_bytes);
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     const char *ext = dot && (!slash || dot > slash) ? dot : NULL;
+    size_t nh = got > 0 ? (size_t)got : 0;
+    if (asset_guard_wants_all(ext, head, nh)) {   /* glTF: the guard scans its JSON whole */
+        char *all;
+        size_t n;
+        s = pb_file_read(path, b.opt.max_bytes, "model", &all, &n);
+        if (s != PB_OK) return s;
+        s = asset_guard(path, ext, (const unsigned char *)all, n);
+        free(all);
+    } else {
+        s = asset_guard(path, ext, head, nh);
+    }
+    if (s != PB_OK) return s;
     struct aiPropertyStore *props = properties();
     if (!props) return pb_fail(PB_ERR_NOMEM, "%s: out of memory (Assimp's property store)", path);
     const struct aiScene *sc = aiImportFileExWithProperties(path, ASSET_FLAGS, NULL, props);
@@ -401,8 +415,13 @@ pb_status pb_asset_load_mem(const void *data, size_t size, const char *hint, con
     if (size > b.opt.max_bytes || size > 0xffffffffu)
         return pb_fail(PB_ERR_SIZE, "%s: %zu bytes, more than max_bytes (%zu)", name, size, b.opt.max_bytes);
     if (size == 0) return pb_fail(PB_ERR_PARSE, "%s: empty", name);
-    char ext[16] = "";
-    if (hint) snprintf(ext, sizeof ext, ".%s", hint);
+    char ext[256] = "";   /* the hint's last extension: Assimp names the memory file "<magic>.<hint>" */
+    if (hint) {
+        const char *d = strrchr(hint, '.');
+        snprintf(ext, sizeof ext, ".%s", d ? d + 1 : hint);
+    }
+    s = asset_guard(name, hint ? ext : NULL, data, size);
+    if (s != PB_OK) return s;
     struct aiPropertyStore *props = properties();
     if (!props) return pb_fail(PB_ERR_NOMEM, "%s: out of memory (Assimp's property store)", name);
     const struct aiScene *sc =

@@ -61,6 +61,12 @@ int32_t asset_joint_of_node(const abuild *b, const struct aiNode *n);
 pb_status asset_build_mesh(abuild *b);
 /* Clips: a->clip, a->clips. */
 pb_status asset_build_clips(abuild *b);
+/* asset_guard.c: inputs refused before Assimp reads them, for faults of its readers the importer
+ * cannot bound from outside. name: for messages; ext: ".ext" of the file or the hint, or NULL;
+ * data: the file's first n bytes (all of it for glTF: asset_guard_wants_all). */
+pb_status asset_guard(const char *name, const char *ext, const unsigned char *data, size_t n);
+/* Nonzero when asset_guard needs the whole file, not only its first bytes (head: the first n). */
+int asset_guard_wants_all(const char *ext, const unsigned char *head, size_t n);
 /* A kineform into element e of a static pose. */
 pb_status asset_put_kform(abuild *b, pb_pose *p, size_t e, const amat *m, const char *what, const char *who);
 
