@@ -17,7 +17,7 @@ enum { BS_REAL, BS_HARD, BS_INTERRUPTED, BS_SYNTHETIC };
 #define BS_MAX_SEG 6        /* segments of a transition: the source, then one per switch */
 #define BS_MAX_TRANS 32
 #define BS_MAX_METHODS 16
-#define BS_MAX_SCENES 6      /* CMU, Boxing_Toes, up to 3 of --bvh, synthetic */
+#define BS_MAX_SCENES 7      /* CMU, Boxing_Toes, up to 3 of --bvh, a --model, synthetic */
 #define BS_PRE 4            /* frames of the source before the first switch */
 
 /* A scene the sets play (its joint 0 a ground trajectory, as bq_add_trajectory makes),

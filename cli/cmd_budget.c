@@ -36,7 +36,7 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_BVH, O_BVH_SCALE, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_BVH, O_BVH_SCALE, O_MODEL, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -66,6 +66,9 @@ static const opt_spec opts[O_COUNT] = {
                 "make one scene of two clips; a file alone, a scene of itself)" },
     [O_BVH_SCALE] = { "bvh-scale", OPT_DOUBLE, "S", 1e-6, 1e6, NULL, 0, "0.01: centimetres to metres",
                       "unit scale of the --bvh files" },
+    [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "your character (FBX, glTF 2, Collada, X, ...: posebench/asset.h): the cost on its skeleton\n"
+                  "instead of the synthetic one (not with --joints), and its first two clips in the transition sets" },
 };
 
 /* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
@@ -424,20 +427,50 @@ static int run(const opt_val *o, int nrest, char **rest)
     if (pick_variants("budget", o[O_VARIANT].all, o[O_VARIANT].count, PICK_DISPATCH, &R.v, 1) < 0) return EXIT_USAGE;
     if (json_path_check("budget", json) != 0) return EXIT_USAGE;   /* before the measurements */
     if (o[O_SWEEP].count && bw_parse(o[O_SWEEP].str, R.hl, &R.sweep) != 0) return EXIT_USAGE;
+    pb_asset model;
+    pb_scene ms = { 0 };
+    memset(&model, 0, sizeof model);
+    if (o[O_MODEL].count) {   /* before the measurements: a bad file is refused at once */
+        if (o[O_JOINTS].count) {
+            fprintf(stderr, "posebench budget: --joints is the synthetic skeleton's: not with --model (its skeleton)\n");
+            return EXIT_USAGE;
+        }
+        pb_asset_options ao = pb_asset_default_options();
+        ao.allow_no_mesh = 1;   /* the budget skins nothing: a skeleton with clips is enough */
+        pb_status st = pb_asset_load(o[O_MODEL].str, &ao, &model);
+        if (st == PB_OK) st = pb_scene_asset(&ms, &model, NULL, NULL);
+        pb_asset_free(&model);
+        if (st != PB_OK) {
+            fprintf(stderr, "posebench budget: --model: %s\n", pb_last_error());
+            return EXIT_USAGE;
+        }
+        R.joints = (long)ms.joints;
+    }
     R.characters = (size_t)characters;
     R.cap = (long)(PB_FRAME_CROWD_MAX_ELEMENTS / (size_t)R.joints);   /* a search measures at most 4096 characters */
     if (R.cap > 4096) R.cap = 4096;
     if (R.characters > (size_t)R.cap) {
         fprintf(stderr, "posebench budget: --characters %ld x --joints %ld is above the crowd limit of %zu elements\n",
                 characters, R.joints, (size_t)PB_FRAME_CROWD_MAX_ELEMENTS);
+        pb_scene_free(&ms);
         return EXIT_USAGE;
     }
 
-    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 }, box = { 0 }, boxq = { 0 }, user[2 * BUDGET_MAX_BVH];
+    pb_scene syn = { 0 }, cmu = { 0 }, qs = { 0 }, box = { 0 }, boxq = { 0 }, user[2 * BUDGET_MAX_BVH + 2];
     memset(user, 0, sizeof user);
     int nuser = o[O_BVH].count ? load_user(&o[O_BVH], o[O_BVH_SCALE].count ? (float)o[O_BVH_SCALE].d : 0.01f, user) : 0;
+    if (nuser >= 0 && ms.joints) {   /* the model in the sets, after the --bvh scenes, with a trajectory root */
+        if (bq_add_trajectory(&ms, &user[2 * nuser + 1]) != PB_OK) {
+            fprintf(stderr, "posebench budget: --model: %s\n", pb_last_error());
+            nuser = -1;
+        } else {
+            snprintf(user[2 * nuser].name, sizeof user[2 * nuser].name, "%s", ms.name);
+            nuser++;
+        }
+    }
     if (nuser < 0) {   /* before the measurements */
-        for (int i = 0; i < 2 * BUDGET_MAX_BVH; i++) pb_scene_free(&user[i]);
+        for (int i = 0; i < 2 * BUDGET_MAX_BVH + 2; i++) pb_scene_free(&user[i]);
+        pb_scene_free(&ms);
         return EXIT_USAGE;
     }
     int status = EXIT_OK;
@@ -450,8 +483,8 @@ static int run(const opt_val *o, int nrest, char **rest)
         fprintf(stderr, "posebench budget: %s\n", pb_last_error());
         status = EXIT_USAGE;
     }
-    R.scene = syn.name;
-    R.cost_scene = &syn;
+    R.scene = ms.joints ? ms.name : syn.name;
+    R.cost_scene = ms.joints ? &ms : &syn;
     if (status == EXIT_OK && pb_pool_create(&R.pool, R.threads) != PB_OK) {
         fprintf(stderr, "posebench budget: %s\n", pb_last_error());
         status = EXIT_USAGE;
@@ -483,7 +516,8 @@ static int run(const opt_val *o, int nrest, char **rest)
     bw_free(&R.sweep);
     pb_scene_free(&box);
     pb_scene_free(&boxq);
-    for (int i = 0; i < 2 * BUDGET_MAX_BVH; i++) pb_scene_free(&user[i]);
+    for (int i = 0; i < 2 * BUDGET_MAX_BVH + 2; i++) pb_scene_free(&user[i]);
+    pb_scene_free(&ms);
     return status;
 }
 

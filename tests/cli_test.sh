@@ -126,6 +126,8 @@ check "budget sweep empty"   2 "value 2 is empty or too long" -- budget --sweep 
 check "budget sweep range"   2 "value 1 .0.01. is not a number in .0.02, 10. s" -- budget --sweep duration=0.01
 check "budget sweep trailing" 2 "a value after the last ','" -- budget --sweep halflife=0.1,
 check "budget bvh missing"   2 "--bvh: .*nonexistent.bvh" -- budget --bvh /nonexistent.bvh
+check "budget model missing" 2 "--model: /nonexistent.fbx: cannot open" -- budget --model /nonexistent.fbx
+check "budget model joints"  2 "--joints is the synthetic skeleton's: not with --model" -- budget --model /nonexistent.fbx --joints 8
 env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
   local name=$1 want=$2 re=$3 var=$4; shift 5
   local out; out=$(env "$var" bash -c 'emu=$1; shift; if [ -n "$emu" ]; then $emu "$@"; else "$@"; fi' _ "$emu" "$bin" "$@" 2>&1)
@@ -242,6 +244,14 @@ grep -q '"param":[[:space:]]*"halflife-scale"' "$j2" && grep -q '"unit":[[:space
   && grep -q "^SWEEP of halflife-scale over 0.1 0.6:" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep halflife-scale"; echo "$out" | tail -3; }
 rm -f "$j2"
+model=/usr/share/assimp/models/X/BCN_Epileptic.X   # --model: the cost on its skeleton, its clips in the sets
+if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp"; then
+  j2=$(mktemp); out=$(run budget --quick --characters 4 --frames 2 --reps 1 --budget-us 5000 --no-cmu --variant scalar \
+    --model "$model" --json "$j2" 2>&1)
+  grep -q "4 characters x 58 joints (model:" <<<"$out" && grep -q '"scene":[[:space:]]*"model:' "$j2" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --model"; echo "$out" | tail -3; }
+  rm -f "$j2"
+fi
 if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # --bvh: the user's clip in the real set
   j2=$(mktemp); run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar \
     --bvh /usr/share/assimp/models/BVH/01_01.bvh --bvh-scale 0.056444 --json "$j2" >/dev/null 2>&1
