@@ -17,6 +17,8 @@ typedef struct frame_cfg {
     const char *graph;   /* --source graph: a definition file (graph_json.h); NULL: the default graph */
     float hl[3];      /* Unreal's dead blending: estimate_halflife's scale, min, max (--halflife-*) */
     int hl_set;       /* any of them given (--source graph: then they replace the graph's) */
+    pb_curve curve;   /* the cross-fades' weight curve (--curve, its Bezier control points: --bezier) */
+    int frozen;       /* --frozen: the cross-fades' source held at the transition */
 } frame_cfg;
 
 #define FUSED_MAX_THREADS 16

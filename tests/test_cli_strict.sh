@@ -76,6 +76,14 @@ check "halflife clips"       0 "dead_ue: clamp\(0.6 d / v, 0.05, 2\) s" -- frame
 check "halflife graph"       0 "^scalar "                             -- frame --source graph "${tiny[@]}" --characters 16 --halflife-scale 0.6
 check "budget halflife"      0 "dead_ue: clamp\(0.6 d / v, 0.1, 1\) s" -- budget --quick --characters 16 --joints 8 --frames 2 --reps 1 --no-cmu --variant scalar --halflife-scale 0.6
 check "budget halflife bad"  2 "--halflife-min 0.5 is above --halflife-max 0.2" -- budget --halflife-min 0.5 --halflife-max 0.2
+check "curve bezier"         0 "cross-fade weight: bezier \(0.25, 0.1, 0.25, 1\), frozen" -- frame "${tiny[@]}" --joints 8 --vertices 0 --method crossfade_slerp --curve bezier --bezier 0.25,0.1,0.25,1 --frozen
+check "curve bezier range"   2 "--bezier: bezier control value y2 is 1.5" -- frame "${tiny[@]}" --method crossfade_slerp --curve bezier --bezier 0.25,0.1,0.25,1.5
+check "curve bezier tangent" 2 "vertical tangent at the start" -- frame "${tiny[@]}" --method crossfade_slerp --curve bezier --bezier 0,0.5,1,1
+check "curve bezier count"   2 "needs --bezier X1,Y1,X2,Y2 \(four numbers\), got '0.1,0.2'" -- frame "${tiny[@]}" --method crossfade_slerp --curve bezier --bezier 0.1,0.2
+check "curve no bezier"      2 "--bezier goes with --curve bezier" -- frame "${tiny[@]}" --method crossfade_slerp --bezier 0.1,0.2,0.3,0.4
+check "curve not xfade"      2 "--curve applies to the cross-fades .* not inertialize" -- frame "${tiny[@]}" --method inertialize --curve ease_in
+check "frozen not xfade"     2 "--frozen applies to the cross-fades .* not dead_slerp" -- frame "${tiny[@]}" --method dead --frozen
+check "curve unknown"        2 "cubic"                                -- frame "${tiny[@]}" --curve cubic
 # validate: --bvh feeds the mocap class that --no-mocap skips (it exited 0 without reading the file)
 check "no-mocap bvh"         2 "--bvh .*--no-mocap"                   -- validate --no-mocap --bvh "$(dirname "$0")/../README.md" --op quat_mul
 
