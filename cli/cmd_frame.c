@@ -439,12 +439,19 @@ static int run(const opt_val *v, int nrest, char **rest)
         return st == 0 ? EXIT_OK : st == -2 ? EXIT_USAGE : EXIT_CHECK;   /* -2: a bad --graph file */
     }
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 1) {   /* motion matching: its own table */
+        if (!v[O_METHOD].count) nm = 1, mlist[0] = PB_FM_INERTIALIZE;   /* its default: switches inertialized */
+        for (int i = 0; i < nm; i++)
+            if (pb_mm_switching_check("posebench frame --source mm --method", mlist[i]) != PB_OK) {
+                fprintf(stderr, "%s\n", pb_last_error());
+                for (int s = 0; s < ns; s++) pb_scene_free(&scenes[s]);
+                return EXIT_USAGE;
+            }
         int want_s[2] = { !v[O_MM_SEARCH].count, !v[O_MM_SEARCH].count };
         for (int i = 0; i < v[O_MM_SEARCH].count; i++) want_s[!strcmp(v[O_MM_SEARCH].all[i], "aabb")] = 1;
         cJSON *root = json ? cJSON_CreateObject() : NULL;
         int st = json && !root ? -1
                  : frame_mm_run(&cfg, vars, nv, v[O_MM_INTERVAL].count ? (int)v[O_MM_INTERVAL].l : PB_MM_INTERVAL,
-                                want_s, scenes, ns, root);
+                                want_s, mlist, nm, scenes, ns, root);
         if (st == 0 && root) st = json_write_file("frame", json, root);
         cJSON_Delete(root);
         for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);

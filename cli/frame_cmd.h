@@ -52,7 +52,7 @@ int fused_json(cJSON *rows, const fused_row *row, const pb_scene *sc, const pb_v
  * scene x search method (want_search: exhaustive, aabb) x variant, a table
  * (and root's "mm_rows" when root is not NULL). 0, or -1 after a message. */
 int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, int interval, const int want_search[2],
-                 pb_scene *scenes, int ns, cJSON *root);
+                 const pb_frame_method *switching, int nsw, pb_scene *scenes, int ns, cJSON *root);
 
 /* `frame --source graph` (frame_graph.c): every character running the default
  * blend graph (posebench/graph.h), or cfg->graph's, per scene x variant, a

@@ -65,7 +65,7 @@ int frame_opts_sources(const opt_val *v)
 {
     static const struct { int opt, sources; } only[] = {
         { O_MM_INTERVAL, S_MM }, { O_MM_SEARCH, S_MM }, { O_GRAPH, S_GRAPH }, { O_BLOCK, S_CLIPS },
-        { O_VERTICES, S_CLIPS }, { O_SKIN, S_CLIPS }, { O_METHOD, S_CLIPS }, { O_SAMPLER, S_CLIPS },
+        { O_VERTICES, S_CLIPS }, { O_SKIN, S_CLIPS }, { O_METHOD, S_CLIPS | S_MM }, { O_SAMPLER, S_CLIPS },
         { O_THREADS, S_CLIPS }, { O_HL_SCALE, S_CLIPS | S_GRAPH }, { O_HL_MIN, S_CLIPS | S_GRAPH },
         { O_HL_MAX, S_CLIPS | S_GRAPH }, { O_CURVE, S_CLIPS }, { O_BEZIER, S_CLIPS }, { O_FROZEN, S_CLIPS },
     };

@@ -58,7 +58,10 @@ check "mm-search alone"      2 "--mm-search goes with --source mm"   -- frame --
 check "mm-search graph"      2 "--mm-search goes with --source mm"   -- frame --source graph --mm-search aabb "${tiny[@]}"
 check "mm block"             2 "--block goes with --source clips"    -- frame --source mm --block 32 "${tiny[@]}"
 check "graph vertices"       2 "--vertices goes with --source clips" -- frame --source graph --vertices 100 "${tiny[@]}"
-check "mm method"            2 "--method goes with --source clips"   -- frame --source mm --method dead "${tiny[@]}"
+check "mm method dead"       0 "aabb +dead_slerp +scalar +[0-9.]+ +[0-9.]+" -- frame --source mm --method dead "${tiny[@]}"
+check "mm method cut"        0 "exhaustive +cut +scalar +[0-9.]+ +[0-9.]+" -- frame --source mm --method cut "${tiny[@]}"
+check "mm method xfade"      2 "--source mm --method: method crossfade_slerp: motion matching switches by inertialize, dead_slerp or cut only" -- frame --source mm --method crossfade_slerp "${tiny[@]}"
+check "mm method dead_ue"    2 "method dead_ue: motion matching switches by" -- frame --source mm --method inertialize --method dead_ue "${tiny[@]}"
 check "clips block"          0 "in blocks of 16 characters"          -- frame "${tiny[@]}" --characters 16 --method dead --block 16
 # ---- issue 58: every transition method name (posebench/frame.h's table) in frame, graph and budget ----
 for m in cut crossfade_slerp crossfade_nlerp crossfade_exact inertialize dead_slerp dead_nlerp dead_ue dead_clamp \
