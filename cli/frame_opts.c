@@ -20,7 +20,8 @@ const opt_spec frame_opts[O_COUNT] = {
     [O_METHOD] = { "method", OPT_STR, "NAME", 0, 0, NULL, FRAME_MAX_METHODS, "crossfade_exact, inertialize, dead_slerp",
                    "a transition method by its name in posebench/frame.h's table: cut, crossfade_slerp,\n"
                    "crossfade_nlerp, crossfade_exact (or crossfade), inertialize, dead_slerp (or dead), dead_nlerp,\n"
-                   "dead_ue, dead_clamp, dead_bounce, dead_via; several allowed" },
+                   "dead_ue, dead_clamp, dead_bounce, dead_via; several allowed; --source mm: how it switches\n"
+                   "(inertialize, its default, dead_slerp or cut; the others refused)" },
     [O_FRAMES] = { "frames", OPT_LONG, "N", 1, 1000000, NULL, 0, "200; --quick 20", "timed frames per repetition" },
     [O_REPS] = { "reps", OPT_LONG, "N", 1, 1000, NULL, 0, "5; --quick 3", "repetitions, median reported" },
     [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, PICK_SAMPLER_CHOICES, 0, "linear", PICK_SAMPLER_HELP },
@@ -38,11 +39,11 @@ const opt_spec frame_opts[O_COUNT] = {
                  "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
     [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm|graph", 0, "clips",
                    "the pose source: each character playing its clips (the stages above), motion matching\n"
-                   "(search, switch by inertialization, FK: its own table), or a blend graph per character\n"
+                   "(search, switch by --method, FK: its own table), or a blend graph per character\n"
                    "(state machine, blend spaces, all transition methods, masked layers: its own table;\n"
-                   "1000 characters unless --characters; --block, --vertices, --skin, --method, --sampler and\n"
-                   "--threads are the clips source's, --halflife-* the clips' and the graph's, refused with the\n"
-                   "others)" },
+                   "1000 characters unless --characters; --block, --vertices, --skin, --sampler, --threads,\n"
+                   "--curve, --bezier and --frozen are the clips source's, --method the clips' and mm's,\n"
+                   "--halflife-* the clips' and the graph's, refused with the others)" },
     [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
     [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
                       "--source mm: the database search" },
