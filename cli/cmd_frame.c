@@ -247,6 +247,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
          cJSON_AddNumberToObject(cf, "halflife_scale", (double)cfg->hl[0]) &&
          cJSON_AddNumberToObject(cf, "halflife_min_s", (double)cfg->hl[1]) &&
          cJSON_AddNumberToObject(cf, "halflife_max_s", (double)cfg->hl[2]) &&
+         cJSON_AddStringToObject(cf, "curve", pb_curve_name(cfg->curve.kind)) && cJSON_AddBoolToObject(cf, "frozen", cfg->frozen) &&
          cJSON_AddNumberToObject(cf, "additive_weight", (double)PB_FRAME_ADDITIVE_WEIGHT) &&
          cJSON_AddStringToObject(cf, "timing", "CPU time (CLOCK_PROCESS_CPUTIME_ID) of each block of whole frames, "
                                                "medians over repetitions; stages timed inside the whole frame by "
@@ -392,7 +393,8 @@ static int run(const opt_val *v, int nrest, char **rest)
 {
     (void)nrest, (void)rest;
     int quick = v[O_QUICK].count > 0;
-    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0, NULL, { 0 }, 0 };
+    frame_cfg cfg = { 200, quick ? 20 : 200, quick ? 3 : 5, PB_OP_sample_linear, pick_threads(), 0, NULL, { 0 }, 0,
+                      { PB_CURVE_SMOOTHSTEP, 0, 0, 0, 0 }, 0 };
     if (v[O_THREADS].count) cfg.threads = (int)v[O_THREADS].l;
     if (v[O_BLOCK].count) cfg.block = (size_t)v[O_BLOCK].l;
     if (v[O_CHARACTERS].count) cfg.characters = (size_t)v[O_CHARACTERS].l;
@@ -403,7 +405,9 @@ static int run(const opt_val *v, int nrest, char **rest)
     float bvh_scale = v[O_BVH_SCALE].count ? (float)v[O_BVH_SCALE].d : 0.01f;
     pb_frame_method mlist[FRAME_MAX_METHODS];
     int nm = frame_opts_methods(v, mlist);
-    if (nm < 0 || frame_opts_sources(v) != 0 || frame_opts_halflife_est(v, &cfg) != 0) return EXIT_USAGE;
+    if (nm < 0 || frame_opts_sources(v) != 0 || frame_opts_halflife_est(v, &cfg) != 0 ||
+        frame_opts_curve(v, mlist, nm, &cfg) != 0)
+        return EXIT_USAGE;
     /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
      * builds run report --quick) */
     size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
@@ -435,12 +439,19 @@ static int run(const opt_val *v, int nrest, char **rest)
         return st == 0 ? EXIT_OK : st == -2 ? EXIT_USAGE : EXIT_CHECK;   /* -2: a bad --graph file */
     }
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 1) {   /* motion matching: its own table */
+        if (!v[O_METHOD].count) nm = 1, mlist[0] = PB_FM_INERTIALIZE;   /* its default: switches inertialized */
+        for (int i = 0; i < nm; i++)
+            if (pb_mm_switching_check("posebench frame --source mm --method", mlist[i]) != PB_OK) {
+                fprintf(stderr, "%s\n", pb_last_error());
+                for (int s = 0; s < ns; s++) pb_scene_free(&scenes[s]);
+                return EXIT_USAGE;
+            }
         int want_s[2] = { !v[O_MM_SEARCH].count, !v[O_MM_SEARCH].count };
         for (int i = 0; i < v[O_MM_SEARCH].count; i++) want_s[!strcmp(v[O_MM_SEARCH].all[i], "aabb")] = 1;
         cJSON *root = json ? cJSON_CreateObject() : NULL;
         int st = json && !root ? -1
                  : frame_mm_run(&cfg, vars, nv, v[O_MM_INTERVAL].count ? (int)v[O_MM_INTERVAL].l : PB_MM_INTERVAL,
-                                want_s, scenes, ns, root);
+                                want_s, mlist, nm, scenes, ns, root);
         if (st == 0 && root) st = json_write_file("frame", json, root);
         cJSON_Delete(root);
         for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
@@ -466,11 +477,18 @@ static int run(const opt_val *v, int nrest, char **rest)
                "window %.2f s, dead-blending half-life %.2f s (dead_ue: clamp(%g d / v, %g, %g) s), CPU time\n",
                cfg.characters, cfg.frames, cfg.reps, pb_op_get(cfg.sampler)->name, (double)PB_FRAME_TRANSITION_S,
                (double)PB_FRAME_HALFLIFE_S, (double)cfg.hl[0], (double)cfg.hl[1], (double)cfg.hl[2]);
+    if (status == EXIT_OK && (cfg.curve.kind != PB_CURVE_SMOOTHSTEP || cfg.frozen)) {
+        printf("cross-fade weight: %s", pb_curve_name(cfg.curve.kind));
+        if (cfg.curve.kind == PB_CURVE_BEZIER)
+            printf(" (%g, %g, %g, %g)", (double)cfg.curve.x1, (double)cfg.curve.y1, (double)cfg.curve.x2, (double)cfg.curve.y2);
+        printf(", %s\n", cfg.frozen ? "frozen (the source held at the switch)" : "smooth (the source plays on)");
+    }
     for (int si = 0; si < ns && status == EXIT_OK; si++) {
         pb_scene *sc = &scenes[si];
         pb_frame_crowd crowd;
         if (pb_frame_crowd_init(&crowd, sc, cfg.characters, cfg.sampler) != PB_OK ||
-            pb_frame_crowd_halflife_est(&crowd, cfg.hl[0], cfg.hl[1], cfg.hl[2]) != PB_OK) {
+            pb_frame_crowd_halflife_est(&crowd, cfg.hl[0], cfg.hl[1], cfg.hl[2]) != PB_OK ||
+            pb_frame_crowd_curve(&crowd, &cfg.curve, cfg.frozen) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             status = EXIT_USAGE;
             break;

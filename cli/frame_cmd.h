@@ -17,6 +17,8 @@ typedef struct frame_cfg {
     const char *graph;   /* --source graph: a definition file (graph_json.h); NULL: the default graph */
     float hl[3];      /* Unreal's dead blending: estimate_halflife's scale, min, max (--halflife-*) */
     int hl_set;       /* any of them given (--source graph: then they replace the graph's) */
+    pb_curve curve;   /* the cross-fades' weight curve (--curve, its Bezier control points: --bezier) */
+    int frozen;       /* --frozen: the cross-fades' source held at the transition */
 } frame_cfg;
 
 #define FUSED_MAX_THREADS 16
@@ -50,7 +52,7 @@ int fused_json(cJSON *rows, const fused_row *row, const pb_scene *sc, const pb_v
  * scene x search method (want_search: exhaustive, aabb) x variant, a table
  * (and root's "mm_rows" when root is not NULL). 0, or -1 after a message. */
 int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, int interval, const int want_search[2],
-                 pb_scene *scenes, int ns, cJSON *root);
+                 const pb_frame_method *switching, int nsw, pb_scene *scenes, int ns, cJSON *root);
 
 /* `frame --source graph` (frame_graph.c): every character running the default
  * blend graph (posebench/graph.h), or cfg->graph's, per scene x variant, a

@@ -117,7 +117,8 @@ int fused_measure(pb_frame_crowd *whole, const frame_cfg *cfg, const pb_variant 
     row->block = fused_block(sc, cfg->block);
     pb_frame_blocks b;
     if (pb_frame_blocks_init(&b, sc, cfg->characters, row->block, cfg->sampler) != PB_OK ||
-        pb_frame_blocks_halflife_est(&b, cfg->hl[0], cfg->hl[1], cfg->hl[2]) != PB_OK) {
+        pb_frame_blocks_halflife_est(&b, cfg->hl[0], cfg->hl[1], cfg->hl[2]) != PB_OK ||
+        pb_frame_blocks_curve(&b, &cfg->curve, cfg->frozen) != PB_OK) {
         fprintf(stderr, "posebench frame: %s\n", pb_last_error());
         pb_frame_blocks_free(&b);   /* (frees what init made; nothing after init's own failure) */
         return -1;

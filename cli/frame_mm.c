@@ -55,14 +55,15 @@ fail:
     return -1;
 }
 
-static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, pb_mm_method m, int interval,
-                    size_t characters, const mm_row *row)
+static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, pb_mm_method m, pb_frame_method sw,
+                    int interval, size_t characters, const mm_row *row)
 {
     cJSON *o = cJSON_CreateObject(), *st = cJSON_CreateObject();
     int ok = o && st;
     for (int s = 0; s < PB_MMS_COUNT && ok; s++) ok = cJSON_AddNumberToObject(st, pb_mm_stage_name((pb_mm_stage)s), row->stage_us[s]) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "scene", sc->name) && cJSON_AddStringToObject(o, "variant", pb_variant_name(v)) &&
-         cJSON_AddStringToObject(o, "search", pb_mm_method_name(m)) && cJSON_AddNumberToObject(o, "interval", interval) &&
+         cJSON_AddStringToObject(o, "search", pb_mm_method_name(m)) &&
+         cJSON_AddStringToObject(o, "switching", pb_frame_method_name(sw)) && cJSON_AddNumberToObject(o, "interval", interval) &&
          cJSON_AddNumberToObject(o, "characters", (double)characters) &&
          cJSON_AddNumberToObject(o, "joints", (double)sc->joints) && cJSON_AddItemToObject(o, "stage_us", st);
     if (!ok) {
@@ -82,51 +83,55 @@ static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, pb_mm_
 }
 
 int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, int interval, const int want_search[2],
-                 pb_scene *scenes, int ns, cJSON *root)
+                 const pb_frame_method *switching, int nsw, pb_scene *scenes, int ns, cJSON *root)
 {
     cJSON *rows = root ? cJSON_AddArrayToObject(root, "mm_rows") : NULL;
     if (root && !rows) return -1;
     printf("posebench frame --source mm: %zu characters, a search every %d frames each, %d frames x %d repetitions "
-           "(median), switches inertialized over %.2f s, CPU time in us per frame\n", cfg->characters, interval,
-           cfg->frames, cfg->reps, (double)PB_FRAME_TRANSITION_S);
+           "(median), switches over %.2f s (dead_slerp: half-life %.2f s), CPU time in us per frame\n", cfg->characters,
+           interval, cfg->frames, cfg->reps, (double)PB_FRAME_TRANSITION_S, (double)PB_FRAME_HALFLIFE_S);
     for (int si = 0; si < ns; si++) {
         pb_scene *sc = &scenes[si];
-        for (int m = 0; m < 2; m++) {
+        for (int m = 0; m < 2; m++)
+          for (int wi = 0; wi < nsw; wi++) {
             if (!want_search[m]) continue;
             for (int vi = 0; vi < nv; vi++) {   /* each variant from the same start: the same frames and switches */
                 pb_mm_crowd c;
                 if (pb_mm_crowd_init(&c, sc, cfg->characters, interval, (pb_mm_method)m, PB_FRAME_TRANSITION_S, 1) !=
-                    PB_OK) {
+                        PB_OK ||
+                    pb_mm_crowd_switching(&c, switching[wi], PB_FRAME_HALFLIFE_S) != PB_OK) {
                     fprintf(stderr, "posebench frame: %s: %s\n", sc->name, pb_last_error());
                     return -1;
                 }
-                if (vi == 0 && (m == 0 || !want_search[0]))
-                    printf("\n%s: %zu joints x %zu characters; database: %zu frames of its 2 clips\n%-11s %-8s %9s "
+                if (vi == 0 && wi == 0 && (m == 0 || !want_search[0]))
+                    printf("\n%s: %zu joints x %zu characters; database: %zu frames of its 2 clips\n%-11s %-12s %-8s %9s "
                            "%11s %9s %9s %9s %10s %7s %9s %9s %9s\n", sc->name, sc->joints, cfg->characters, c.db.rows,
-                           "search", "variant", "sample", "inertialize", "search", "switch", "FK+vel", "total us",
+                           "search", "switch by", "variant", "sample", "blend", "search", "switch", "FK+vel", "total us",
                            "spread", "us/char", "searches", "switches");
                 mm_row row;
-                fprintf(stderr, "posebench frame: %s, motion matching (%s), %s ...\n", sc->name,
-                        pb_mm_method_name((pb_mm_method)m), pb_variant_name(vars[vi]));
+                fprintf(stderr, "posebench frame: %s, motion matching (%s, switching by %s), %s ...\n", sc->name,
+                        pb_mm_method_name((pb_mm_method)m), pb_frame_method_name(switching[wi]), pb_variant_name(vars[vi]));
                 if (measure(&c, cfg, vars[vi], &row) != 0) {
                     pb_mm_crowd_free(&c);
                     return -1;
                 }
-                printf("%-11s %-8s %9.1f %11.1f %9.1f %9.1f %9.1f %10.1f %6.0f%% %9.3f %9.1f %9.1f\n",
-                       pb_mm_method_name((pb_mm_method)m), pb_variant_name(vars[vi]), row.stage_us[0], row.stage_us[1],
+                printf("%-11s %-12s %-8s %9.1f %11.1f %9.1f %9.1f %9.1f %10.1f %6.0f%% %9.3f %9.1f %9.1f\n",
+                       pb_mm_method_name((pb_mm_method)m), pb_frame_method_name(switching[wi]), pb_variant_name(vars[vi]), row.stage_us[0], row.stage_us[1],
                        row.stage_us[2], row.stage_us[3], row.stage_us[4], row.total_us, 100 * row.spread,
                        row.total_us / (double)cfg->characters, row.searches, row.switches);
                 fflush(stdout);
                 pb_mm_crowd_free(&c);
-                if (rows && json_row(rows, sc, vars[vi], (pb_mm_method)m, interval, cfg->characters, &row) != 0)
+                if (rows && json_row(rows, sc, vars[vi], (pb_mm_method)m, switching[wi], interval, cfg->characters, &row) != 0)
                     return -1;
             }
         }
     }
-    printf("\n  sample: sample_linear of each character's clip at its own time; inertialize: the sample plus its\n"
-           "  offset decayed; search: the random walks and the characters due this frame query the database\n"
-           "  (pose features of their playing frame, a desired trajectory) at once; switch: those whose best frame\n"
-           "  is not the one playing get an offset from their output to the new frame (gathered, inertialize_offset,\n"
-           "  scattered); searches, switches: characters per frame.\n");
+    printf("\n  sample: sample_linear of each character's clip at its own time; blend: by the switch method, the\n"
+           "  sample plus its offset decayed (inertialize), the output at the switch extrapolated and blended into\n"
+           "  the sample (dead_slerp: dead_blending) or the sample as it is (cut); search: the random walks and the\n"
+           "  characters due this frame query the database (pose features of their playing frame, a desired\n"
+           "  trajectory) at once; switch: those whose best frame is not the one playing get an offset from their\n"
+           "  output to the new frame (inertialize: gathered, inertialize_offset, scattered) or keep their output as\n"
+           "  the source (dead_slerp); searches, switches: characters per frame.\n");
     return 0;
 }

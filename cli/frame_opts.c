@@ -1,5 +1,7 @@
 /* frame_opts.c — `posebench frame`'s option table and the checks that span options (frame_opts.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frame_opts.h"
@@ -18,7 +20,8 @@ const opt_spec frame_opts[O_COUNT] = {
     [O_METHOD] = { "method", OPT_STR, "NAME", 0, 0, NULL, FRAME_MAX_METHODS, "crossfade_exact, inertialize, dead_slerp",
                    "a transition method by its name in posebench/frame.h's table: cut, crossfade_slerp,\n"
                    "crossfade_nlerp, crossfade_exact (or crossfade), inertialize, dead_slerp (or dead), dead_nlerp,\n"
-                   "dead_ue, dead_clamp, dead_bounce, dead_via; several allowed" },
+                   "dead_ue, dead_clamp, dead_bounce, dead_via; several allowed; --source mm: how it switches\n"
+                   "(inertialize, its default, dead_slerp or cut; the others refused)" },
     [O_FRAMES] = { "frames", OPT_LONG, "N", 1, 1000000, NULL, 0, "200; --quick 20", "timed frames per repetition" },
     [O_REPS] = { "reps", OPT_LONG, "N", 1, 1000, NULL, 0, "5; --quick 3", "repetitions, median reported" },
     [O_SAMPLER] = { "sampler", OPT_CHOICE, NULL, 0, 0, PICK_SAMPLER_CHOICES, 0, "linear", PICK_SAMPLER_HELP },
@@ -36,11 +39,11 @@ const opt_spec frame_opts[O_COUNT] = {
                  "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
     [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm|graph", 0, "clips",
                    "the pose source: each character playing its clips (the stages above), motion matching\n"
-                   "(search, switch by inertialization, FK: its own table), or a blend graph per character\n"
+                   "(search, switch by --method, FK: its own table), or a blend graph per character\n"
                    "(state machine, blend spaces, all transition methods, masked layers: its own table;\n"
-                   "1000 characters unless --characters; --block, --vertices, --skin, --method, --sampler and\n"
-                   "--threads are the clips source's, --halflife-* the clips' and the graph's, refused with the\n"
-                   "others)" },
+                   "1000 characters unless --characters; --block, --vertices, --skin, --sampler, --threads,\n"
+                   "--curve, --bezier and --frozen are the clips source's, --method the clips' and mm's,\n"
+                   "--halflife-* the clips' and the graph's, refused with the others)" },
     [O_MM_INTERVAL] = { "mm-interval", OPT_LONG, "N", 1, 1000, NULL, 0, "6", "--source mm: frames between a character's searches" },
     [O_MM_SEARCH] = { "mm-search", OPT_CHOICE, NULL, 0, 0, "exhaustive|aabb", 2, "both",
                       "--source mm: the database search" },
@@ -48,6 +51,13 @@ const opt_spec frame_opts[O_COUNT] = {
                   "--source graph: run the blend graph defined in this JSON file instead of the built-in one\n"
                   "(docs/graph_json.md; data/graph_default.json is the built-in one as a file)" },
     HALFLIFE_EST_OPTS(";\nwith --source graph it replaces the graph's"),   /* O_HL_SCALE, O_HL_MIN, O_HL_MAX */
+    [O_CURVE] = { "curve", OPT_CHOICE, NULL, 0, 0, PB_CURVE_NAMES, 0, "smoothstep",
+                  "the cross-fades' weight over the window (posebench/curve.h); with --method cross-fades only" },
+    [O_BEZIER] = { "bezier", OPT_STR, "X1,Y1,X2,Y2", 0, 0, NULL, 0, NULL,
+                   "--curve bezier: its control points (as CSS's cubic-bezier), each value in [0, 1]\n"
+                   "(1/3,0,2/3,1 is smoothstep; no vertical tangent: posebench/curve.h)" },
+    [O_FROZEN] = { "frozen", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                   "frozen cross-fade: the source held at its pose at the switch while the destination takes over" },
 };
 
 enum { S_CLIPS = 1, S_MM = 2, S_GRAPH = 4 };
@@ -56,9 +66,9 @@ int frame_opts_sources(const opt_val *v)
 {
     static const struct { int opt, sources; } only[] = {
         { O_MM_INTERVAL, S_MM }, { O_MM_SEARCH, S_MM }, { O_GRAPH, S_GRAPH }, { O_BLOCK, S_CLIPS },
-        { O_VERTICES, S_CLIPS }, { O_SKIN, S_CLIPS }, { O_METHOD, S_CLIPS }, { O_SAMPLER, S_CLIPS },
+        { O_VERTICES, S_CLIPS }, { O_SKIN, S_CLIPS }, { O_METHOD, S_CLIPS | S_MM }, { O_SAMPLER, S_CLIPS },
         { O_THREADS, S_CLIPS }, { O_HL_SCALE, S_CLIPS | S_GRAPH }, { O_HL_MIN, S_CLIPS | S_GRAPH },
-        { O_HL_MAX, S_CLIPS | S_GRAPH },
+        { O_HL_MAX, S_CLIPS | S_GRAPH }, { O_CURVE, S_CLIPS }, { O_BEZIER, S_CLIPS }, { O_FROZEN, S_CLIPS },
     };
     static const char *const source_name[3] = { "clips", "mm", "graph" };
     int source = v[O_SOURCE].count ? v[O_SOURCE].choice : 0;
@@ -123,4 +133,45 @@ int frame_opts_halflife_est(const opt_val *v, frame_cfg *cfg)
     const opt_val *given[3] = { &v[O_HL_SCALE], &v[O_HL_MIN], &v[O_HL_MAX] };
     cfg->hl_set = given[0]->count || given[1]->count || given[2]->count;
     return halflife_est_opts("frame", given, cfg->hl);
+}
+
+int frame_opts_curve(const opt_val *v, const pb_frame_method *list, int nm, frame_cfg *cfg)
+{
+    cfg->curve = (pb_curve){ v[O_CURVE].count ? pb_curve_by_name(v[O_CURVE].str) : PB_CURVE_SMOOTHSTEP, 0, 0, 0, 0 };
+    cfg->frozen = v[O_FROZEN].count > 0;
+    if (v[O_BEZIER].count && cfg->curve.kind != PB_CURVE_BEZIER) {
+        fprintf(stderr, "posebench frame: --bezier goes with --curve bezier\n");
+        return -1;
+    }
+    if (cfg->curve.kind == PB_CURVE_BEZIER) {
+        const char *s = v[O_BEZIER].str, *p = s;
+        float *dst[4] = { &cfg->curve.x1, &cfg->curve.y1, &cfg->curve.x2, &cfg->curve.y2 };
+        int ok = s != NULL;
+        for (int i = 0; ok && i < 4; i++) {
+            char *end = NULL;
+            errno = 0;
+            double x = strtod(p, &end);
+            ok = end != p && errno == 0 && *end == (i < 3 ? ',' : '\0');
+            *dst[i] = (float)x;
+            p = end + 1;
+        }
+        if (!ok) {
+            fprintf(stderr, "posebench frame: --curve bezier needs --bezier X1,Y1,X2,Y2 (four numbers), got '%s'\n",
+                    s ? s : "");
+            return -1;
+        }
+        if (pb_curve_check("--bezier", &cfg->curve) != PB_OK) {
+            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
+            return -1;
+        }
+    }
+    if (cfg->curve.kind == PB_CURVE_SMOOTHSTEP && !cfg->frozen) return 0;
+    for (int i = 0; i < nm; i++)
+        if (list[i] != PB_FM_CROSSFADE_STATIC && list[i] != PB_FM_CROSSFADE_NLERP && list[i] != PB_FM_CROSSFADE) {
+            fprintf(stderr, "posebench frame: --%s applies to the cross-fades (--method crossfade_slerp, crossfade_nlerp, "
+                    "crossfade_exact), not %s%s (it blends by its op's own weight)\n", cfg->frozen ? "frozen" : "curve",
+                    pb_frame_method_name(list[i]), v[O_METHOD].count ? "" : " (a default method)");
+            return -1;
+        }
+    return 0;
 }

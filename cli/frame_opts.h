@@ -10,7 +10,7 @@
 
 enum { O_CHARACTERS, O_JOINTS, O_BVH, O_BVH_SCALE, O_NO_CMU, O_METHOD, O_FRAMES, O_REPS, O_SAMPLER, O_VARIANT,
        O_QUICK, O_JSON, O_THREADS, O_BLOCK, O_VERTICES, O_SKIN, O_SOURCE, O_MM_INTERVAL, O_MM_SEARCH, O_GRAPH,
-       O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_COUNT };
+       O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_CURVE, O_BEZIER, O_FROZEN, O_COUNT };
 #define FRAME_MAX_VARIANTS 16
 #define FRAME_MAX_BVH 64
 #define FRAME_MAX_METHODS (PB_FM_COUNT + 2)   /* every name once, the two aliases too */
@@ -24,5 +24,8 @@ int frame_opts_methods(const opt_val *v, pb_frame_method *list);
 /* --halflife-scale, --halflife-min, --halflife-max into cfg->hl (Unreal's defaults for those not given),
  * checked together (pb_halflife_est_check): 0, or -1 after a message naming the options. */
 int frame_opts_halflife_est(const opt_val *v, frame_cfg *cfg);
+/* --curve, --bezier, --frozen into cfg (checked by pb_curve_check), refused unless every method of list[0 .. nm)
+ * is a cross-fade: 0, or -1 after a message. */
+int frame_opts_curve(const opt_val *v, const pb_frame_method *list, int nm, frame_cfg *cfg);
 
 #endif

@@ -1,5 +1,5 @@
-/* graph_json.c — a blend graph definition read from JSON (graph_json.h),
- * and the random-walk parameter drive for such a graph.
+/* graph_json.c — a blend graph definition read from JSON (graph_json.h);
+ * the parameter drive for such a graph is in graph_drive.c.
  *
  * The format (docs/graph_json.md has it with an example; data/graph_default.json
  * is the default graph written in it). One object; every object may also
@@ -21,7 +21,10 @@
  *                 or "*" (any other state), "to", "when": [[param, "<" or
  *                 ">", number], ...] (all must hold, at most 4; none: at
  *                 once), "method": a frame.h method name the graph runs
- *                 (pb_graph_method_parse), "duration" (s; not for cut)}.
+ *                 (pb_graph_method_parse), "duration" (s; not for cut),
+ *                 "curve": a cross-fade's weight curve (posebench/curve.h:
+ *                 PB_CURVE_NAMES; default smoothstep), "bezier": [x1, y1, x2,
+ *                 y2] (with "curve": "bezier" only)}.
  *   "layers"      optional, at most 4: {"kind": "override" | "additive",
  *                 "motion", "weight" (a parameter; absent: 1), "mask":
  *                 "upper" | "chest" (the default graph's masks) | "all"
@@ -384,9 +387,35 @@ static int condition(ctx *x, const field *f, size_t k)
     return number(x, &v, -FLT_MAX, FLT_MAX, FINITE, &c->value);
 }
 
+/* A transition's "curve" and "bezier" (both optional; absent: smoothstep), checked as pb_graph_check does. */
+static int curve(ctx *x, const char *at, const cJSON *obj, pb_graph_transition *tr)
+{
+    field f = get(at, obj, "curve"), b = get(at, obj, "bezier");
+    const char *s = NULL;
+    tr->curve = (pb_curve){ PB_CURVE_SMOOTHSTEP, 0, 0, 0, 0 };
+    if (f.v) {
+        if (str(x, &f, "a curve name (" PB_CURVE_NAMES ")", &s)) return -1;
+        if ((tr->curve.kind = pb_curve_by_name(s)) == PB_CURVE_COUNT)
+            return fail(x, f.at, "unknown curve \"%s\" (expected one of " PB_CURVE_NAMES ")", s);
+        if (tr->method != PB_GM_CROSSFADE && tr->curve.kind != PB_CURVE_SMOOTHSTEP)
+            return fail(x, f.at, "curve \"%s\" with method \"%s\": only a cross-fade takes a curve", s,
+                        pb_graph_method_name(tr->method));
+    }
+    if (tr->curve.kind != PB_CURVE_BEZIER) return b.v ? fail(x, b.at, "goes with \"curve\": \"bezier\" only") : 0;
+    size_t n;
+    if (array(x, &b, 4, "x1, y1, x2, y2", 1, &n)) return -1;
+    if (n != 4) return fail(x, b.at, "%zu numbers: expected 4 (x1, y1, x2, y2)", n);
+    float *dst[4] = { &tr->curve.x1, &tr->curve.y1, &tr->curve.x2, &tr->curve.y2 };
+    for (size_t i = 0; i < 4; i++) {
+        field e = item(b.at, cJSON_GetArrayItem(b.v, (int)i), i);
+        if (number(x, &e, 0, 1, "a control value in [0, 1]", dst[i])) return -1;
+    }
+    return pb_curve_check("bezier", &tr->curve) != PB_OK ? fail(x, b.at, "%s", pb_last_error()) : 0;
+}
+
 static int transition(ctx *x, const field *t, size_t i)
 {
-    static const char *const k[] = { "from", "to", "when", "method", "duration", NULL };
+    static const char *const k[] = { "from", "to", "when", "method", "duration", "curve", "bezier", NULL };
     field from = get(t->at, t->v, "from"), to = get(t->at, t->v, "to"), when = get(t->at, t->v, "when");
     pb_graph_transition *tr = &x->g->def.transition[i];
     if (keys(x, t->at, t->v, k)) return -1;
@@ -395,7 +424,7 @@ static int transition(ctx *x, const field *t, size_t i)
     x->cur = i;
     return find(x, &to, K_STATE, &tr->to) ||
            each(x, &when, PB_GRAPH_MAX_CONDS, "PB_GRAPH_MAX_CONDS", 0, &tr->conds, condition) ||
-           method_duration(x, t->at, t->v, &tr->method, &tr->duration) ? -1 : 0;
+           method_duration(x, t->at, t->v, &tr->method, &tr->duration) || curve(x, t->at, t->v, tr) ? -1 : 0;
 }
 
 /* Joint k of the mask of layer x->cur (made by mask()). */
@@ -564,33 +593,4 @@ int graph_json_load_mem(const char *name, const char *text, size_t n, const pb_g
     int st = load_text(&x, copy, n);
     free(copy);
     return st;
-}
-
-/* ---- the drive ---- */
-#define WALK_STEP_S 0.5f    /* a walk step's length */
-#define WALK_CROSS_S 1.5f   /* the fastest step crosses the range in this time */
-
-/* A uniform draw in [0, 1) for (seed, character, step, parameter): a hash (splitmix64's finalizer), no state. */
-static float draw(uint64_t seed, size_t k, long step, size_t p)
-{
-    uint64_t z = seed ^ (uint64_t)(k + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(step + 2) * 0xD1B54A32D192ED03ull ^
-                 (uint64_t)(p + 1) * 0xC2B2AE3D27D4EB4Full;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (float)(z >> 40) * (1.0f / 16777216.0f);
-}
-
-void graph_json_drive(const graph_json *g, pb_graph_crowd *c, uint64_t seed, float dt)
-{
-    if (!g || !c || !c->param || c->def.params != g->def.params || !(dt >= 0)) return;
-    size_t P = c->def.params;
-    long step = (long)floor((double)c->frame * dt / WALK_STEP_S);
-    for (size_t k = 0; k < c->characters; k++)
-        for (size_t p = 0; p < P; p++) {
-            float lo = g->lo[p], hi = g->hi[p], *v = &c->param[k * P + p];
-            if (c->frame == 0) *v = lo + (hi - lo) * draw(seed, k, -1, p);
-            float rate = (hi - lo) / WALK_CROSS_S * (2 * draw(seed, k, step, p) - 1);
-            *v = fminf(hi, fmaxf(lo, *v + rate * dt));
-        }
 }

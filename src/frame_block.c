@@ -96,6 +96,16 @@ pb_status pb_frame_blocks_halflife_est(pb_frame_blocks *b, float scale, float mi
     return st;
 }
 
+pb_status pb_frame_blocks_curve(pb_frame_blocks *b, const pb_curve *curve, int frozen)
+{
+    if (!b || !b->crowd) return pb_fail(PB_ERR_NULL, "pb_frame_blocks_curve: blocks NULL or not made");
+    pb_status st = pb_curve_check("pb_frame_blocks_curve", curve);
+    if (st == PB_OK && frozen != 0 && frozen != 1)
+        st = pb_fail(PB_ERR_PARAM, "pb_frame_blocks_curve: frozen is %d (0: smooth, 1: frozen)", frozen);
+    for (size_t i = 0; st == PB_OK && i < b->count; i++) st = pb_frame_crowd_curve(&b->crowd[i], curve, frozen);
+    return st;
+}
+
 pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, size_t characters, size_t block,
                                pb_op sampler)
 {

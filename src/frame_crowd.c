@@ -294,6 +294,17 @@ pb_status pb_frame_begin(pb_frame_crowd *c, const pb_variant *v, pb_frame_method
     if (st != PB_OK) return st;
     if (!pb_frame_method_get(m)) return pb_fail(PB_ERR_PARAM, "pb_frame_begin: method %d is not a pb_frame_method", (int)m);
     c->mixed = m == PB_FM_CUT ? &c->dst : &c->mix;
+    int xfade = m == PB_FM_CROSSFADE_STATIC || m == PB_FM_CROSSFADE_NLERP || m == PB_FM_CROSSFADE;
+    if (!xfade && (c->curve.kind != PB_CURVE_SMOOTHSTEP || c->frozen))
+        return pb_fail(PB_ERR_PARAM, "pb_frame_begin: %s with curve %s%s: only the cross-fades take a curve or the "
+                       "frozen form (%s blends by its op's own weight)", pb_frame_method_name(m), pb_curve_name(c->curve.kind),
+                       c->frozen ? ", frozen" : "", pb_frame_method_name(m));
+    if (xfade && c->frozen) {   /* the source held where it is now: its pose, velocities 0 */
+        pb_status s = pb_pose_copy(&c->state, &c->src);
+        for (int p = PB_VEL_X; s == PB_OK && p < PB_PLANES; p++) memset(c->state.plane[p], 0, c->n * sizeof(float));
+        if (s != PB_OK) c->failed = "pb_pose_copy";
+        return s;
+    }
     if (m == PB_FM_INERTIALIZE) {
         pb_call call = { .a = &c->src, .b = &c->dst, .out = &c->state };
         return run_op(c, PB_OP_inertialize_offset, v, &call);
@@ -334,7 +345,16 @@ pb_status pb_frame_crowd_halflife_est(pb_frame_crowd *c, float scale, float min,
     return PB_OK;
 }
 
-static float smoothstep01(float u) { return u * u * (3.0f - 2.0f * u); }
+pb_status pb_frame_crowd_curve(pb_frame_crowd *c, const pb_curve *curve, int frozen)
+{
+    pb_status st = pb_frame_crowd_ok(c, "pb_frame_crowd_curve");
+    if (st != PB_OK) return st;
+    if ((st = pb_curve_check("pb_frame_crowd_curve", curve)) != PB_OK) return st;
+    if (frozen != 0 && frozen != 1)
+        return pb_fail(PB_ERR_PARAM, "pb_frame_crowd_curve: frozen is %d (0: smooth, 1: frozen)", frozen);
+    c->curve = *curve, c->frozen = frozen;
+    return PB_OK;
+}
 
 /* The static transitions write pos, rot and scl only: the mix's velocities are 0 (its padding's identity),
  * set every frame, so a frame never reads what an earlier frame, another method or another block left in
@@ -358,10 +378,11 @@ pb_status pb_frame_transition_at(pb_frame_crowd *c, const pb_variant *v, pb_fram
     if (u > 1.0f) u = 1.0f;
     if (u < 0.0f) u = 0.0f;
     pb_call call = { .out = &c->mix };
-    /* cross-fades use the same smoothstep weight as dead blending, so the
-     * methods differ in what they blend, not in the weight curve */
-    call.params.alpha = smoothstep01(u);
-    call.params.alpha_vel = T > 0 && u < 1.0f ? 6.0f * u * (1.0f - u) / T : 0.0f;
+    /* cross-fades by the crowd's curve; by default smoothstep, dead blending's, so the methods
+     * differ in what they blend, not in the weight curve */
+    float dw = 0.0f;
+    call.params.alpha = pb_curve_eval(&c->curve, u, &dw);
+    call.params.alpha_vel = T > 0 && u < 1.0f ? dw / T : 0.0f;
     call.params.time = t;
     call.params.duration = T;
     call.params.halflife = c->halflife;
@@ -371,7 +392,7 @@ pb_status pb_frame_transition_at(pb_frame_crowd *c, const pb_variant *v, pb_fram
     case PB_FM_CROSSFADE_STATIC:
     case PB_FM_CROSSFADE_NLERP:
     case PB_FM_CROSSFADE:
-        call.a = &c->src;
+        call.a = c->frozen ? &c->state : &c->src;   /* frozen: the source as it was at the transition */
         call.b = &c->dst;
         if (m != PB_FM_CROSSFADE) mix_velocities_zero(c);
         return run_op(c, m == PB_FM_CROSSFADE_STATIC ? PB_OP_blend_static

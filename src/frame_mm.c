@@ -69,6 +69,8 @@ pb_status pb_mm_crowd_init(pb_mm_crowd *c, const pb_scene *sc, size_t characters
     c->interval = interval;
     c->method = method;
     c->duration = duration;
+    c->switching = PB_FM_INERTIALIZE;
+    c->halflife = PB_FRAME_HALFLIFE_S;
     c->mskel = (pb_mm_skeleton){ sc->parents, sc->joints, sc->leg[0][2], sc->leg[1][2] };
     pb_status s = pb_mm_db_build(&c->db, sc->clip, 2, &c->mskel, NULL);
     if (s == PB_OK) s = pb_clip_alloc(&c->all, k0->frames + k1->frames, sc->joints, k0->fps);
@@ -167,6 +169,29 @@ static pb_status stage_search(pb_mm_crowd *c, const pb_variant *v)
     return PB_OK;
 }
 
+pb_status pb_mm_switching_check(const char *who, pb_frame_method m)
+{
+    if (m == PB_FM_INERTIALIZE || m == PB_FM_DEAD || m == PB_FM_CUT) return PB_OK;
+    return pb_fail(PB_ERR_PARAM, "%s: method %s: motion matching switches by inertialize, dead_slerp or cut only", who,
+                   pb_frame_method_name(m) ? pb_frame_method_name(m) : "(not a pb_frame_method)");
+}
+
+pb_status pb_mm_crowd_switching(pb_mm_crowd *c, pb_frame_method m, float halflife)
+{
+    static const char *fn = "pb_mm_crowd_switching";
+    if (!c || !c->sc) return pb_fail(PB_ERR_NULL, "%s: crowd is NULL or not initialized", fn);
+    pb_status st = pb_mm_switching_check(fn, m);
+    if (st != PB_OK) return st;
+    if (m == PB_FM_DEAD && !(halflife >= 0 && isfinite(halflife)))
+        return pb_fail(PB_ERR_PARAM, "%s: halflife is %g (finite, >= 0 s)", fn, (double)halflife);
+    if (c->frame > 0)
+        return pb_fail(PB_ERR_PARAM, "%s: the crowd has stepped %ld frames (set the method before the first)", fn,
+                       c->frame);
+    c->switching = m;
+    if (m == PB_FM_DEAD) c->halflife = halflife;
+    return PB_OK;
+}
+
 /* Compact pose over buffer mem: the nsw switching characters (planes of
  * stride floats, padding identity), gathered from src unless src is NULL
  * (an output: the op writes its n elements). */
@@ -202,7 +227,14 @@ static pb_status stage_switch(pb_mm_crowd *c, const pb_variant *v)
 {
     if (!c->nsw) return PB_OK;
     pb_pose src, dst, off;
-    pb_status s = compact(c, c->cbuf[0], &c->out, &src);
+    pb_status s = c->switching == PB_FM_CUT ? PB_OK : compact(c, c->cbuf[0], &c->out, &src);
+    if (c->switching != PB_FM_INERTIALIZE) {   /* dead blending: the output now is the source state; a cut: none */
+        if (s != PB_OK) return s;
+        if (c->switching == PB_FM_DEAD) scatter(c, &src, &c->offset);
+        for (size_t i = 0; i < c->nsw; i++) c->time[c->sw[i]] = c->sw_time[i], c->since[c->sw[i]] = 0;
+        c->switches += c->nsw;
+        return PB_OK;
+    }
     if (s == PB_OK) s = compact(c, c->cbuf[1], NULL, &dst);
     if (s == PB_OK) s = compact(c, c->cbuf[2], NULL, &off);
     if (s == PB_OK) {
@@ -234,6 +266,17 @@ pb_status pb_mm_crowd_stage(pb_mm_crowd *c, const pb_variant *v, pb_mm_stage st)
         return s;
     }
     case PB_MMS_INERTIALIZE: {
+        if (c->switching == PB_FM_CUT) {
+            if ((s = pb_pose_copy(&c->out, &c->anim)) != PB_OK) c->failed = "pb_pose_copy";
+            return s;
+        }
+        if (c->switching == PB_FM_DEAD) {
+            pb_call call = { .a = &c->offset, .b = &c->anim, .out = &c->out, .skel = &c->skel,
+                             .params = { .duration = c->duration, .halflife = c->halflife },
+                             .per = { .characters = c->characters, .time = c->since } };
+            if ((s = pb_run(PB_OP_dead_blending, v, &call)) != PB_OK) c->failed = "dead_blending";
+            return s;
+        }
         pb_call call = { .a = &c->anim, .b = &c->offset, .out = &c->out,
                          .params = { .duration = c->duration },
                          .per = { .characters = c->characters, .time = c->since } };

@@ -53,7 +53,8 @@ pb_status pb_frame_transition(pb_frame_crowd *c, const pb_variant *v, pb_frame_m
 static pb_status stage_do(pb_frame_crowd *c, const pb_variant *v, pb_frame_method m, int samples, int k, pb_frame_stage s)
 {
     switch (s) {
-    case PB_FS_SAMPLE_SRC: return samples == 2 ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
+    case PB_FS_SAMPLE_SRC:   /* a frozen cross-fade's source is the state kept from the transition */
+        return samples == 2 && !c->frozen ? pb_frame_sample(c, v, 0, pb_frame_crowd_clip_time(c, 0, k)) : PB_OK;
     case PB_FS_SAMPLE_DST:
         return pb_frame_sample_into(c, v, 1, pb_frame_crowd_clip_time(c, 1, k), m == PB_FM_INERTIALIZE ? &c->local : &c->dst);
     case PB_FS_TRANSITION: return pb_frame_transition_at(c, v, m, pb_frame_crowd_trans_time(c, k), 1);

@@ -21,7 +21,7 @@ const char *pb_graph_stage_name(pb_graph_stage s)
 /* Every per-character array, with its element size and count (x characters, or x cpad). */
 #define CROWD_ARRAYS(X)                                                                                                \
     X(param, def->params ? def->params : 1, 0) X(state, 1, 0) X(from, 1, 0) X(phase, 1, 0) X(from_phase, 1, 0)          \
-    X(method, 1, 0) X(since, 1, 0) X(duration, 1, 0) X(began, 1, 0) X(wrapped, 1, 0) X(clock, 1, 0)                    \
+    X(method, 1, 0) X(trans, 1, 0) X(since, 1, 0) X(duration, 1, 0) X(began, 1, 0) X(wrapped, 1, 0) X(clock, 1, 0)                    \
     X(lw, PB_GRAPH_MAX_LAYERS, 0) X(lw_vel, PB_GRAPH_MAX_LAYERS, 0) X(bx, 1, 0) X(by, 1, 0)                           \
     X(bw, PB_GRAPH_MAX_SAMPLES, 0) X(list, 1, 1) X(ptime, 1, 1) X(prate, 1, 1) X(palpha, 1, 1) X(pdur, 1, 1)
 
@@ -239,7 +239,7 @@ static int first_firing(const pb_graph_crowd *c, size_t k)
  * one that interrupts another starts from the current output, so a
  * cross-fade then has no state playing on and extrapolates the output as
  * dead blending does. Returns 1 if it took no time (another may follow). */
-static int fire(pb_graph_crowd *c, size_t k, int to, float phase, pb_graph_method m, float T)
+static int fire(pb_graph_crowd *c, size_t k, int to, float phase, pb_graph_method m, float T, int tr)
 {
     int instant = m == PB_GM_CUT || T == 0 || !c->have_out;
     if (!instant && c->method[k] >= 0 && m == PB_GM_CROSSFADE) m = PB_GM_DEAD;   /* counted as what runs */
@@ -256,7 +256,7 @@ static int fire(pb_graph_crowd *c, size_t k, int to, float phase, pb_graph_metho
         } else {
             c->from[k] = -1;
         }
-        c->method[k] = (int8_t)m, c->since[k] = c->dt, c->duration[k] = T, c->began[k] = 1;
+        c->method[k] = (int8_t)m, c->trans[k] = (int16_t)tr, c->since[k] = c->dt, c->duration[k] = T, c->began[k] = 1;
     }
     c->state[k] = (int16_t)to, c->phase[k] = phase;
     return instant;
@@ -279,11 +279,11 @@ static pb_status stage_control(pb_graph_crowd *c)
             if (t < 0) break;
             const pb_graph_transition *tr = &d->transition[t];
             fired = 1;
-            if (!fire(c, k, tr->to, 0.0f, tr->method, tr->duration)) break;
+            if (!fire(c, k, tr->to, 0.0f, tr->method, tr->duration, t)) break;
         }
         if (!fired && c->wrapped[k]) {   /* the state restarts by its loop transition */
             const pb_graph_state *st = &d->state[c->state[k]];
-            fire(c, k, c->state[k], c->phase[k], st->loop_method, st->loop_duration);
+            fire(c, k, c->state[k], c->phase[k], st->loop_method, st->loop_duration, -1);
         }
         c->wrapped[k] = 0;
     }

@@ -210,6 +210,15 @@ static pb_status check_transition(const pb_graph_def *d, size_t i)
         return pb_fail(PB_ERR_SIZE, "pb_graph_check: transition %zu has %zu conditions (at most %d)", i, t->conds,
                        PB_GRAPH_MAX_CONDS);
     pb_status s = check_method("transition", i, t->method, t->duration);
+    if (s == PB_OK) {
+        char who[48];
+        snprintf(who, sizeof who, "pb_graph_check: transition %zu", i);
+        s = pb_curve_check(who, &t->curve);
+    }
+    if (s == PB_OK && t->curve.kind != PB_CURVE_SMOOTHSTEP && t->method != PB_GM_CROSSFADE)
+        s = pb_fail(PB_ERR_PARAM, "pb_graph_check: transition %zu has curve %s with method %s: only a cross-fade takes "
+                    "a curve (the others blend by their ops' own weights)", i, pb_curve_name(t->curve.kind),
+                    pb_graph_method_name(t->method));
     for (size_t k = 0; s == PB_OK && k < t->conds; k++) {
         const pb_graph_cond *c = &t->cond[k];
         s = check_param_index(d, "transition", i, c->param, 0);

@@ -252,7 +252,13 @@ pb_status graph_stage_transition(pb_graph_crowd *c, const pb_variant *v)
             size_t k = c->list[i < cnt ? i : 0];
             c->ptime[i] = i < cnt ? c->since[k] : 0.0f, c->pdur[i] = i < cnt ? c->duration[k] : 1.0f;
             float u = c->ptime[i] / c->pdur[i];
-            c->palpha[i] = smooth(u), c->prate[i] = smooth_dx(u) / c->pdur[i];
+            if (m == PB_GM_CROSSFADE && i < cnt && c->trans[k] >= 0) {   /* the transition's curve */
+                float dw;
+                c->palpha[i] = pb_curve_eval(&c->def.transition[c->trans[k]].curve, u, &dw);
+                c->prate[i] = u < 1 ? dw / c->pdur[i] : 0.0f;
+            } else {
+                c->palpha[i] = smooth(u), c->prate[i] = smooth_dx(u) / c->pdur[i];
+            }
         }
         pb_pose a, b, o, hl, xs;
         s = gather(c, &c->pose, cnt, M, GB_B, &b);

@@ -52,7 +52,7 @@ check "frame bad skin"       2 "--skin expects lbs or dqs, got 'qs'" -- frame --
 check "frame dqs"            0 "mesh: 200 vertices \(dual-quaternion skinning\)" -- frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --skin dqs
 check "frame mm interval 0"  2 "--mm-interval expects an integer in 1..1000, got '0'" -- frame --source mm --mm-interval 0
 check "frame mm bad search"  2 "--mm-search expects exhaustive or aabb" -- frame --source mm --mm-search kd
-check "frame mm"             0 "aabb +scalar +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+" -- frame --source mm --quick --characters 8 --frames 3 --reps 1 --no-cmu --variant scalar --mm-search aabb
+check "frame mm"             0 "aabb +inertialize +scalar +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+" -- frame --source mm --quick --characters 8 --frames 3 --reps 1 --no-cmu --variant scalar --mm-search aabb
 graphs=$(cd "$(dirname "$0")/.." && pwd)   # data/graph_default.json, tests/graph/*.json
 check "frame graph json"     0 "^scalar +[0-9.]+ +[0-9.]+" -- frame --source graph --graph "$graphs/data/graph_default.json" --quick --characters 16 --frames 2 --reps 1 --no-cmu --variant scalar
 check "frame graph bad json" 2 "unknown_key.json: transitions\[0\]: unknown key \"duraton\"" -- frame --source graph --graph "$graphs/tests/graph/unknown_key.json" --quick --characters 4 --frames 1 --reps 1 --no-cmu --variant scalar

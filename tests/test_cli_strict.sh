@@ -58,7 +58,10 @@ check "mm-search alone"      2 "--mm-search goes with --source mm"   -- frame --
 check "mm-search graph"      2 "--mm-search goes with --source mm"   -- frame --source graph --mm-search aabb "${tiny[@]}"
 check "mm block"             2 "--block goes with --source clips"    -- frame --source mm --block 32 "${tiny[@]}"
 check "graph vertices"       2 "--vertices goes with --source clips" -- frame --source graph --vertices 100 "${tiny[@]}"
-check "mm method"            2 "--method goes with --source clips"   -- frame --source mm --method dead "${tiny[@]}"
+check "mm method dead"       0 "aabb +dead_slerp +scalar +[0-9.]+ +[0-9.]+" -- frame --source mm --method dead "${tiny[@]}"
+check "mm method cut"        0 "exhaustive +cut +scalar +[0-9.]+ +[0-9.]+" -- frame --source mm --method cut "${tiny[@]}"
+check "mm method xfade"      2 "--source mm --method: method crossfade_slerp: motion matching switches by inertialize, dead_slerp or cut only" -- frame --source mm --method crossfade_slerp "${tiny[@]}"
+check "mm method dead_ue"    2 "method dead_ue: motion matching switches by" -- frame --source mm --method inertialize --method dead_ue "${tiny[@]}"
 check "clips block"          0 "in blocks of 16 characters"          -- frame "${tiny[@]}" --characters 16 --method dead --block 16
 # ---- issue 58: every transition method name (posebench/frame.h's table) in frame, graph and budget ----
 for m in cut crossfade_slerp crossfade_nlerp crossfade_exact inertialize dead_slerp dead_nlerp dead_ue dead_clamp \
@@ -76,6 +79,14 @@ check "halflife clips"       0 "dead_ue: clamp\(0.6 d / v, 0.05, 2\) s" -- frame
 check "halflife graph"       0 "^scalar "                             -- frame --source graph "${tiny[@]}" --characters 16 --halflife-scale 0.6
 check "budget halflife"      0 "dead_ue: clamp\(0.6 d / v, 0.1, 1\) s" -- budget --quick --characters 16 --joints 8 --frames 2 --reps 1 --no-cmu --variant scalar --halflife-scale 0.6
 check "budget halflife bad"  2 "--halflife-min 0.5 is above --halflife-max 0.2" -- budget --halflife-min 0.5 --halflife-max 0.2
+check "curve bezier"         0 "cross-fade weight: bezier \(0.25, 0.1, 0.25, 1\), frozen" -- frame "${tiny[@]}" --joints 8 --vertices 0 --method crossfade_slerp --curve bezier --bezier 0.25,0.1,0.25,1 --frozen
+check "curve bezier range"   2 "--bezier: bezier control value y2 is 1.5" -- frame "${tiny[@]}" --method crossfade_slerp --curve bezier --bezier 0.25,0.1,0.25,1.5
+check "curve bezier tangent" 2 "vertical tangent at the start" -- frame "${tiny[@]}" --method crossfade_slerp --curve bezier --bezier 0,0.5,1,1
+check "curve bezier count"   2 "needs --bezier X1,Y1,X2,Y2 \(four numbers\), got '0.1,0.2'" -- frame "${tiny[@]}" --method crossfade_slerp --curve bezier --bezier 0.1,0.2
+check "curve no bezier"      2 "--bezier goes with --curve bezier" -- frame "${tiny[@]}" --method crossfade_slerp --bezier 0.1,0.2,0.3,0.4
+check "curve not xfade"      2 "--curve applies to the cross-fades .* not inertialize" -- frame "${tiny[@]}" --method inertialize --curve ease_in
+check "frozen not xfade"     2 "--frozen applies to the cross-fades .* not dead_slerp" -- frame "${tiny[@]}" --method dead --frozen
+check "curve unknown"        2 "cubic"                                -- frame "${tiny[@]}" --curve cubic
 # validate: --bvh feeds the mocap class that --no-mocap skips (it exited 0 without reading the file)
 check "no-mocap bvh"         2 "--bvh .*--no-mocap"                   -- validate --no-mocap --bvh "$(dirname "$0")/../README.md" --op quat_mul
 

@@ -5,6 +5,7 @@
  *     stage by stage on one thread (every method, all three samplers, every
  *     variant this build has, block sizes that do and do not divide the crowd; fused
  *     blocks run in their thread's scratch, two of them one after the other);
+ *   - the same for the cross-fades with a Bezier weight curve, smooth and frozen (curve.h);
  *   - the pool: every task runs exactly once on the thread its static share
  *     names (pool.h's split; fewer tasks than threads run on threads 0 .. n-1),
  *     whether its threads spin or park between runs (pool.h, "Waiting"),
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "refuse.h"
 #include "all_variants.h"
 #include "posebench/frame.h"
 #include "posebench/pool.h"
@@ -113,6 +115,46 @@ static void blocks_match(const pb_scene *sc, const pb_variant *v, pb_op sampler,
                 }
         pb_frame_crowd_free(&whole);
     }
+}
+
+/* The cross-fades with a Bezier weight, smooth and frozen: blocks on every pool, fused and staged, give the whole
+ * crowd's globals bit for bit (the frozen source is each block's own state, kept from its begin). */
+static void curves_match(const pb_scene *sc, const pb_variant *v, size_t C, pb_pool **pools, int npools)
+{
+    static const pb_frame_method xf[] = { PB_FM_CROSSFADE_STATIC, PB_FM_CROSSFADE_NLERP, PB_FM_CROSSFADE };
+    const pb_curve curve = { PB_CURVE_BEZIER, 0.25f, 0.1f, 0.25f, 1.0f };
+    for (size_t mi = 0; mi < sizeof xf / sizeof xf[0]; mi++)
+        for (int frozen = 0; frozen < 2; frozen++) {
+            const char *mk = pb_frame_method_name(xf[mi]);
+            pb_frame_crowd whole;
+            CHECK(pb_frame_crowd_init(&whole, sc, C, PB_OP_sample_linear) == PB_OK &&
+                  pb_frame_crowd_curve(&whole, &curve, frozen) == PB_OK, "whole crowd: %s", pb_last_error());
+            pb_status st = whole_frames(&whole, v, xf[mi]);
+            CHECK(st == PB_OK, "%s%s whole: %s", mk, frozen ? " frozen" : "", pb_last_error());
+            for (int order = 0; order < 2; order++)
+                for (int t = 0; t < npools; t++) {
+                    pb_frame_blocks b;
+                    CHECK(pb_frame_blocks_init(&b, sc, C, 16, PB_OP_sample_linear) == PB_OK &&
+                          pb_frame_blocks_curve(&b, &curve, frozen) == PB_OK, "blocks: %s", pb_last_error());
+                    st = block_frames(&b, v, xf[mi], (pb_frame_order)order, pools[t]);
+                    CHECK(st == PB_OK, "%s%s blocks: %s", mk, frozen ? " frozen" : "", pb_last_error());
+                    int same = st == PB_OK;
+                    for (size_t i = 0; same && i < b.count; i++) same = same_globals(&whole, &b.crowd[i]);
+                    CHECK(same, "%s bezier%s, %s, %d threads: globals differ from the whole crowd's", mk,
+                          frozen ? " frozen" : "", order ? "staged" : "fused", pb_pool_threads(pools[t]));
+                    pb_frame_blocks_free(&b);
+                }
+            pb_frame_crowd_free(&whole);
+        }
+    pb_frame_blocks b;
+    const pb_curve bad = { PB_CURVE_BEZIER, 0.25f, -1, 0.25f, 1 };
+    CHECK(pb_frame_blocks_init(&b, sc, C, 16, PB_OP_sample_linear) == PB_OK, "blocks: %s", pb_last_error());
+    REFUSE(PB_ERR_PARAM, "y1 is -1", pb_frame_blocks_curve(&b, &bad, 0));
+    REFUSE(PB_ERR_PARAM, "frozen is 3", pb_frame_blocks_curve(&b, &curve, 3));
+    int unchanged = 1;
+    for (size_t i = 0; i < b.count; i++) unchanged &= b.crowd[i].curve.kind == PB_CURVE_SMOOTHSTEP && !b.crowd[i].frozen;
+    CHECK(unchanged, "refused: the blocks unchanged");
+    pb_frame_blocks_free(&b);
 }
 
 /* A frame is a function of its inputs, not of what ran before: after frames of every other method (which
@@ -247,6 +289,7 @@ int main(void)
         blocks_match(&s, first, PB_OP_sample_linear_turns, 53, pools, npools, 1);
         blocks_match(&s, first, PB_OP_sample_cubic, 53, pools, npools, 1);
         no_history(&s, first);
+        curves_match(&s, first, 53, pools, npools);
     }
     for (size_t i = 0; i < pb_all_variant_count(); i++) {
         const pb_variant *v = pb_all_variant_at(i);

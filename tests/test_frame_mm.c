@@ -5,7 +5,11 @@
  * poses agree with the scalar reference's within rounding; switches are
  * continuous (a switching character's next-frame step is far smaller than a
  * cut's, also with a search every frame, where switches interrupt running
- * ones); the crowd is deterministic; bad input is refused. */
+ * ones); the crowd is deterministic; bad input is refused; switching by
+ * dead blending keeps each switching character's output at the switch as
+ * its source state, bit for bit, and blends it into the new frame as
+ * dead_blending run directly does; by a cut the output is the sample; the
+ * other methods are refused by name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,7 @@
 
 #include "all_variants.h"
 #include "check.h"
+#include "refuse.h"
 #include "cmu_scene.h"
 #include "posebench/posebench.h"
 
@@ -151,6 +156,68 @@ static void scene_checks(const pb_scene *sc)
     free(ref), free(got);
 }
 
+/* 1 if character k's elements of a and b are equal, every plane */
+static int same_char(const pb_mm_crowd *c, const pb_pose *a, const pb_pose *b, size_t k)
+{
+    int eq = 1;
+    for (int p = 0; p < PB_PLANES; p++)
+        for (size_t j = 0; j < c->sc->joints; j++) eq &= a->plane[p][j * c->characters + k] == b->plane[p][j * c->characters + k];
+    return eq;
+}
+
+static void switching(const pb_scene *sc)
+{
+    pb_mm_crowd c;
+    pb_pose at = { 0 }, want = { 0 };
+    CHECK(pb_mm_crowd_init(&c, sc, CHARS, 3, PB_MM_AABB, PB_FRAME_TRANSITION_S, 5) == PB_OK, "init: %s", pb_last_error());
+    CHECK(c.switching == PB_FM_INERTIALIZE, "init: switches by %s", pb_frame_method_name(c.switching));
+    CHECK(pb_pose_alloc(&at, c.n) == PB_OK && pb_pose_alloc(&want, c.n) == PB_OK, "alloc");
+    REFUSE(PB_ERR_PARAM, "method crossfade_slerp: motion matching switches by inertialize, dead_slerp or cut only",
+           pb_mm_crowd_switching(&c, PB_FM_CROSSFADE_STATIC, 0.1f));
+    REFUSE(PB_ERR_PARAM, "halflife is nan", pb_mm_crowd_switching(&c, PB_FM_DEAD, NAN));
+    REFUSE(PB_ERR_NULL, "not initialized", pb_mm_crowd_switching(NULL, PB_FM_DEAD, 0.1f));
+    CHECK(c.switching == PB_FM_INERTIALIZE, "refused: the crowd unchanged");
+    CHECK(pb_mm_crowd_switching(&c, PB_FM_DEAD, 0.05f) == PB_OK, "%s", pb_last_error());
+    size_t held = 0, blended = 0, frames = 0;
+    int held_ok = 1, blend_ok = 1;
+    for (int f = 0; f < 60; f++) {
+        pb_status st = PB_OK;
+        for (int s = 0; st == PB_OK && s < PB_MMS_COUNT; s++) {
+            if (s == PB_MMS_SWITCH) st = pb_pose_copy(&at, &c.out);
+            if (st == PB_OK) st = pb_mm_crowd_stage(&c, NULL, (pb_mm_stage)s);
+            if (st == PB_OK && s == PB_MMS_INERTIALIZE) {   /* the output is dead_blending's, per character time */
+                pb_call call = { .a = &c.offset, .b = &c.anim, .out = &want, .skel = &c.skel,
+                                 .params = { .duration = c.duration, .halflife = 0.05f },
+                                 .per = { .characters = c.characters, .time = c.since } };
+                st = pb_run(PB_OP_dead_blending, NULL, &call);
+                for (size_t p = 0; st == PB_OK && p < PB_PLANES; p++)
+                    blend_ok &= !memcmp(want.plane[p], c.out.plane[p], c.n * sizeof(float));
+                frames++;
+                for (size_t k = 0; k < c.characters; k++) blended += c.since[k] < c.duration;
+            }
+        }
+        CHECK(st == PB_OK, "frame %d: %s", f, pb_last_error());
+        for (size_t i = 0; i < c.nsw; i++, held++) held_ok &= same_char(&c, &c.offset, &at, c.sw[i]);
+        if (st != PB_OK) break;
+        pb_mm_crowd_advance(&c);
+    }
+    CHECK(held > 20 && held_ok, "dead: %zu switches; the source states are not the outputs at the switch", held);
+    CHECK(blend_ok && blended > frames, "dead: the output is not dead_blending's (%zu of %zu character-frames blending)",
+          blended, frames * c.characters);
+    REFUSE(PB_ERR_PARAM, "has stepped 60 frames", pb_mm_crowd_switching(&c, PB_FM_INERTIALIZE, 0));
+    pb_mm_crowd_free(&c);
+    CHECK(pb_mm_crowd_init(&c, sc, CHARS, 3, PB_MM_AABB, PB_FRAME_TRANSITION_S, 5) == PB_OK &&
+          pb_mm_crowd_switching(&c, PB_FM_CUT, NAN) == PB_OK, "cut: %s", pb_last_error());
+    int cut_ok = 1;
+    for (int f = 0; f < 20 && cut_ok; f++) {
+        cut_ok = pb_mm_crowd_step(&c, NULL) == PB_OK;
+        for (int p = 0; cut_ok && p < PB_PLANES; p++) cut_ok = !memcmp(c.out.plane[p], c.anim.plane[p], c.n * sizeof(float));
+    }
+    CHECK(cut_ok && c.switches > 0, "cut: the output is not the sample (%zu switches): %s", c.switches, pb_last_error());
+    pb_mm_crowd_free(&c);
+    pb_pose_free(&at), pb_pose_free(&want);
+}
+
 static void bad_input(const pb_scene *sc)
 {
     pb_mm_crowd c;
@@ -178,6 +245,7 @@ int main(void)
     CHECK(pb_scene_synthetic(&syn, 24, 3) == PB_OK, "%s", pb_last_error());
     scene_checks(&syn);
     bad_input(&syn);
+    switching(&syn);
     pb_scene_free(&syn);
     if (cmu_scene(&cmu, "test_frame_mm")) {
         scene_checks(&cmu);

@@ -193,8 +193,8 @@ static void two_states(pb_graph_def *d, pb_graph_method m, float dur)
         d->state[s].loop_method = PB_GM_INERTIALIZE, d->state[s].loop_duration = 0.2f;
     }
     d->transitions = 2;
-    d->transition[0] = (pb_graph_transition){ 0, 1, 1, { { 0, PB_GC_GREATER, 0.5f } }, dur, m };
-    d->transition[1] = (pb_graph_transition){ 1, 0, 1, { { 0, PB_GC_LESS, 0.5f } }, dur, m };
+    d->transition[0] = (pb_graph_transition){ 0, 1, 1, { { 0, PB_GC_GREATER, 0.5f } }, dur, m, { PB_CURVE_SMOOTHSTEP, 0, 0, 0, 0 } };
+    d->transition[1] = (pb_graph_transition){ 1, 0, 1, { { 0, PB_GC_LESS, 0.5f } }, dur, m, { PB_CURVE_SMOOTHSTEP, 0, 0, 0, 0 } };
     d->halflife = 0.1f;
 }
 
@@ -250,6 +250,37 @@ static void methods(const pb_scene *sc)
     }
 }
 
+/* A cross-fade's weight follows its transition's curve: the blend's per-member weight and rate each frame are
+ * pb_curve_eval's at since / duration (the loop's cross-fades, no transition's, keep smoothstep). */
+static void curves(const pb_scene *sc)
+{
+    parents_of = sc->parents;
+    const pb_clip *clips[2] = { &sc->clip[0], &sc->clip[1] };
+    static pb_graph_def d;
+    const float dur = 0.25f;
+    two_states(&d, PB_GM_CROSSFADE, dur);
+    const pb_curve curve = { PB_CURVE_BEZIER, 0.25f, 0.1f, 0.25f, 1.0f }, smooth = { PB_CURVE_SMOOTHSTEP, 0, 0, 0, 0 };
+    d.transition[0].curve = curve;
+    pb_graph_crowd c;
+    CHECK(pb_graph_crowd_init(&c, &d, clips, 2, sc->parents, 3, 1) == PB_OK, "%s", pb_last_error());
+    int frames = 0, weights = 1, differs = 0;
+    for (int f = 0; f < 20; f++) {
+        for (size_t k = 0; k < 3; k++) c.param[k] = f >= 5 ? 1.0f : 0.0f;
+        for (int s = 0; s < PB_GS_COUNT; s++) CHECK(pb_graph_crowd_stage(&c, NULL, (pb_graph_stage)s) == PB_OK, "%s", pb_last_error());
+        if (c.method[0] == PB_GM_CROSSFADE && c.active[PB_GM_CROSSFADE] == 3) {
+            float dw, w = pb_curve_eval(&curve, c.since[0] / c.duration[0], &dw);
+            for (size_t i = 0; i < 3; i++) weights &= c.palpha[i] == w && c.prate[i] == dw / c.duration[0];
+            differs += w != pb_curve_eval(&smooth, c.since[0] / c.duration[0], NULL);
+            frames++;
+        }
+        pb_graph_crowd_advance(&c, DT);
+    }
+    CHECK(frames == 14, "the cross-fade ran %d frames with 3 members, not 14", frames);
+    CHECK(weights, "the cross-fade's weights or rates are not its transition's bezier curve");
+    CHECK(differs >= 12, "the bezier weight equals smoothstep's on %d of %d frames", frames - differs, frames);
+    pb_graph_crowd_free(&c);
+}
+
 static void refusals(const pb_scene *sc)
 {
     const pb_clip *clips[2] = { &sc->clip[0], &sc->clip[1] };
@@ -280,6 +311,10 @@ static void refusals(const pb_scene *sc)
     BAD(PB_ERR_PARAM, "start state 2", d.start = 2);
     BAD(PB_ERR_PARAM, "halflife nan", d.halflife = NAN);
     BAD(PB_ERR_SIZE, "0 states", d.states = 0);
+    BAD(PB_ERR_PARAM, "transition 0 has curve linear with method inertialize: only a cross-fade",
+        d.transition[0].curve.kind = PB_CURVE_LINEAR);
+    BAD(PB_ERR_PARAM, "transition 1: bezier control value x2 is 1.5",
+        (d.transition[1].method = PB_GM_CROSSFADE, d.transition[1].curve = (pb_curve){ PB_CURVE_BEZIER, 0.5f, 0, 1.5f, 1 }));
     static const float mask[64] = { 0.5f, 2.0f };
     BAD(PB_ERR_PARAM, "layer 0 mask[1] is 2",
         (d.layers = 1, d.layer[0] = (pb_graph_layer){ PB_GL_ADDITIVE, 0, -1, mask }));
@@ -346,6 +381,7 @@ int main(void)
     pb_scene syn, cmu;
     CHECK(pb_scene_synthetic(&syn, 24, 3) == PB_OK, "%s", pb_last_error());
     refusals(&syn);
+    curves(&syn);
     clip_rounding(&syn);
     methods(&syn);
     scene_runs(&syn);

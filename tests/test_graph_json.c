@@ -124,7 +124,7 @@ static void bad_files(const pb_graph_scene *g)
                              "0) whose conditions can hold at once: idle -> walk -> idle" },
         { "syntax.json", "syntax.json:4:3: JSON syntax error at: \"states\"" },
         { "unknown_key.json", "unknown_key.json: transitions[0]: unknown key \"duraton\" (expected one of: from, to, "
-                              "when, method, duration, comment)" },
+                              "when, method, duration, curve, bezier, comment)" },
     };
     for (size_t i = 0; i < sizeof fix / sizeof fix[0]; i++) {
         char path[512];
@@ -176,6 +176,21 @@ static void bad_files(const pb_graph_scene *g)
         "transitions[0].method: unknown method \"blend\" (expected one of " PB_FRAME_METHOD_NAMES "; the graph runs cut");
     BAD(HEAD TWO ", \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"method\": \"dead_via\", \"duration\": 1}]}",
         "transitions[0].method: method \"dead_via\" is not one the graph runs (yet): it runs cut, crossfade_exact");
+#define XF "{\"from\": \"idle\", \"to\": \"walk\", \"method\": \"crossfade\", \"duration\": 0.2, "
+    BAD(HEAD TWO ", \"transitions\": [" XF "\"curve\": \"cubic\"}]}",
+        "transitions[0].curve: unknown curve \"cubic\" (expected one of " PB_CURVE_NAMES ")");
+    BAD(HEAD TWO ", \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"method\": \"dead\", \"duration\": 0.2, "
+             "\"curve\": \"linear\"}]}",
+        "transitions[0].curve: curve \"linear\" with method \"dead\": only a cross-fade takes a curve");
+    BAD(HEAD TWO ", \"transitions\": [" XF "\"curve\": \"linear\", \"bezier\": [0, 0, 1, 1]}]}",
+        "transitions[0].bezier: goes with \"curve\": \"bezier\" only");
+    BAD(HEAD TWO ", \"transitions\": [" XF "\"curve\": \"bezier\"}]}", "transitions[0].bezier: missing: expected an array");
+    BAD(HEAD TWO ", \"transitions\": [" XF "\"curve\": \"bezier\", \"bezier\": [0.2, 0.1, 0.3]}]}",
+        "transitions[0].bezier: 3 numbers: expected 4 (x1, y1, x2, y2)");
+    BAD(HEAD TWO ", \"transitions\": [" XF "\"curve\": \"bezier\", \"bezier\": [0.2, 1.1, 0.3, 1]}]}",
+        "transitions[0].bezier[1]: 1.1 is not a control value in [0, 1]");
+    BAD(HEAD TWO ", \"transitions\": [" XF "\"curve\": \"bezier\", \"bezier\": [0, 0.5, 0.3, 1]}]}",
+        "transitions[0].bezier: bezier: bezier control points (x1 0, y1 0.5, x2 0.3, y2 1) give a vertical tangent at the start");
     BAD(HEAD TWO ", \"halflife_scale\": 0}", "halflife_scale, halflife_min, halflife_max: hl_scale is 0 (must be in (0, 10]");
     BAD(HEAD TWO ", \"halflife_min\": 0.5, \"halflife_max\": 0.2}", "halflife_scale, halflife_min, halflife_max: hl_max is 0.2 (must be in [hl_min = 0.5, 10] s)");
     BAD(HEAD TWO ", \"halflife_max\": 11}", "halflife_max: 11 is not Unreal's half-life scale, min or max (0 .. 10)");
@@ -219,6 +234,18 @@ static void method_names(const pb_graph_scene *g)
         }
         graph_json_free(&j);
     }
+    /* a transition's curve: read as given (the default smoothstep when absent) */
+    snprintf(text, sizeof text, HEAD TWO ", \"transitions\": [" XF "\"curve\": \"bezier\", \"bezier\": [0.25, 0.1, 0.25, 1]}, "
+             "{\"from\": \"walk\", \"to\": \"idle\", \"method\": \"crossfade\", \"duration\": 0.2, \"curve\": \"ease_out\"}, "
+             "{\"from\": \"*\", \"to\": \"idle\", \"method\": \"inertialize\", \"duration\": 0.2}]}");
+    graph_json j;
+    int st = graph_json_load_mem("c.json", text, strlen(text), g, &j, err, sizeof err);
+    const pb_graph_transition *t = j.def.transition;
+    CHECK(st == 0 && t[0].curve.kind == PB_CURVE_BEZIER && t[0].curve.x1 == 0.25f && t[0].curve.y1 == 0.1f &&
+          t[0].curve.x2 == 0.25f && t[0].curve.y2 == 1.0f && t[1].curve.kind == PB_CURVE_EASE_OUT &&
+          t[2].curve.kind == PB_CURVE_SMOOTHSTEP, "curves: %d, %s", st, err);
+    if (st == 0) graph_json_free(&j);
+#undef XF
     CHECK(pb_graph_method_of(PB_FM_CROSSFADE) == PB_GM_CROSSFADE && pb_graph_method_of(PB_FM_DEAD_UE) == PB_GM_DEAD_UE &&
           pb_graph_method_of(PB_FM_COUNT) == PB_GM_COUNT, "pb_graph_method_of");
 }

@@ -30,6 +30,7 @@
 #include "palette.h"
 #include "skin.h"
 #include "pool.h"
+#include "curve.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,8 +107,8 @@ PB_API pb_status pb_scene_mesh(pb_scene *s, size_t vertices);
 #define PB_FRAME_VERTICES 2000   /* posebench frame's default mesh */
 
 /* ---- transition methods ---------------------------------------------------------------------
- * Every method runs over the same window with the same weight curve
- * (smoothstep of t / window for cross-fades and dead blending). */
+ * Every method runs over the same window; dead blending's weight is its op's smoothstep of
+ * t / window, the cross-fades' the crowd's curve (posebench/curve.h; smoothstep unless set). */
 #define PB_FRAME_DT (1.0f / 60.0f)   /* the game's frame step */
 #define PB_FRAME_TRANSITION_S 0.3f         /* default transition window */
 #define PB_FRAME_HALFLIFE_S 0.1f           /* default dead-blending extrapolation half-life */
@@ -162,6 +163,10 @@ typedef struct pb_frame_crowd {
     int clip_of[2];           /* scene clip played as the source (role 0) and the destination (role 1) */
     pb_crowd_builder play[2]; /* the crowd builders sampling them, each character at its own time offset */
     float duration, halflife; /* transition window and dead blending's extrapolation half-life (s) */
+    pb_curve curve;           /* the cross-fades' weight curve (smoothstep unless set by pb_frame_crowd_curve) */
+    int frozen;               /* 1: the cross-fades' source is held at its pose at the transition (in state, its
+                                 velocities 0: it does not move) while the destination takes over; the source
+                                 clip is then not sampled per frame. 0: it plays on (the smooth cross-fade) */
     float hl_scale, hl_min, hl_max;   /* Unreal's dead blending (PB_FM_DEAD_UE): estimate_halflife's scale, min and
                                          max (params.hl_*), PB_HALFLIFE_EST_SCALE, _MIN, _MAX unless set (by
                                          pb_frame_crowd_halflife_est, or by hand: pb_frame_begin refuses them
@@ -244,6 +249,12 @@ PB_API void pb_frame_crowd_free(pb_frame_crowd *c);
  * Errors: PB_ERR_NULL (c), PB_ERR_PARAM as pb_halflife_est_check (ops.h: 0 < scale <= 10, 0 <= min <= max
  * <= 10, all finite; the message names the field), the crowd unchanged. */
 PB_API pb_status pb_frame_crowd_halflife_est(pb_frame_crowd *c, float scale, float min, float max);
+/* The cross-fades' weight curve (copied) and the frozen (1) or smooth (0) cross-fade, for the crowd's
+ * next pb_frame_begin (then fixed until the next). pb_frame_begin refuses a curve other than
+ * smoothstep, or frozen, for a method that is no cross-fade (PB_ERR_PARAM: cut, inertialization and
+ * dead blending blend by their ops' own weights). Errors: PB_ERR_NULL (c, curve), pb_curve_check's,
+ * PB_ERR_PARAM (frozen not 0 or 1); the crowd unchanged on error. */
+PB_API pb_status pb_frame_crowd_curve(pb_frame_crowd *c, const pb_curve *curve, int frozen);
 
 /* Stages. role: 0 samples the source clip into src, 1 the destination into
  * dst; time: seconds added to every character's offset; t: seconds since the
@@ -296,7 +307,7 @@ PB_API pb_status pb_frame_step(pb_frame_crowd *c, const pb_variant *v, pb_frame_
 
 /* The stages of a timed frame, in order. pb_frame_step(c, v, m, k) is
  * pb_frame_stage_run for each of them; PB_FS_SAMPLE_SRC does nothing for
- * methods that sample one clip (pb_frame_method_info.samples == 1). */
+ * methods that sample one clip (pb_frame_method_info.samples == 1) and for a frozen cross-fade. */
 typedef enum pb_frame_stage {
     PB_FS_SAMPLE_SRC, PB_FS_SAMPLE_DST, PB_FS_TRANSITION, PB_FS_ADDITIVE, PB_FS_LEG_FK, PB_FS_IK, PB_FS_FK,
     PB_FS_PALETTE, PB_FS_SKIN, PB_FS_COUNT
@@ -361,6 +372,8 @@ PB_API pb_status pb_frame_blocks_init(pb_frame_blocks *b, const pb_scene *sc, si
 PB_API void pb_frame_blocks_free(pb_frame_blocks *b);
 /* pb_frame_crowd_halflife_est for every block; its errors (nothing changed on error). */
 PB_API pb_status pb_frame_blocks_halflife_est(pb_frame_blocks *b, float scale, float min, float max);
+/* pb_frame_crowd_curve for every block; its errors (nothing changed on error). */
+PB_API pb_status pb_frame_blocks_curve(pb_frame_blocks *b, const pb_curve *curve, int frozen);
 /* A transition starts at `time` on every block, blocks spread over pool
  * (NULL: this thread): each block samples both clips at `time` (seconds
  * added to every character's offset, as pb_frame_sample) and runs

@@ -7,6 +7,9 @@
  *                call SIMD across the crowd), with velocities;
  *   inertialize  the output: the sample plus each character's offset decayed
  *                over the window (per-character time since its switch);
+ *                or, switching by dead blending, the output at the switch
+ *                extrapolated and blended into the sample (dead_blending);
+ *                or, by a cut, the sample itself;
  *   search       the characters whose turn it is (character k searches on the
  *                frames where (frame + k) mod interval is 0, so a crowd's
  *                searches spread evenly) query the database at once: the pose
@@ -18,6 +21,8 @@
  *                frame's sample (over those characters only, gathered), so
  *                the output is continuous (its pose and velocity at the switch
  *                are the source's: the offset starts there and decays);
+ *                dead blending keeps their output as the source state instead
+ *                (gathered, scattered), a cut nothing;
  *   fk           globals with velocities.
  * Then every clock advances by PB_FRAME_DT. A character whose playing frame
  * has left the database (its clip's last 60 frames) always switches.
@@ -50,7 +55,10 @@ typedef struct pb_mm_crowd {
     pb_skeleton skel;
     int interval;
     pb_mm_method method;
-    float duration;                /* inertialization window (s) */
+    float duration;                /* the switches' window (s) */
+    pb_frame_method switching;     /* how switches blend (pb_mm_crowd_switching): PB_FM_INERTIALIZE (the default),
+                                      PB_FM_DEAD or PB_FM_CUT */
+    float halflife;                /* dead blending's extrapolation half-life (s) */
     long frame;                    /* frames stepped */
     float *time;                   /* per character: playing time in all (s) */
     float *since;                  /* per character: s since its last switch */
@@ -61,7 +69,7 @@ typedef struct pb_mm_crowd {
     uint32_t *best;
     size_t *sw, nsw;               /* this frame's switches: characters ... */
     float *sw_time;                /* ... and their new times */
-    pb_pose anim, out, offset, global;
+    pb_pose anim, out, offset, global;   /* offset: inertialization's offsets, or dead blending's source states */
     float *cbuf[3];                /* gathered poses of the switching characters: source, destination, offset */
     size_t searches, switches;     /* since init */
     const char *failed;            /* the op or call that failed last */
@@ -77,6 +85,16 @@ typedef struct pb_mm_crowd {
 PB_API pb_status pb_mm_crowd_init(pb_mm_crowd *c, const pb_scene *sc, size_t characters, int interval,
                                   pb_mm_method method, float duration, uint64_t seed);
 PB_API void pb_mm_crowd_free(pb_mm_crowd *c);
+/* How the crowd's switches blend, before its first frame: PB_FM_INERTIALIZE (what pb_mm_crowd_init
+ * sets), PB_FM_DEAD (dead_slerp: the output at the switch extrapolated with half-life `halflife` s
+ * and blended into the new frame by smoothstep over the window) or PB_FM_CUT (the new frame at once;
+ * halflife is read by PB_FM_DEAD only). Errors: PB_ERR_NULL (c not initialized), PB_ERR_PARAM (another
+ * method, its name and those motion matching runs in the message; halflife not finite or < 0; a frame
+ * already stepped); the crowd unchanged on error. */
+PB_API pb_status pb_mm_crowd_switching(pb_mm_crowd *c, pb_frame_method m, float halflife);
+/* PB_OK if motion matching switches by method m (as pb_mm_crowd_switching takes it), else PB_ERR_PARAM
+ * with the message pb_mm_crowd_switching gives (who: its prefix): for checking options before any crowd. */
+PB_API pb_status pb_mm_switching_check(const char *who, pb_frame_method m);
 /* Stage s of the current frame (in the order of pb_mm_stage; each reads what
  * the ones before it wrote this frame). Errors: PB_ERR_NULL, PB_ERR_PARAM
  * (s), the ops' (c->failed names the op). */

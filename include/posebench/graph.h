@@ -129,13 +129,16 @@ typedef struct pb_graph_cond {
 } pb_graph_cond;
 
 /* From state `from` (-1: from any state but `to`) to state `to` when all
- * conds hold (none: at once), over duration s by method. */
+ * conds hold (none: at once), over duration s by method. A cross-fade's
+ * weight follows curve (posebench/curve.h; zero-initialized: smoothstep);
+ * the other methods take no curve (pb_graph_check refuses one). */
 typedef struct pb_graph_transition {
     int from, to;
     size_t conds;
     pb_graph_cond cond[PB_GRAPH_MAX_CONDS];
     float duration;
     pb_graph_method method;
+    pb_curve curve;
 } pb_graph_transition;
 
 typedef enum pb_graph_layer_kind { PB_GL_OVERRIDE, PB_GL_ADDITIVE } pb_graph_layer_kind;
@@ -223,6 +226,8 @@ typedef struct pb_graph_crowd {
     int16_t *state, *from;          /* current state; a cross-fade's source state (-1: none) */
     float *phase, *from_phase;      /* the states' phases in [0, 1] */
     int8_t *method;                 /* the running transition's method, or -1 */
+    int16_t *trans;                 /* its index in def.transition (a cross-fade's curve), or -1: a state's loop
+                                       (smoothstep); read only while method >= 0 */
     float *since, *duration;        /* s since it started; its duration */
     uint8_t *began, *wrapped;       /* it started this frame; the phase passed 1 last frame */
     float *clock;                   /* the layers' clock (s) */

@@ -11,6 +11,7 @@
 #include "clip.h"
 #include "bvh.h"
 #include "builders.h"
+#include "curve.h"
 #include "frame.h"
 #include "pool.h"
 #include "mm.h"
