@@ -274,7 +274,26 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
 
 /* Scenes: synthetic, CMU when packaged, then the user's files (each loaded
  * once, so its warnings print once). Returns the count, or -1 after a message. */
-static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale)
+/* --model as a scene (its clips by --clip): 0, or -1 after a message naming the file or the clip */
+static int load_model(pb_scene *s, const char *path, const opt_val *clip)
+{
+    pb_asset a;
+    pb_status st = pb_asset_load(path, NULL, &a);
+    if (st == PB_OK) {
+        st = pb_scene_asset(s, &a, clip->count > 0 ? clip->all[0] : NULL, clip->count > 1 ? clip->all[1] : NULL);
+        if (st == PB_OK)
+            printf("posebench frame: --model %s: %zu joints, %zu vertices in %zu mesh(es), up to %d influences (%zu "
+                   "vertices reduced to 4), %zu clip(s): %s -> %s; %s\n", path, a.joints, a.mesh.n, a.meshes,
+                   a.max_influences, a.reduced_vertices, a.clips, s->clip_name[0], s->clip_name[1], a.units_note);
+        pb_asset_free(&a);
+    }
+    if (st == PB_OK) return 0;
+    fprintf(stderr, "posebench frame: --model: %s\n", pb_last_error());
+    return -1;
+}
+
+static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale,
+                       const char *model, const opt_val *clip)
 {
     int ns = 0;
     if (pb_scene_synthetic(&scenes[ns], (size_t)joints, 20231) != PB_OK) {
@@ -317,6 +336,10 @@ static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const
     }
     for (int i = 0; i < nf; i++) pb_bvh_file_free(&files[i]);
     free(files);
+    if (!bad && model && ns < max) {
+        if (load_model(&scenes[ns], model, clip) == 0) ns++;
+        else bad = 1;
+    }
     if (bad) {
         for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
         return -1;
@@ -425,8 +448,13 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (nv < 0) return EXIT_USAGE;
     const char *json = v[O_JSON].str;
     if (json_path_check("frame", json) != 0) return EXIT_USAGE;   /* before the measurements */
-    pb_scene scenes[2 + MAX_BVH];
-    int ns = load_scenes(scenes, 2 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale);
+    if (v[O_CLIP].count && !v[O_MODEL].count) {
+        fprintf(stderr, "posebench frame: --clip names a clip of --model FILE: give the model\n");
+        return EXIT_USAGE;
+    }
+    pb_scene scenes[3 + MAX_BVH];
+    int ns = load_scenes(scenes, 3 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale, v[O_MODEL].str,
+                         &v[O_CLIP]);
     if (ns < 0) return EXIT_USAGE;
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 2) {   /* the blend graph: its own table */
         if (!v[O_CHARACTERS].count) cfg.characters = 1000;
@@ -459,7 +487,11 @@ static int run(const opt_val *v, int nrest, char **rest)
     }
     for (int i = 0; i < ns; i++) scenes[i].skin = v[O_SKIN].count && v[O_SKIN].choice == 1 ? PB_SKIN_DQS : PB_SKIN_LBS;
     for (int i = 0; i < ns; i++)
-        if (pb_scene_mesh(&scenes[i], vertices) != PB_OK) {
+        if (scenes[i].inv_bind.n && vertices) {   /* a --model: its own mesh */
+            continue;
+        } else if (scenes[i].inv_bind.n) {        /* --vertices 0: no scene skins */
+            pb_mesh_free(&scenes[i].mesh);
+        } else if (pb_scene_mesh(&scenes[i], vertices) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             for (int k = 0; k < ns; k++) pb_scene_free(&scenes[k]);
             return EXIT_USAGE;

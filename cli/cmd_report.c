@@ -41,7 +41,7 @@
 #define DRAM_OP "blend_static"
 #define DRAM_OP_BYTES 120.0
 
-enum { O_QUICK, O_FULL, O_OUT, O_NO_BENCH, O_BVH, O_COUNT };
+enum { O_QUICK, O_FULL, O_OUT, O_NO_BENCH, O_BVH, O_MODEL, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
                   "validate --quick, bench at " QUICK_SIZES " joints, frame (10 frames) and budget --quick of 50 "
@@ -56,6 +56,10 @@ static const opt_spec opts[O_COUNT] = {
                 "your own motion capture: validate on it, time the frame pipeline on its skeleton and\n"
                 "score the transition methods on it (passed to `validate --bvh`, `frame --bvh` and, the\n"
                 "first 3, `budget --bvh`)" },
+    [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "your character (FBX, glTF 2, Collada, X, ...): its mesh and clips validated, its frame timed\n"
+                  "(its own table in the frame section) and its clips scored in the budget (passed to `validate\n"
+                  "--model`, `frame --model` and `budget --model`); imported once first, so a bad file stops here" },
 };
 
 static const char *self_exe(char *buf, size_t len, const char *fallback)
@@ -79,6 +83,15 @@ static int run(const opt_val *o, int nrest, char **rest)
             fprintf(stderr, "posebench report: --bvh %s: %s\n", bvh[i], why);
             return EXIT_USAGE;
         }
+    }
+    char *model = (char *)o[O_MODEL].str;
+    if (model) {   /* imported once up front: a bad file is refused before any step runs */
+        pb_asset a;
+        if (pb_asset_load(model, NULL, &a) != PB_OK) {
+            fprintf(stderr, "posebench report: --model: %s\n", pb_last_error());
+            return EXIT_USAGE;
+        }
+        pb_asset_free(&a);
     }
     if (out && strlen(out) >= sizeof ((report *)0)->dir) {   /* never a truncated, different folder */
         fprintf(stderr, "posebench report: --out: a path of %zu bytes; at most %zu\n", strlen(out),
@@ -187,7 +200,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         s->name = name;
         fprintf(stderr, "posebench report: [%d/%d] %s (elapsed %.0f s) ...\n", r->nsteps, nsteps_total, name,
                 wall_seconds() - t_all);
-        char *av[24 + 2 * REPORT_MAX_BVH];
+        char *av[26 + 2 * REPORT_MAX_BVH];
         int ac = 0;
         av[ac++] = self;
         av[ac++] = (char *)(k == 2 ? "bench" : name);
@@ -243,6 +256,11 @@ static int run(const opt_val *o, int nrest, char **rest)
         for (int b = 0; (k == 0 || k == 3 || (k == 4 && b < BUDGET_MAX_BVH)) && b < nbvh; b++) {
             av[ac++] = bvh_opt;
             av[ac++] = bvh[b];
+        }
+        char model_opt[] = "--model";
+        if (model && (k == 0 || k == 3 || k == 4)) {   /* validate, frame, budget */
+            av[ac++] = model_opt;
+            av[ac++] = model;
         }
         av[ac] = NULL;
         snprintf(p_txt, sizeof p_txt, "%s/%s.txt", r->dir, name);

@@ -58,6 +58,12 @@ const opt_spec frame_opts[O_COUNT] = {
                    "(1/3,0,2/3,1 is smoothstep; no vertical tangent: posebench/curve.h)" },
     [O_FROZEN] = { "frozen", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
                    "frozen cross-fade: the source held at its pose at the switch while the destination takes over" },
+    [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
+                  "also run your character (FBX, glTF 2, Collada, X, ...: docs/asset.md): its skeleton, two of\n"
+                  "its clips (--clip), its own mesh skinned with the file's inverse binds (--vertices sizes the\n"
+                  "synthetic meshes; --vertices 0 skins none)" },
+    [O_CLIP] = { "clip", OPT_STR, "NAME", 0, 0, NULL, 2, "its first two (one clip: itself twice)",
+                 "--model's source clip, then its destination, by name" },
 };
 
 enum { S_CLIPS = 1, S_MM = 2, S_GRAPH = 4 };

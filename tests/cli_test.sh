@@ -50,6 +50,8 @@ check "frame threads absurd" 2 "--threads expects an integer in 1..1024, got '10
 check "frame block small"    2 "--block expects an integer in 16..4096, got '4'" -- frame --block 4
 check "frame bad skin"       2 "--skin expects lbs or dqs, got 'qs'" -- frame --skin qs
 check "frame dqs"            0 "mesh: 200 vertices \(dual-quaternion skinning\)" -- frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --skin dqs
+check "frame clip alone"     2 "--clip names a clip of --model FILE" -- frame --clip walk
+check "frame model missing"  2 "--model: /nonexistent.fbx: cannot open" -- frame --model /nonexistent.fbx
 check "frame mm interval 0"  2 "--mm-interval expects an integer in 1..1000, got '0'" -- frame --source mm --mm-interval 0
 check "frame mm bad search"  2 "--mm-search expects exhaustive or aabb" -- frame --source mm --mm-search kd
 check "frame mm"             0 "aabb +inertialize +scalar +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+" -- frame --source mm --quick --characters 8 --frames 3 --reps 1 --no-cmu --variant scalar --mm-search aabb
@@ -244,6 +246,16 @@ grep -q '"param":[[:space:]]*"halflife-scale"' "$j2" && grep -q '"unit":[[:space
   && grep -q "^SWEEP of halflife-scale over 0.1 0.6:" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep halflife-scale"; echo "$out" | tail -3; }
 rm -f "$j2"
+model=/usr/share/assimp/models/X/BCN_Epileptic.X   # frame --model: its mesh skinned, its clip by name
+if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp"; then
+  j2=$(mktemp); out=$(run frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --model "$model" \
+    --clip Epileptisch --json "$j2" 2>&1); st=$?
+  [ $st -eq 0 ] && grep -q "58 joints, 3014 vertices in 3 mesh" <<<"$out" && grep -q "model:Epileptisch-58" <<<"$out" \
+    && grep -q '"model:Epileptisch-58"' "$j2" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame --model ($st)"; echo "$out" | tail -3; }
+  check "frame model clip"   2 "no clip named \"nope\" .the model's 1: \"Epileptisch\"" -- frame --model "$model" --clip nope --quick --no-cmu
+  rm -f "$j2"
+fi
 model=/usr/share/assimp/models/X/BCN_Epileptic.X   # --model: the cost on its skeleton, its clips in the sets
 if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp"; then
   j2=$(mktemp); out=$(run budget --quick --characters 4 --frames 2 --reps 1 --budget-us 5000 --no-cmu --variant scalar \
