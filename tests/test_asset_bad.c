@@ -99,7 +99,7 @@ static void test_weights_gltf(void)
     int32_t jj[GL_JOINTS], body = joint_named(&a, "body");
     int named = body >= 0 && a.mesh.n == GL_VERTS;
     for (int j = 0; j < GL_JOINTS; j++) {
-        char nm[8];
+        char nm[16];   /* room for any int: gcc -O1 (the ASan build) warns of truncation otherwise */
         snprintf(nm, sizeof nm, "j%d", j);
         named &= (jj[j] = joint_named(&a, nm)) >= 0;
     }

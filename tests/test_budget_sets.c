@@ -24,8 +24,8 @@ static void bounded(const bs_trans *t, pb_frame_method m)
         for (size_t e = 0; e < n; e++)
             for (int c = 0; c < 3; c++) {
                 double a = src.pose.plane[PB_POS_X + c][e], b = dst.pose.plane[PB_POS_X + c][e];
-                lo[c] = fmin(lo[c], fmin(a, b));
-                hi[c] = fmax(hi[c], fmax(a, b));
+                lo[c] = -dmax(-lo[c], dmax(-a, -b));   /* dmax, not fmin/fmax: check.h (aarch64 gcc 12 ICE) */
+                hi[c] = dmax(hi[c], dmax(a, b));
             }
         for (size_t e = 0; e < n; e++)
             for (int c = 0; c < 3; c++) {

@@ -58,7 +58,7 @@ static void curve_props(const pb_curve *c)
             float dw;
             pb_curve_eval(c, u, &dw);
             double fd = ((double)pb_curve_eval(c, (float)(u + h), NULL) - pb_curve_eval(c, (float)(u - h), NULL)) / (2 * h);
-            worst_d = fmax(worst_d, fabs(dw - fd) / fmax(1.0, fabs(fd)));
+            worst_d = dmax(worst_d, fabs(dw - fd) / dmax(1.0, fabs(fd)));   /* dmax: check.h (aarch64 gcc 12 ICE) */
         }
     }
     CHECK(mono, "%s (%g, %g, %g, %g): not non-decreasing within [0, 1]", n, (double)c->x1, (double)c->y1, (double)c->x2,
@@ -103,7 +103,7 @@ static void curves(void)
         for (int i = 0; i <= 100; i++) {
             double u = i / 100.0, want = red[r].form == 0 ? u * u * (3 - 2 * u) : red[r].form == 1 ? u
                                        : red[r].form == 2 ? u * u : 1 - (1 - u) * (1 - u);
-            worst = fmax(worst, fabs(pb_curve_eval(&red[r].c, (float)u, NULL) - want));
+            worst = dmax(worst, fabs(pb_curve_eval(&red[r].c, (float)u, NULL) - want));
         }
         CHECK(pb_curve_check("t", &red[r].c) == PB_OK && worst < 3e-7, "bezier (%g, %g, %g, %g) vs its closed form: off by %g",
               (double)red[r].c.x1, (double)red[r].c.y1, (double)red[r].c.x2, (double)red[r].c.y2, worst);
@@ -128,7 +128,7 @@ static void curves(void)
         double worst = 0;
         for (int i = 0; i <= 64; i++) {
             float u = i / 64.0f;
-            worst = fmax(worst, fabs(pb_curve_eval(&c, u, NULL) - bezier_bisect(&c, u)));
+            worst = dmax(worst, fabs(pb_curve_eval(&c, u, NULL) - bezier_bisect(&c, u)));
         }
         CHECK(worst < 2e-7, "bezier (%g, %g, %g, %g) vs bisection on x(s): off by %g", (double)cv[0], (double)cv[1],
               (double)cv[2], (double)cv[3], worst);
