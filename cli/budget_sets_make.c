@@ -98,14 +98,21 @@ static void pose_scores(const bs_scene *S, int ca, float ta, int cb, float tb, d
 #define BS_HARD_EACH 3
 static const float hard_durations[4] = { 0.05f, 0.1f, 0.2f, 0.4f };
 
-void bs_make_hard(const bs_ctx *x, bs_set *s, uint64_t seed)
+/* The scenes a mocap set draws from into real[]: the mocap ones, or with none the synthetic ones; their count */
+static int mocap_scenes(const bs_ctx *x, int real[BS_MAX_SCENES])
 {
-    header(s, "hard", seed);
-    int real[BS_MAX_SCENES], nr = 0;
+    int nr = 0;
     for (int i = 0; i < x->nscenes; i++)
         if (x->scenes[i].real) real[nr++] = i;
     if (!nr)   /* no mocap: the synthetic scenes */
         for (int i = 0; i < x->nscenes; i++) real[nr++] = i;
+    return nr;
+}
+
+void bs_make_hard(const bs_ctx *x, bs_set *s, uint64_t seed)
+{
+    header(s, "hard", seed);
+    int real[BS_MAX_SCENES], nr = mocap_scenes(x, real);
     if (!nr) return;
     uint64_t rng = seed;
     struct cand { int scene, from, to; float a, b; double dist, opp; int used; } c[BS_CANDIDATES];
@@ -137,11 +144,7 @@ void bs_make_hard(const bs_ctx *x, bs_set *s, uint64_t seed)
 void bs_make_interrupted(const bs_ctx *x, bs_set *s, uint64_t seed, float duration, int switches)
 {
     header(s, "interrupted", seed);
-    int real[BS_MAX_SCENES], nr = 0;
-    for (int i = 0; i < x->nscenes; i++)
-        if (x->scenes[i].real) real[nr++] = i;
-    if (!nr)   /* no mocap: the synthetic scenes */
-        for (int i = 0; i < x->nscenes; i++) real[nr++] = i;
+    int real[BS_MAX_SCENES], nr = mocap_scenes(x, real);
     if (!nr) return;
     if (switches > BS_MAX_SEG - 1) switches = BS_MAX_SEG - 1;
     uint64_t rng = seed;
