@@ -3,9 +3,18 @@
  * ops_markdown.c). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "command.h"
 #include "pick.h"
 #include "all_variants.h"
+
+/* whether this build has the emulated row of ISA isa (PB_EMULATED_ISAS may leave some out) */
+static int has_emulated(const char *isa)
+{
+    for (size_t i = pb_variant_count(); i < pb_all_variant_count(); i++)
+        if (strcmp(pb_variant_isa(pb_all_variant_at(i)), isa) == 0) return 1;
+    return 0;
+}
 
 static int run_variants(const opt_val *vals, int nrest, char **rest)
 {
@@ -32,8 +41,8 @@ static int run_variants(const opt_val *vals, int nrest, char **rest)
         else if (pick_only_disabled(v))
             status = "disabled by POSEBENCH_DISABLE (this CPU runs it)";
         else
-            status = pb_all_variant_emulated() ? "unavailable on this CPU/build (validated through its -emu build)"
-                                               : "unavailable on this CPU/build";
+            status = has_emulated(pb_variant_isa(v)) ? "unavailable on this CPU/build (validated through its -emu build)"
+                                                     : "unavailable on this CPU/build";
         printf("%-12s %-8s %-6d %s%s\n", pb_variant_name(v), pb_variant_isa(v), pb_variant_lanes(v), status,
                v == active ? "  [active]" : "");
     }

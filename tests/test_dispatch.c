@@ -80,10 +80,27 @@ int main(void)
     CHECK(pb_variant_find("avx2-emu", &emu) == PB_ERR_VARIANT && strstr(pb_last_error(), "harness"),
           "runtime has no -emu rows: %s", pb_last_error());
     if (pb_all_variant_emulated()) {
-        CHECK(pb_all_variant_force("avx2-emu") == PB_OK, "force emulated: %s", pb_last_error());
-        CHECK(strcmp(active_name(), "avx2-emu") == 0, "forced avx2-emu, active %s", active_name());
+        /* the build's first emulated row (PB_EMULATED_ISAS may leave some ISAs out) */
+        const char *ename = pb_all_variant_at(pb_variant_count())->name;
+        CHECK(pb_all_variant_force(ename) == PB_OK, "force emulated %s: %s", ename, pb_last_error());
+        CHECK(strcmp(active_name(), ename) == 0, "forced %s, active %s", ename, active_name());
         double d = max_diff_vs_scalar();
-        CHECK(d < 1e-5, "forced avx2-emu differs from scalar by %g", d);
+        CHECK(d < 1e-5, "forced %s differs from scalar by %g", ename, d);
+        /* an ISA left out of PB_EMULATED_ISAS: refused by name, the built ones listed */
+        static const char *const names[] = { "sse41-emu", "avx2-emu", "avx512-emu", "neon-emu" };
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+            const pb_variant *row = NULL;
+            int built = 0;
+            for (size_t i = pb_variant_count(); i < pb_all_variant_count(); i++)
+                built |= strcmp(pb_all_variant_at(i)->name, names[k]) == 0;
+            pb_status st = pb_all_variant_find(names[k], &row);
+            if (built)
+                CHECK(st == PB_OK && strcmp(row->name, names[k]) == 0, "find %s: %s", names[k], pb_last_error());
+            else
+                CHECK(st == PB_ERR_VARIANT && strstr(pb_last_error(), "PB_EMULATED_ISAS") &&
+                          strstr(pb_last_error(), ename),
+                      "%s not built: %s", names[k], pb_last_error());
+        }
     } else {
         CHECK(pb_all_variant_force("avx2-emu") == PB_ERR_VARIANT && strstr(pb_last_error(), "PB_EMULATED"),
               "emulated not built: %s", pb_last_error());
@@ -122,7 +139,18 @@ int main(void)
         CHECK(pb_variant_mode(v) == PB_MODE_EMULATED && pb_variant_check(v) == PB_OK, "%s: emulated, runs anywhere",
               pb_variant_name(v));
     }
-    CHECK(pb_all_variant_count() == pb_variant_count() + (pb_all_variant_emulated() ? 4 : 0), "4 emulated rows");
+    /* one row per ISA of PB_EMULATED_ISAS: 1 to 4 with emulated builds, each a different ISA named <isa>-emu */
+    size_t nemu = pb_all_variant_count() - pb_variant_count();
+    CHECK(pb_all_variant_emulated() ? nemu >= 1 && nemu <= 4 : nemu == 0, "%zu emulated rows", nemu);
+    for (size_t i = pb_variant_count(); i < pb_all_variant_count(); i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%s-emu", pb_variant_isa(pb_all_variant_at(i)));
+        CHECK(strcmp(pb_variant_name(pb_all_variant_at(i)), want) == 0, "emulated row %s named %s",
+              pb_variant_name(pb_all_variant_at(i)), want);
+        for (size_t j = pb_variant_count(); j < i; j++)
+            CHECK(strcmp(pb_variant_isa(pb_all_variant_at(i)), pb_variant_isa(pb_all_variant_at(j))) != 0,
+                  "ISA %s emulated twice", pb_variant_isa(pb_all_variant_at(i)));
+    }
     CHECK(pb_all_variant_at(pb_all_variant_count()) == NULL, "harness: past the end is NULL");
     return check_done();
 }

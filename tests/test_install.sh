@@ -9,6 +9,11 @@
 # libposebench.so), posebench.pc the shared library, which runs through the library
 # path (LD_LIBRARY_PATH) or an rpath. Any failing step stops the script with a message.
 # usage: tests/test_install.sh [extra cmake args...]   (e.g. -DCMAKE_C_COMPILER=clang)
+# PB_INSTALL_STATIC_BUILD=DIR, PB_INSTALL_SHARED_BUILD=DIR: install from that existing build tree
+# (configured with PB_INSTALL, static or shared as named) instead of configuring and building one:
+# tools/test.sh passes its gcc (static) and clang (shared) builds. A full build installs the same
+# files as a runtime-only one (cmake/install.cmake names the library, headers and package files only);
+# the checks below that nothing of the harness, CLI or tests is installed hold either way.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${PB_JOBS:-2}
@@ -20,11 +25,22 @@ die() { echo "test_install: FAILED: $*" >&2; exit 1; }
 for kind in static shared; do
   shared=OFF; [ "$kind" = shared ] && shared=ON
   b=$tmp/build-$kind p=$tmp/prefix-$kind
-  step "$kind: configure, build, install into $p"
-  cmake -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DPB_WERROR=ON -DBUILD_SHARED_LIBS=$shared \
-    -DPB_EMULATED=OFF -DPB_BUILD_CLI=OFF -DPB_BUILD_TESTS=OFF -DPB_BUILD_BENCH=OFF -DPB_INSTALL=ON "$@" \
-    >"$tmp/cfg-$kind.log" || { cat "$tmp/cfg-$kind.log"; die "$kind: configure"; }
-  cmake --build "$b" -j"$jobs" >"$tmp/build-$kind.log" || { tail -30 "$tmp/build-$kind.log"; die "$kind: build"; }
+  given=${PB_INSTALL_STATIC_BUILD:-}; [ "$kind" = shared ] && given=${PB_INSTALL_SHARED_BUILD:-}
+  if [ -n "$given" ]; then
+    b=$(cd "$given" && pwd) || die "$kind: no build tree $given"
+    cache=$b/CMakeCache.txt
+    grep -Eqx "BUILD_SHARED_LIBS:BOOL=$shared" "$cache" || die "$kind: $given is not a BUILD_SHARED_LIBS=$shared build"
+    grep -Eqx 'PB_INSTALL:BOOL=ON' "$cache" || die "$kind: $given has no install rules (PB_INSTALL=OFF)"
+    step "$kind: install $given (built already) into $p"
+    cmake --build "$b" -j"$jobs" --target posebench >"$tmp/build-$kind.log" || { tail -30 "$tmp/build-$kind.log"; die "$kind: build"; }
+  else
+    step "$kind: configure, build, install into $p"
+    cmake -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DPB_WERROR=ON -DBUILD_SHARED_LIBS=$shared \
+      -DPB_EMULATED=OFF -DPB_BUILD_CLI=OFF -DPB_BUILD_TESTS=OFF -DPB_BUILD_BENCH=OFF -DPB_INSTALL=ON "$@" \
+      >"$tmp/cfg-$kind.log" || { cat "$tmp/cfg-$kind.log"; die "$kind: configure"; }
+    cmake --build "$b" -j"$jobs" >"$tmp/build-$kind.log" || { tail -30 "$tmp/build-$kind.log"; die "$kind: build"; }
+  fi
+  eval "build_$kind=\$b"
   cmake --install "$b" --prefix "$p" >/dev/null || die "$kind: install"
 
   # What an engine gets: public headers (no internal ones), the runtime, the package files.
@@ -79,8 +95,8 @@ done
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 p=$tmp/prefix-both
 step "both: the shared build, then the static one, installed into $p"
-cmake --install "$tmp/build-shared" --prefix "$p" >/dev/null || die "both: install shared"
-cmake --install "$tmp/build-static" --prefix "$p" >/dev/null || die "both: install static"
+cmake --install "$build_shared" --prefix "$p" >/dev/null || die "both: install shared"
+cmake --install "$build_static" --prefix "$p" >/dev/null || die "both: install static"
 pcdir=$(dirname "$(find "$p" -name posebench.pc | head -1)")
 lib=$(dirname "$(find "$p" -name libposebench.a | head -1)")
 [ -n "$(find "$lib" -name 'libposebench.so*')" ] || die "both: no libposebench.so beside the .a"

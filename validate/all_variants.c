@@ -2,22 +2,43 @@
  * builds (see all_variants.h). The kernels/isa_<isa>.c sources compiled
  * without ISA flags and with SIMDE_NO_NATIVE define pb_table_<isa>_emu;
  * CMake links them into the harness and defines PB_HAVE_EMULATED only with
- * -DPB_EMULATED=ON. */
+ * -DPB_EMULATED=ON, and PB_HAVE_EMU_<isa> for each ISA of PB_EMULATED_ISAS. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "all_variants.h"
 
 #ifdef PB_HAVE_EMULATED
-#define DECL(isa) PB_DECLARE_TABLE(pb_table_##isa##_emu)
-DECL(sse41) DECL(avx2) DECL(avx512) DECL(neon)
-#define SDECL(isa) extern const pb_aux_table pb_aux_table_##isa##_emu;
-SDECL(sse41) SDECL(avx2) SDECL(avx512) SDECL(neon)
+/* one row per ISA in PB_EMULATED_ISAS (cmake/isa.cmake defines PB_HAVE_EMU_<isa> for each) */
+#define DECL(isa)                                                                                                    \
+    PB_DECLARE_TABLE(pb_table_##isa##_emu)                                                                           \
+    extern const pb_aux_table pb_aux_table_##isa##_emu;
+#define ROW(isa, lanes) { #isa "-emu", #isa, PB_MODE_EMULATED, 0, lanes, pb_table_##isa##_emu, &pb_aux_table_##isa##_emu },
+#ifdef PB_HAVE_EMU_sse41
+DECL(sse41)
+#endif
+#ifdef PB_HAVE_EMU_avx2
+DECL(avx2)
+#endif
+#ifdef PB_HAVE_EMU_avx512
+DECL(avx512)
+#endif
+#ifdef PB_HAVE_EMU_neon
+DECL(neon)
+#endif
 static const pb_variant emulated[] = {
-    { "sse41-emu", "sse41", PB_MODE_EMULATED, 0, 4, pb_table_sse41_emu, &pb_aux_table_sse41_emu },
-    { "avx2-emu", "avx2", PB_MODE_EMULATED, 0, 8, pb_table_avx2_emu, &pb_aux_table_avx2_emu },
-    { "avx512-emu", "avx512", PB_MODE_EMULATED, 0, 16, pb_table_avx512_emu, &pb_aux_table_avx512_emu },
-    { "neon-emu", "neon", PB_MODE_EMULATED, 0, 4, pb_table_neon_emu, &pb_aux_table_neon_emu },
+#ifdef PB_HAVE_EMU_sse41
+    ROW(sse41, 4)
+#endif
+#ifdef PB_HAVE_EMU_avx2
+    ROW(avx2, 8)
+#endif
+#ifdef PB_HAVE_EMU_avx512
+    ROW(avx512, 16)
+#endif
+#ifdef PB_HAVE_EMU_neon
+    ROW(neon, 4)
+#endif
 };
 static const size_t nemulated = sizeof emulated / sizeof emulated[0];
 #else
@@ -53,10 +74,13 @@ pb_status pb_all_variant_find(const char *name, const pb_variant **v)
     if (!pb_all_variant_emulated() && is_emu_name(name))
         return pb_fail(PB_ERR_VARIANT, "variant '%s': the emulated builds were not built (configure with "
                                        "-DPB_EMULATED=ON)", name);
-    pb_status s = pb_variant_find(name, v);
+    pb_status s = is_emu_name(name) ? PB_ERR_VARIANT : pb_variant_find(name, v);
     if (s != PB_OK && pb_all_variant_emulated()) {
         char msg[512];
-        size_t used = (size_t)snprintf(msg, sizeof msg, "%s; emulated builds:", pb_last_error());
+        size_t used = is_emu_name(name)
+                          ? (size_t)snprintf(msg, sizeof msg, "variant '%s': not built emulated (-DPB_EMULATED_ISAS "
+                                                              "names the ISAs built so); emulated builds:", name)
+                          : (size_t)snprintf(msg, sizeof msg, "%s; emulated builds:", pb_last_error());
         for (size_t i = 0; i < nemulated && used < sizeof msg; i++)
             used += (size_t)snprintf(msg + used, sizeof msg - used, " %s", emulated[i].name);
         return pb_fail(s, "%s", msg);
