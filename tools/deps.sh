@@ -7,7 +7,8 @@
 #   tools/deps.sh all    plus what the tests need (clang, sanitizers, aarch64 cross + qemu and the
 #                        arm64 libraries it links (adds dpkg's arm64 architecture), chromium for the
 #                        report test, GNU time for the memory test, valgrind and python3 for
-#                        tools/icount.sh and its test)
+#                        tools/icount.sh and its test, assimp-utils' `assimp info` for the
+#                        importer's counts test)
 # Uses apt-get as root, sudo otherwise; where neither works it prints the
 # exact command to run and exits non-zero.
 set -euo pipefail
@@ -16,7 +17,7 @@ core=(cmake make gcc g++ pkg-config libsimde-dev libbenchmark-dev libcjson-dev g
       assimp-testmodels)
 # time: /usr/bin/time -v for the memory test (tests/test_bvh_memory.sh); valgrind, python3: tools/icount.sh
 test_extra=(clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium
-            time valgrind python3)
+            time valgrind python3 assimp-utils)
 # The aarch64 cross build links the arm64 build of these (multiarch: dpkg --add-architecture arm64).
 cross_libs=(libcjson-dev:arm64)
 
