@@ -8,6 +8,7 @@
 #include "budget_sweep.h"
 #include "budget_verdict.h"
 #include "measure.h"
+#include "model_import.h"
 
 #define BUDGET_NM 11         /* methods: cut, three cross-fades, inertialization, six dead blendings */
 #define BUDGET_MAX_PAIRS 8   /* quality transitions */
@@ -78,6 +79,8 @@ typedef struct budget_res {
     bs_set sets[BS_NSETS];               /* real, hard, interrupted, synthetic */
     double set_cost[BUDGET_NM];          /* each method's own cost (us per frame at the crowd), for the Pareto front */
     bw_sweep sweep;                      /* --sweep (sweep.n 0: none) */
+    model_cost model_cost;               /* --model's import (have_model_cost 1) */
+    int have_model_cost;
 } budget_res;
 
 /* Median and extremes of n samples (sorts them): the methods' and the layers' rows (inline: the layers'

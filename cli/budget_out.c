@@ -373,6 +373,7 @@ int budget_write_json(const budget_res *R, const char *path)
          cJSON_AddNumberToObject(cf, "bisection_max_probes", BUDGET_PROBES) &&
          cJSON_AddNumberToObject(cf, "bisection_cap_characters", (double)R->cap) &&
          cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
+         (!R->have_model_cost || model_cost_json(cf, &R->model_cost) == 0) &&
          (rest = cJSON_CreateDoubleArray(rest_med, 1)) && cJSON_AddItemToObject(root, "rest_of_frame_us", rest) &&
          add_meas(root, "rest_of_frame", &R->rest, bv_judge(&R->rest, R->budget, BV_NOISE_FLOOR)) &&
          (rm = cJSON_GetObjectItemCaseSensitive(root, "rest_of_frame")) &&

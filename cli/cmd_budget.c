@@ -437,8 +437,14 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
         pb_asset_options ao = pb_asset_default_options();
         ao.allow_no_mesh = 1;   /* the budget skins nothing: a skeleton with clips is enough */
-        pb_status st = pb_asset_load(o[O_MODEL].str, &ao, &model);
+        pb_status st = model_import(o[O_MODEL].str, &ao, &model, &R.model_cost);
         if (st == PB_OK) st = pb_scene_asset(&ms, &model, NULL, NULL);
+        if (st == PB_OK) {
+            char cost[160];
+            model_cost_line(cost, sizeof cost, &R.model_cost);
+            printf("posebench budget: --model %s: %s\n", o[O_MODEL].str, cost);
+            R.have_model_cost = 1;
+        }
         pb_asset_free(&model);
         if (st != PB_OK) {
             fprintf(stderr, "posebench budget: --model: %s\n", pb_last_error());

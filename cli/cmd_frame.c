@@ -16,6 +16,7 @@
 #include "command.h"
 #include "context.h"
 #include "frame_cmd.h"
+#include "model_import.h"
 #include "frame_opts.h"
 #include "posebench/frame.h"
 #include "measure.h"
@@ -29,6 +30,8 @@ static const char *stage_key[ST_COUNT] = { "sample", "transition", "additive", "
                                            "skin" };
 static const char *stage_head[ST_COUNT] = { "sample", "transition", "additive", "legs FK", "2-leg IK", "FK+vel",
                                             "palette", "skin" };
+static model_cost model_import_cost;   /* the --model's import, for its scene's JSON */
+static char model_scene_name[64];   /* its scene's name ('' without --model) */
 
 
 typedef struct frame_row {
@@ -263,7 +266,8 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
              cJSON_AddNumberToObject(o, "vertices", (double)scenes[i].mesh.n) &&
              cJSON_AddStringToObject(o, "skin", scenes[i].skin == PB_SKIN_DQS ? "dqs" : "lbs") &&
              cJSON_AddStringToObject(o, "source", scenes[i].source) &&
-             cJSON_AddStringToObject(o, "legs", scenes[i].leg_desc);
+             cJSON_AddStringToObject(o, "legs", scenes[i].leg_desc) &&
+             (strcmp(scenes[i].name, model_scene_name) != 0 || model_cost_json(o, &model_import_cost) == 0);
     }
     if (!ok) {
         cJSON_Delete(root);
@@ -278,13 +282,16 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
 static int load_model(pb_scene *s, const char *path, const opt_val *clip)
 {
     pb_asset a;
-    pb_status st = pb_asset_load(path, NULL, &a);
+    pb_status st = model_import(path, NULL, &a, &model_import_cost);
     if (st == PB_OK) {
         st = pb_scene_asset(s, &a, clip->count > 0 ? clip->all[0] : NULL, clip->count > 1 ? clip->all[1] : NULL);
+        char cost[160];
+        model_cost_line(cost, sizeof cost, &model_import_cost);
         if (st == PB_OK)
             printf("posebench frame: --model %s: %zu joints, %zu vertices in %zu mesh(es), up to %d influences (%zu "
-                   "vertices reduced to 4), %zu clip(s): %s -> %s; %s\n", path, a.joints, a.mesh.n, a.meshes,
-                   a.max_influences, a.reduced_vertices, a.clips, s->clip_name[0], s->clip_name[1], a.units_note);
+                   "vertices reduced to 4), %zu clip(s): %s -> %s; %s; %s\n", path, a.joints, a.mesh.n, a.meshes,
+                   a.max_influences, a.reduced_vertices, a.clips, s->clip_name[0], s->clip_name[1], a.units_note, cost);
+        if (st == PB_OK) snprintf(model_scene_name, sizeof model_scene_name, "%s", s->name);
         pb_asset_free(&a);
     }
     if (st == PB_OK) return 0;

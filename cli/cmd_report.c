@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "posebench/posebench.h"   /* PB_HAVE_ASSIMP, pb_asset_load */
 #include "budget.h"
 #include "command.h"
 #include "measure.h"
@@ -30,6 +31,8 @@
  * buffers and cold-cache runs), so it is --full's. --quick keeps two sizes. --full: the
  * bench's own sizes, L1 to DRAM with cold-cache runs from 262144, 3 repetitions of 0.03 s. */
 #define REPORT_MAX_BVH 16
+/* The real skinned character the default report runs (the largest packaged one: 58 joints, 3014 vertices) */
+#define REPORT_DEFAULT_MODEL "/usr/share/assimp/models/X/BCN_Epileptic.X"
 #define DEFAULT_SIZES "64,4096,65536"
 #define QUICK_SIZES "4096,65536"
 #define FULL_SIZES "64,256,1000,1024,4096,10000,16384,65536,262144,1048576"
@@ -41,7 +44,7 @@
 #define DRAM_OP "blend_static"
 #define DRAM_OP_BYTES 120.0
 
-enum { O_QUICK, O_FULL, O_OUT, O_NO_BENCH, O_BVH, O_MODEL, O_COUNT };
+enum { O_QUICK, O_FULL, O_OUT, O_NO_BENCH, O_BVH, O_MODEL, O_NO_MODEL, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_QUICK] = { "quick", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
                   "validate --quick, bench at " QUICK_SIZES " joints, frame (10 frames) and budget --quick of 50 "
@@ -59,7 +62,10 @@ static const opt_spec opts[O_COUNT] = {
     [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
                   "your character (FBX, glTF 2, Collada, X, ...): its mesh and clips validated, its frame timed\n"
                   "(its own table in the frame section) and its clips scored in the budget (passed to `validate\n"
-                  "--model`, `frame --model` and `budget --model`); imported once first, so a bad file stops here" },
+                  "--model`, `frame --model` and `budget --model`); imported once first, so a bad file stops here.\n"
+                  "Default: the packaged " REPORT_DEFAULT_MODEL " (assimp-testmodels), validated and in the frame" },
+    [O_NO_MODEL] = { "no-model", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                     "no character: leave the packaged one out (not with --model)" },
 };
 
 static const char *self_exe(char *buf, size_t len, const char *fallback)
@@ -85,6 +91,14 @@ static int run(const opt_val *o, int nrest, char **rest)
         }
     }
     char *model = (char *)o[O_MODEL].str;
+    if (model && o[O_NO_MODEL].count) {
+        fprintf(stderr, "posebench report: --no-model and --model: give one\n");
+        return EXIT_USAGE;
+    }
+    /* by default the packaged character, when this build imports and the file is there: validated and in
+     * the frame, not in the budget (whose cost rows --model moves onto the model's skeleton) */
+    int model_default = !model && !o[O_NO_MODEL].count && PB_HAVE_ASSIMP && access(REPORT_DEFAULT_MODEL, R_OK) == 0;
+    if (model_default) model = (char *)REPORT_DEFAULT_MODEL;
     if (model) {   /* imported once up front: a bad file is refused before any step runs */
         pb_asset a;
         if (pb_asset_load(model, NULL, &a) != PB_OK) {
@@ -258,7 +272,7 @@ static int run(const opt_val *o, int nrest, char **rest)
             av[ac++] = bvh[b];
         }
         char model_opt[] = "--model";
-        if (model && (k == 0 || k == 3 || k == 4)) {   /* validate, frame, budget */
+        if (model && (k == 0 || k == 3 || (k == 4 && !model_default))) {   /* validate, frame, budget */
             av[ac++] = model_opt;
             av[ac++] = model;
         }

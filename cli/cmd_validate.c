@@ -9,6 +9,7 @@
 #include "mm_check.h"
 #include "bspace_check.h"
 #include "blend_n_check.h"
+#include "model_import.h"
 #include "pick.h"
 #include "validate.h"
 
@@ -161,9 +162,15 @@ static int run(const opt_val *v, int nrest, char **rest)
     (void)nrest, (void)rest;
     pb_asset model;
     memset(&model, 0, sizeof model);
-    if (v[O_MODEL].count && pb_asset_load(v[O_MODEL].str, NULL, &model) != PB_OK) {   /* names the file */
+    model_cost mcost;
+    if (v[O_MODEL].count && model_import(v[O_MODEL].str, NULL, &model, &mcost) != PB_OK) {   /* names the file */
         fprintf(stderr, "posebench validate: --model: %s\n", pb_last_error());
         return EXIT_USAGE;
+    }
+    if (v[O_MODEL].count) {
+        char cost[160];
+        model_cost_line(cost, sizeof cost, &mcost);
+        printf("# model %s: %s\n", v[O_MODEL].str, cost);
     }
     int status = run_with(v, v[O_MODEL].count ? &model : NULL);
     pb_asset_free(&model);

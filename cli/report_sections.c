@@ -286,7 +286,8 @@ void frame_section(report *r, out2 *o, int made)
                    "is the stages timed each on its own, with their data still in cache, which is why it comes out "
                    "lower. Scalar has its own "
                    "panel and axis on the left: it is about ten times slower and would flatten the SIMD bars. "
-                   "chars/ms = characters animated per millisecond; spread = (slowest - fastest) / median repetition.");
+                   "chars/ms = characters animated per millisecond; spread = (slowest - fastest) / median repetition; "
+                   "skin ns/vertex = the skin stage's time per vertex skinned (characters x the scene's vertices).");
     fprintf(o->h, "<p>A crowd of %.0f characters running one animation frame: sample (%s; both clips for a "
                   "cross-fade, the destination for inertialization and dead blending) &rarr; transition (cross-fade: "
                   "blend; inertialize; dead_blending) &rarr; additive layer &rarr; two-bone IK on both legs (with the "
@@ -302,12 +303,21 @@ void frame_section(report *r, out2 *o, int made)
     for (size_t si = 0; scenes && si < jlen(scenes); si++) {
         const cJSON *sc = jat(scenes, si);
         const char *name = json_str(sc, "name");
-        fprintf(o->h, "<h3>%s, %.0f joints</h3><p class=\"note\">", name ? name : "?", json_num(sc, "joints"));
+        double nv = json_num(sc, "vertices"), chars = json_num(cfg, "characters");
+        fprintf(o->h, "<h3>%s, %.0f joints, %.0f vertices</h3><p class=\"note\">", name ? name : "?",
+                json_num(sc, "joints"), nv);
         html_esc(o->h, json_str(sc, "source"));
         fputs("; legs: ", o->h);
         html_esc(o->h, json_str(sc, "legs"));
+        char imp[200] = "";
+        if (isfinite(json_num(sc, "import_ms")))   /* a --model: what its import cost (model_import.h) */
+            snprintf(imp, sizeof imp, "imported in %.0f ms, %.2f MiB of heap kept, peak resident %.0f MiB (+%.0f in the import)",
+                     json_num(sc, "import_ms"), json_num(sc, "asset_heap_mib"), json_num(sc, "peak_rss_mib"),
+                     json_num(sc, "peak_rss_grew_mib"));
+        if (imp[0]) fprintf(o->h, "; %s", imp);
         fputs("</p>\n<table class=\"num\">\n", o->h);
-        fprintf(o->m, "### %s, %.0f joints\n\n", name ? name : "?", json_num(sc, "joints"));
+        fprintf(o->m, "### %s, %.0f joints, %.0f vertices\n\n", name ? name : "?", json_num(sc, "joints"), nv);
+        if (imp[0]) fprintf(o->m, "%s.\n\n", imp);
         const char *cells[18];
         char buf[18][32];
         int nc = 0;
@@ -320,6 +330,7 @@ void frame_section(report *r, out2 *o, int made)
         cells[nc++] = "spread";
         cells[nc++] = "chars/ms";
         cells[nc++] = "setup us";
+        cells[nc++] = "skin ns/vertex";
         trow(o, 1, nc, cells, NULL);
         for (size_t q = 0; rows && q < jlen(rows); q++) {
             const cJSON *row = jat(rows, q);
@@ -349,6 +360,11 @@ void frame_section(report *r, out2 *o, int made)
             nc++;
             double su1 = json_num(row, "setup_once_us");
             if (isfinite(su1)) snprintf(buf[nc], sizeof buf[0], "%.1f", su1);
+            else snprintf(buf[nc], sizeof buf[0], "-");
+            cells[nc] = buf[nc];
+            nc++;
+            double skin = json_num(su, "skin") * 1e3 / (chars * nv);   /* the skin stage per vertex skinned */
+            if (isfinite(skin) && nv > 0) snprintf(buf[nc], sizeof buf[0], "%.2f", skin);
             else snprintf(buf[nc], sizeof buf[0], "-");
             cells[nc] = buf[nc];
             nc++;

@@ -7,7 +7,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/cjson.cmake)
 
 target_sources(posebench_cli PRIVATE
   # the command line: option tables, the number parser, the environment, variants, the context and JSON files
-  ${PB_CLI_ROOT}/cli/opts.c ${PB_CLI_ROOT}/cli/num.c ${PB_CLI_ROOT}/cli/env.c ${PB_CLI_ROOT}/cli/pick.c ${PB_CLI_ROOT}/cli/context.c
+  ${PB_CLI_ROOT}/cli/opts.c ${PB_CLI_ROOT}/cli/num.c ${PB_CLI_ROOT}/cli/env.c ${PB_CLI_ROOT}/cli/pick.c ${PB_CLI_ROOT}/cli/context.c ${PB_CLI_ROOT}/cli/model_import.c
   # one file per command
   ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/ops_markdown.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
   ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/frame_opts.c ${PB_CLI_ROOT}/cli/frame_fused.c ${PB_CLI_ROOT}/cli/frame_mm.c ${PB_CLI_ROOT}/cli/frame_graph.c ${PB_CLI_ROOT}/cli/graph_json.c ${PB_CLI_ROOT}/cli/graph_drive.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c

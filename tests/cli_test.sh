@@ -32,6 +32,7 @@ if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "bu
   out=$(run validate --quick --op fk_static --op skin_lbs --variant scalar --model "$model" 2>&1); st=$?
   [ $st -eq 0 ] && grep -q "^# model: 1 clip(s) in the mocap class (58 joints)" <<<"$out" \
     && grep -q "^# model: 3014 vertices, 58 joints" <<<"$out" && grep -Eq "^skin_lbs +model +scalar .* ok$" <<<"$out" \
+    && grep -Eq "^# model $model: imported in [0-9.]+ ms" <<<"$out" \
     && grep -Eq "^skin_dqs +model_pos +scalar .* ok$" <<<"$out" \
     && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --model ($st)"; echo "$out" | tail -5; }
 fi
@@ -253,12 +254,30 @@ grep -q '"param":[[:space:]]*"halflife-scale"' "$j2" && grep -q '"unit":[[:space
   && grep -q "^SWEEP of halflife-scale over 0.1 0.6:" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep halflife-scale"; echo "$out" | tail -3; }
 rm -f "$j2"
+# three packaged skinned, animated characters (issue 60) through validate, frame and budget, each exit 0
+for model in X/BCN_Epileptic.X X/Testwuson.X FBX/animation_with_skeleton.fbx; do
+  model=/usr/share/assimp/models/$model
+  [ -f "$model" ] || continue
+  run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp" && break
+  out=$(run validate --quick --op fk_static --op skin_lbs --variant scalar --model "$model" 2>&1); st=$?
+  [ $st -eq 0 ] && grep -Eq "^skin_lbs +model +scalar .* ok$" <<<"$out" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --model $model ($st)"; echo "$out" | tail -3; }
+  out=$(run frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --method inertialize --model "$model" 2>&1); st=$?
+  [ $st -eq 0 ] && grep -q "^model:" <<<"$out" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame --model $model ($st)"; echo "$out" | tail -3; }
+  out=$(run budget --quick --characters 4 --frames 2 --reps 1 --budget-us 5000 --no-cmu --variant scalar --model "$model" 2>&1); st=$?
+  [ $st -eq 0 ] && grep -q "x [0-9]* joints (model:" <<<"$out" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --model $model ($st)"; echo "$out" | tail -3; }
+done
+check "report model both"    2 "--no-model and --model: give one" -- report --no-model --model /nonexistent.fbx
 model=/usr/share/assimp/models/X/BCN_Epileptic.X   # frame --model: its mesh skinned, its clip by name
 if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp"; then
   j2=$(mktemp); out=$(run frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --model "$model" \
     --clip Epileptisch --json "$j2" 2>&1); st=$?
   [ $st -eq 0 ] && grep -q "58 joints, 3014 vertices in 3 mesh" <<<"$out" && grep -q "model:Epileptisch-58" <<<"$out" \
     && grep -q '"model:Epileptisch-58"' "$j2" \
+    && grep -Eq "imported in [0-9.]+ ms, [0-9.]+ MiB of heap kept; peak resident [0-9.]+ MiB" <<<"$out" \
+    && grep -Eq '"import_ms":[[:space:]]*[0-9.]+' "$j2" && grep -Eq '"peak_rss_mib":[[:space:]]*[0-9.]+' "$j2" \
     && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame --model ($st)"; echo "$out" | tail -3; }
   check "frame model clip"   2 "no clip named \"nope\" .the model's 1: \"Epileptisch\"" -- frame --model "$model" --clip nope --quick --no-cmu
   rm -f "$j2"
@@ -268,6 +287,7 @@ if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "bu
   j2=$(mktemp); out=$(run budget --quick --characters 4 --frames 2 --reps 1 --budget-us 5000 --no-cmu --variant scalar \
     --model "$model" --json "$j2" 2>&1)
   grep -q "4 characters x 58 joints (model:" <<<"$out" && grep -q '"scene":[[:space:]]*"model:' "$j2" \
+    && grep -Eq -- "--model $model: imported in [0-9.]+ ms" <<<"$out" && grep -Eq '"import_ms":[[:space:]]*[0-9.]+' "$j2" \
     && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --model"; echo "$out" | tail -3; }
   rm -f "$j2"
 fi
