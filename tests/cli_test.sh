@@ -33,6 +33,7 @@ if [ -f "$model" ] && ! run validate --model /nonexistent.fbx 2>&1 | grep -q "bu
   [ $st -eq 0 ] && grep -q "^# model: 1 clip(s) in the mocap class (58 joints)" <<<"$out" \
     && grep -q "^# model: 3014 vertices, 58 joints" <<<"$out" && grep -Eq "^skin_lbs +model +scalar .* ok$" <<<"$out" \
     && grep -Eq "^# model $model: imported in [0-9.]+ ms" <<<"$out" \
+    && grep -Eq "^# model: LBS vs DQS at its most twisted joint, .*volume -[0-9.]+ % by LBS" <<<"$out" \
     && grep -Eq "^skin_dqs +model_pos +scalar .* ok$" <<<"$out" \
     && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL validate --model ($st)"; echo "$out" | tail -5; }
 fi

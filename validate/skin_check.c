@@ -5,6 +5,7 @@
 #include <string.h>
 #include "rng.h"
 #include "skin_check.h"
+#include "skin_volume.h"
 #include "all_variants.h"
 
 const pb_skin_tol pb_skin_tolerance[2] = {
@@ -287,6 +288,9 @@ int pb_skin_validate(FILE *out, const pb_mocap *mc, const pb_asset *model, const
         fprintf(out, "# model: %zu vertices, %zu joints, the file's inverse binds (case model)\n", model->mesh.n,
                 model->joints);
         ncases++;
+        pb_twist_result tw;
+        if (model->clips && pb_skin_twist(model, &tw) == PB_OK) pb_skin_twist_print(out, model, &tw);
+        else if (model->clips) fprintf(out, "# model: LBS vs DQS not measured: %s\n", pb_last_error());
     }
     const pb_variant *scalar = NULL;
     pb_variant_find("scalar", &scalar);
