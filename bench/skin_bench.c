@@ -17,9 +17,9 @@
  * and inverse binds, and the synthetic rows run at its vertex count beside
  * them. With --slots, rows .../slots<k> (k = 1 .. 4) skin the random mesh over
  * 64 joints with pb_mesh.influences = k, the weights renormalised over the
- * kept slots (slots4 is the plain row's mesh), and the run ends with the
- * least-squares line ns/vertex = a + b k per method, variant and size, and
- * its value at 8 slots: what an influence slot costs (docs/asset.md).
+ * kept slots (slots4: the plain row's mesh, renormalised), and the run ends
+ * with the least-squares line ns/vertex = a + b k per method, variant and
+ * size, and its value at 8 slots: what an influence slot costs (docs/asset.md).
  * Rows state bytes per vertex and GB/s; a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
@@ -268,8 +268,8 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     }
     int status = bench_rows_run(o, rows, sizeof rows[0], nrows, NULL);
     if (status == 2) return model_free(), 2;
-    printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 slots unless named)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
-           "vs copy");
+    printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 slots unless named)", "ns/vertex", "B/vertex", "GB/s",
+           "copy GB/s", "vs copy");
     for (int i = 0; i < nrows; i++) {
         const skin_row *r = &rows[i];
         if (!r->v || r->it.error || !(r->it.cpu_s > 0)) continue;
