@@ -40,6 +40,8 @@ typedef struct bench_opts {
                                        (every core), which says nothing when there can be no threaded rows */
     const char *model;              /* skinning: also rows on this character's mesh and palettes (posebench/asset.h),
                                        the synthetic rows at its vertex count (NULL: none) */
+    int slots;                      /* skinning: also rows .../slots1 .. slots4 (the random mesh over 64 joints with
+                                       1 .. 4 influence slots) and the line ns/vertex = a + b slots fitted to them */
 } bench_opts;
 
 /* Register, run, write the outputs. Returns the exit status: 0 when every

@@ -15,7 +15,12 @@
  * (posebench/asset.h) rows .../model (and .../model/pos) skin that character's
  * own mesh (its influences, its vertex order) by the palettes of its rest pose
  * and inverse binds, and the synthetic rows run at its vertex count beside
- * them. Rows state bytes per vertex and GB/s; a summary table follows the run. */
+ * them. With --slots, rows .../slots<k> (k = 1 .. 4) skin the random mesh over
+ * 64 joints with pb_mesh.influences = k, the weights renormalised over the
+ * kept slots (slots4: the plain row's mesh, renormalised), and the run ends
+ * with the least-squares line ns/vertex = a + b k per method, variant and
+ * size, and its value at 8 slots: what an influence slot costs (docs/asset.md).
+ * Rows state bytes per vertex and GB/s; a summary table follows the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +34,8 @@
 #define SKIN_BYTES_PER_VERTEX (24.0 + 32.0 + 24.0)
 #define SKIN_POS_BYTES_PER_VERTEX (12.0 + 32.0 + 12.0)
 #define SKIN_MAX_ROWS 256
+#define SKIN_SLOTS_MAX PB_SKIN_MAX_INFLUENCES   /* --slots: rows .../slots1 .. slots4 */
+#define SKIN_SLOTS_EXTRAPOLATE 8    /* the fit's value quoted beyond the kernels' 4 */
 
 typedef struct skin_row {
     bench_item it;              /* name, timing and median seconds per iteration */
@@ -38,10 +45,16 @@ typedef struct skin_row {
     int bones;                  /* the synthetic mesh (pb_skin_case_bones), not random influences */
     int pos_only;               /* PB_SKIN_POSITIONS_ONLY */
     int model;                  /* the character of --model (its mesh, its palettes) */
+    int slots;                  /* --slots: 1 .. 4 influence slots of the random mesh (0: the mesh's own) */
     struct skin_row *copy;
 } skin_row;
 
-static double row_bytes(const skin_row *r) { return r->pos_only ? SKIN_POS_BYTES_PER_VERTEX : SKIN_BYTES_PER_VERTEX; }
+/* A slots row reads 8 B (index and weight) per slot it skins, not 32. */
+static double row_bytes(const skin_row *r)
+{
+    if (r->slots) return SKIN_BYTES_PER_VERTEX - 8.0 * (SKIN_SLOTS_MAX - r->slots);
+    return r->pos_only ? SKIN_POS_BYTES_PER_VERTEX : SKIN_BYTES_PER_VERTEX;
+}
 
 static skin_row rows[SKIN_MAX_ROWS];
 static int nrows;
@@ -109,6 +122,18 @@ static int model_load(const char *path)
     return -1;
 }
 
+/* The random mesh cut to its first k slots, each vertex's kept weights divided by their sum (slot 0, the
+ * heaviest, holds at least 1/4: the sum never nears 0), so the mesh stays valid for pb_skin_job_create. */
+static void keep_slots(pb_mesh *m, int k)
+{
+    for (size_t v = 0; v < m->n; v++) {
+        double sum = 0;
+        for (int j = 0; j < k; j++) sum += m->w[j][v];
+        for (int j = 0; j < k; j++) m->w[j][v] = (float)(m->w[j][v] / sum);
+    }
+    m->influences = k;
+}
+
 static void skin_kernel(gb_state *st, void *user)
 {
     skin_row *r = user;
@@ -121,6 +146,7 @@ static void skin_kernel(gb_state *st, void *user)
         gb_skip_with_error(st, pb_last_error());
         return;
     }
+    if (r->slots) keep_slots(&c.mesh, r->slots);
     if (pb_skinned_alloc(&out, r->n) != PB_OK) {
         if (!r->model) pb_skin_case_free(&c);
         gb_skip_with_error(st, pb_last_error());
@@ -146,6 +172,46 @@ static void skin_kernel(gb_state *st, void *user)
     if (!r->model) pb_skin_case_free(&c);
 }
 
+/* The measured slots rows of (method, variant, n): ns per vertex at 1 .. 4 slots. 1 when all four ran. */
+static int slots_ns(const skin_row *first, double ns[SKIN_SLOTS_MAX])
+{
+    int found = 0;
+    for (int i = 0; i < nrows; i++) {
+        const skin_row *r = &rows[i];
+        if (!r->slots || r->method != first->method || r->v != first->v || r->n != first->n) continue;
+        if (r->it.error || !(r->it.cpu_s > 0)) return 0;
+        ns[r->slots - 1] = r->it.cpu_s * 1e9 / (double)r->n;
+        found++;
+    }
+    return found == SKIN_SLOTS_MAX;
+}
+
+/* --slots: ns/vertex = a + b k by least squares over k = 1 .. 4 (per method, variant, size), a the cost of a
+ * vertex without its slots (positions and normals in and out, the transform), b one slot's (its index and
+ * weight read, its palette entry fetched and summed), and the line at 8 slots, the kernels' 4 doubled. */
+static void slots_fit(void)
+{
+    int header = 0;
+    for (int i = 0; i < nrows; i++) {
+        const skin_row *r = &rows[i];
+        double ns[SKIN_SLOTS_MAX];
+        if (r->slots != 1 || !slots_ns(r, ns)) continue;
+        double km = 0, nm = 0, skk = 0, skn = 0;
+        for (int k = 1; k <= SKIN_SLOTS_MAX; k++) km += k, nm += ns[k - 1];
+        km /= SKIN_SLOTS_MAX, nm /= SKIN_SLOTS_MAX;
+        for (int k = 1; k <= SKIN_SLOTS_MAX; k++) skk += (k - km) * (k - km), skn += (k - km) * (ns[k - 1] - nm);
+        const double b = skn / skk, a = nm - b * km, at8 = a + SKIN_SLOTS_EXTRAPOLATE * b;
+        if (!header++)
+            printf("\n%-32s %10s %10s %10s %10s %8s\n", "slots fit: ns/vertex = a + b k", "a", "b per slot", "4 slots",
+                   "8 slots", "8 / 4");
+        char name[96];
+        snprintf(name, sizeof name, "%s/%s/%zu", r->method == PB_SKIN_DQS ? "skin_dqs" : "skin_lbs",
+                 pb_variant_name(r->v), r->n);
+        printf("%-32s %10.3f %10.3f %10.3f %10.3f %7.2fx\n", name, a, b, ns[SKIN_SLOTS_MAX - 1], at8,
+               at8 / ns[SKIN_SLOTS_MAX - 1]);
+    }
+}
+
 int bench_skin_run(const bench_opts *o, int lbs, int dqs)
 {
     static const size_t defaults[] = { 1000, 100000, 1000000 };
@@ -164,7 +230,8 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
     for (int m = 0; m < 2; m++) {
         if (!(m ? dqs : lbs)) continue;
         const char *op = m ? "skin_dqs" : "skin_lbs";
-        for (int si = 0; si < nsizes && nrows + 2 + 7 * o->nvars <= SKIN_MAX_ROWS; si++) {
+        for (int si = 0; si < nsizes && nrows + 2 + (7 + (o->slots ? SKIN_SLOTS_MAX : 0)) * o->nvars <= SKIN_MAX_ROWS;
+             si++) {
             skin_row *copy = &rows[nrows++], *copy_pos = &rows[nrows++];
             *copy = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si] };
             *copy_pos = (skin_row){ .it = { .fn = skin_copy }, .method = m, .n = sizes[si], .pos_only = 1 };
@@ -189,24 +256,33 @@ int bench_skin_run(const bench_opts *o, int lbs, int dqs)
                     snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu/model%s", op, pb_variant_name(o->vars[vi]), model_n,
                              po ? "/pos" : "");
                 }
+            for (int k = 1; o->slots && k <= SKIN_SLOTS_MAX; k++)   /* the random mesh over 64 joints, k slots */
+                for (int vi = 0; vi < o->nvars; vi++) {
+                    skin_row *r = &rows[nrows++];
+                    *r = (skin_row){ .it = { .fn = skin_kernel }, .method = m, .v = o->vars[vi], .n = sizes[si],
+                                     .joints = 64, .slots = k };
+                    snprintf(r->it.name, sizeof r->it.name, "%s/%s/%zu/slots%d", op, pb_variant_name(o->vars[vi]),
+                             sizes[si], k);
+                }
         }
     }
     int status = bench_rows_run(o, rows, sizeof rows[0], nrows, NULL);
     if (status == 2) return model_free(), 2;
-    printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 influences)", "ns/vertex", "B/vertex", "GB/s", "copy GB/s",
-           "vs copy");
+    printf("\n%-32s %10s %8s %8s %9s %10s\n", "skinning (4 slots unless named)", "ns/vertex", "B/vertex", "GB/s",
+           "copy GB/s", "vs copy");
     for (int i = 0; i < nrows; i++) {
         const skin_row *r = &rows[i];
         if (!r->v || r->it.error || !(r->it.cpu_s > 0)) continue;
         const double bytes = row_bytes(r);
         double ns = r->it.cpu_s * 1e9 / (double)r->n, gbs = bytes / ns;
-        double cns = r->copy->it.cpu_s * 1e9 / (double)r->n;
-        if (!(cns > 0)) {   /* the copy filtered out of this run */
+        double cns = r->copy ? r->copy->it.cpu_s * 1e9 / (double)r->n : 0;
+        if (!(cns > 0)) {   /* the copy filtered out of this run, or a slots row (no copy of its bytes) */
             printf("%-32s %10.3f %8.0f %8.2f %9s %10s\n", r->it.name, ns, bytes, gbs, "-", "-");
             continue;
         }
         printf("%-32s %10.3f %8.0f %8.2f %9.2f %9.2fx\n", r->it.name, ns, bytes, gbs, bytes / cns, ns / cns);
     }
+    if (o->slots) slots_fit();
     model_free();
     return status;
 }

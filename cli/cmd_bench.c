@@ -23,7 +23,7 @@
 #define MAX_VARIANTS 32
 
 enum { O_OP, O_VARIANT, O_SIZES, O_QUICK, O_EMULATED, O_JSON, O_CSV, O_SEED, O_PB_RUN, O_PLAN, O_MOCAP, O_BVH,
-       O_THREADS, O_MODEL, O_COUNT };
+       O_THREADS, O_MODEL, O_SLOTS, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_OP] = { "op", OPT_STR, "NAME", 0, 0, NULL, 64, NULL, "only this op (default: every op)" },
     [O_VARIANT] = { "variant", OPT_STR, "NAME", 0, 0, NULL, MAX_VARIANTS, NULL,
@@ -56,6 +56,11 @@ static const opt_spec opts[O_COUNT] = {
                   "palettes of its rest pose and its inverse binds (FBX, glTF 2, X, ...: docs/asset.md),\n"
                   "the synthetic rows at its vertex count beside them; with --op palette_bind, the palettes\n"
                   "of a crowd of 200 of it" },
+    [O_SLOTS] = { "slots", OPT_FLAG, NULL, 0, 0, NULL, 0, NULL,
+                  "skinning (skin_lbs, skin_dqs: the ops it implies) also with 1, 2, 3 and 4 influence slots\n"
+                  "of the random mesh over 64 joints, weights renormalised over the kept slots (rows\n"
+                  ".../<n>/slots<k>; --benchmark_filter=slots runs them alone), then the least-squares line\n"
+                  "ns/vertex = a + b k per variant and size and its value at 8 slots" },
 };
 
 /* "64,256,1000": every entry a joint count, none empty. 0, or -1 after a message. */
@@ -162,6 +167,14 @@ static int run(const opt_val *o, int nrest, char **rest)
             return EXIT_USAGE;
         }
     }
+    if (o[O_SLOTS].count) {   /* after --model's check: with no --op, nskin is 2 there */
+        if (o[O_OP].count && nskin != o[O_OP].count) {
+            fprintf(stderr, "posebench bench: --slots times the skinning rows: with --op skin_lbs / skin_dqs or no "
+                            "--op, not with %s\n", o[O_OP].all[0]);
+            return EXIT_USAGE;
+        }
+        if (!nskin) skin_on[0] = skin_on[1] = 1, nskin = 2;
+    }
     size_t sizes[BENCH_MAX_SIZES];
     int nsizes = 0;
     if (o[O_SIZES].count && parse_sizes(o[O_SIZES].str, sizes, &nsizes) != 0) return EXIT_USAGE;
@@ -200,6 +213,7 @@ static int run(const opt_val *o, int nrest, char **rest)
         .threads = o[O_THREADS].count ? (int)o[O_THREADS].l : pick_threads(),
         .threads_from = o[O_THREADS].count ? "--threads" : env_threads() ? "POSEBENCH_THREADS" : NULL,
         .gb_args = rest, .ngb = nrest, .ctx_keys = keys, .ctx_vals = vals, .nctx = nctx, .model = o[O_MODEL].str,
+        .slots = o[O_SLOTS].count > 0,
     };
     if ((nskin && o[O_OP].count && nskin != o[O_OP].count) || (nmm && nmm != o[O_OP].count) ||
         (nbs && nbs != o[O_OP].count) ||

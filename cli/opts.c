@@ -166,13 +166,18 @@ static void meta_of(const opt_spec *s, char *buf, size_t len)
     else snprintf(buf, len, " %s", s->meta ? s->meta : "VALUE");
 }
 
-void opts_synopsis(FILE *f, const opt_spec *spec, int nspec, int indent, int width)
+void opts_synopsis(FILE *f, const opt_spec *spec, int nspec, int indent, int width, const char *tail)
 {
     int col = indent;
-    for (int i = 0; i < nspec; i++) {
+    for (int i = 0; i < nspec + (tail != NULL); i++) {   /* the tail wraps as the options do */
         char meta[96], item[160];
-        meta_of(&spec[i], meta, sizeof meta);
-        int n = snprintf(item, sizeof item, "[--%s%s]%s", spec[i].name, meta, spec[i].max_count > 1 ? "..." : "");
+        int n;
+        if (i == nspec) {
+            n = snprintf(item, sizeof item, "%s", tail);
+        } else {
+            meta_of(&spec[i], meta, sizeof meta);
+            n = snprintf(item, sizeof item, "[--%s%s]%s", spec[i].name, meta, spec[i].max_count > 1 ? "..." : "");
+        }
         if (col + 1 + n > width && col > indent) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;

@@ -60,7 +60,8 @@ int opts_parse(const char *cmd, const opt_spec *spec, int nspec, opt_val *vals, 
 /* Text at column indent (the cursor is there) as one paragraph ('\n' is a space), words wrapped at width. */
 void opts_wrap(FILE *f, const char *text, int indent, int width);
 void opts_help(FILE *f, const opt_spec *spec, int nspec);
-/* The one-line synopsis: "[--op NAME]... [--quick]". */
-void opts_synopsis(FILE *f, const opt_spec *spec, int nspec, int indent, int width);
+/* The synopsis "[--op NAME]... [--quick]", wrapped at width, lines after the first at column indent;
+ * then tail (NULL: none), an item of its own, e.g. "[-- <flags>]". */
+void opts_synopsis(FILE *f, const opt_spec *spec, int nspec, int indent, int width, const char *tail);
 
 #endif

@@ -49,11 +49,14 @@ static void usage(FILE *f)
 void command_help(FILE *f, const command *c)
 {
     fprintf(f, "usage: posebench %s", c->name);
+    char rest[160];
+    if (c->rest) snprintf(rest, sizeof rest, "[-- %s]", c->rest);
     if (c->nopts) {
         fputc(' ', f);
-        opts_synopsis(f, c->opts, c->nopts, 18 + (int)strlen(c->name), OPTS_HELP_WIDTH);
+        opts_synopsis(f, c->opts, c->nopts, 18 + (int)strlen(c->name), OPTS_HELP_WIDTH, c->rest ? rest : NULL);
+    } else if (c->rest) {
+        fprintf(f, " %s", rest);
     }
-    if (c->rest) fprintf(f, " [-- %s]", c->rest);
     fputs("\n  ", f);
     opts_wrap(f, c->summary, 2, OPTS_HELP_WIDTH);
     fputc('\n', f);

@@ -346,5 +346,28 @@ else
   fi
 fi
 
+# ---- bench --slots: what an influence slot costs (issue 60): rows .../slots1 .. slots4 and the fitted line ----
+check "bench slots with a pose op" 2 "--slots times the skinning rows: with --op skin_lbs / skin_dqs or no --op, not with eerp" -- bench --slots --op eerp
+check "bench slots with palettes"  2 "--slots times the skinning rows: .* not with palette_bind" -- bench --slots --op palette_bind
+out=$(run bench --op skin_lbs --variant scalar --sizes 1000 -- --benchmark_list_tests=true 2>&1); st=$?
+if grep -q "no Google Benchmark" <<<"$out"; then
+  echo "skipped bench --slots: no Google Benchmark"
+else   # not in the default rows; with --slots four per method and variant, 8 B per slot, and the fit's line
+  if [ "$st" = 0 ] && grep -q "^skin_lbs/scalar/1000$" <<<"$out" && ! grep -q "/slots" <<<"$out"; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "FAIL bench slots: rows .../slots<k> without --slots (status $st)"; fi
+  out=$(run bench --slots --quick --variant scalar --sizes 1000 --benchmark_filter=slots -- --benchmark_min_time=0.001 2>&1); st=$?
+  [ "$st" = 0 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL bench slots: status $st (want 0)"; echo "$out" | tail -5; }
+  for m in lbs dqs; do
+    for k in 1 2 3 4; do
+      if grep -Eq "^skin_$m/scalar/1000/slots$k +[0-9.]+ +$((48 + 8 * k)) " <<<"$out"; then pass=$((pass+1));
+      else fail=$((fail+1)); echo "FAIL bench slots: no summary row skin_$m/scalar/1000/slots$k ($((48 + 8 * k)) B)"; fi
+    done
+    if grep -Eq "^skin_$m/scalar/1000 +-?[0-9.]+ +-?[0-9.]+ +[0-9.]+ +-?[0-9.]+ +-?[0-9.]+x$" <<<"$out"; then pass=$((pass+1));
+    else fail=$((fail+1)); echo "FAIL bench slots: no fit line skin_$m/scalar/1000"; echo "$out" | tail -4; fi
+  done
+  grep -q "^slots fit: ns/vertex = a + b k" <<<"$out" && ! grep -Eq "^skin_(lbs|dqs)/scalar/1000/(j31|bones|pos)" <<<"$out" &&
+    pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL bench slots: the fit's header, or rows the filter leaves out"; }
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -13,7 +13,10 @@
  *   - FK: at every frame where every channel has a key (the file's rate puts
  *     keys on frames), pb_fk_static of the clip's frame equals the node
  *     transforms Assimp's keys give, composed from the root;
- *   - the skeleton: parents and rest locals are the nodes' transforms.
+ *   - the skeleton: parents and rest locals are the nodes' transforms;
+ *   - more than 4 influences (asset_influences.h): every frame of the first
+ *     clip skinned in double with all of Assimp's weights and with the
+ *     importer's 4; the largest displacement, within the bound derived there.
  * The own character: known counts, the reduction of 6 influences to 4 (which
  * vertices, the weights, the largest dropped), the inverse binds it wrote,
  * the clip's rate, frames and key values, and skinning at rest gives the mesh.
@@ -31,6 +34,7 @@
 #include "posebench/posebench.h"
 #include "check.h"
 #include "asset_gltf.h"
+#include "asset_influences.h"
 
 #define FLAGS (aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals | \
                aiProcess_ValidateDataStructure)
@@ -279,6 +283,23 @@ static void test_model(const char *dir, const model *md)
         printf("%s clip '%s': %zu frames at %g fps (key rate %g Hz), %zu keys at %zu times; FK of %d frames vs "
                "Assimp's nodes: %.2g of size\n", md->file, a.clip[c].name, a.clip[c].clip.frames,
                (double)a.clip[c].clip.fps, a.clip[c].key_rate, a.clip[c].keys, a.clip[c].times, n, e);
+    }
+    if (a.max_influences > PB_SKIN_MAX_INFLUENCES && a.clips) {   /* what the reduction to 4 moves a vertex by */
+        infl_result r;
+        char why[256];
+        int st = infl_compare(&a, sc, &r, why, sizeof why);
+        CHECK(st == 0, "%s: all influences vs the importer's 4: %s", md->file, why);
+        if (st == 0) {
+            CHECK(r.frames == (int)a.clip[0].clip.frames && r.vertices == a.reduced_vertices && r.over_bound == 0,
+                  "%s: all influences vs 4: %d frames of %zu, %zu vertices with more than 4 (importer %zu), %zu "
+                  "over the bound D x spread", md->file, r.frames, a.clip[0].clip.frames, r.vertices,
+                  a.reduced_vertices, r.over_bound);
+            printf("%s: all %d influences vs the importer's 4, skinned in double over %d frames: largest displacement "
+                   "%.3g, %.3g of the posed mesh's bounding-box diagonal (at least %.3g); within D x spread at every "
+                   "vertex (largest %.3g); largest dropped weight fraction D %.3g, largest spread %.3g (product "
+                   "%.3g)\n", md->file, a.max_influences, r.frames, r.disp, r.rel, r.posed_diag, r.bound, r.dropped,
+                   r.spread, r.dropped * r.spread);
+        }
     }
     printf("%s: %zu joints (%zu bones), %zu vertices in %zu meshes, up to %d influences (%zu vertices reduced, "
            "largest dropped %g), %zu unweighted; %s; bind round trip %.2g of size\n", md->file, a.joints, a.bones,
