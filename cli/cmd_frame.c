@@ -6,12 +6,10 @@
  * process clock is a system call, ~0.3 us, which per stage would be a few %
  * of a stage), and the whole frame as its own block; medians over
  * repetitions. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "command.h"
 #include "context.h"
@@ -276,84 +274,6 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
     return root;
 }
 
-/* Scenes: synthetic, CMU when packaged, then the user's files (each loaded
- * once, so its warnings print once). Returns the count, or -1 after a message. */
-/* --model as a scene (its clips by --clip): 0, or -1 after a message naming the file or the clip */
-static int load_model(pb_scene *s, const char *path, const opt_val *clip)
-{
-    pb_asset a;
-    pb_status st = model_import(path, NULL, &a, &model_import_cost);
-    if (st == PB_OK) {
-        st = pb_scene_asset(s, &a, clip->count > 0 ? clip->all[0] : NULL, clip->count > 1 ? clip->all[1] : NULL);
-        char cost[160];
-        model_cost_line(cost, sizeof cost, &model_import_cost);
-        if (st == PB_OK)
-            printf("posebench frame: --model %s: %zu joints, %zu vertices in %zu mesh(es), up to %d influences (%zu "
-                   "vertices reduced to 4), %zu clip(s): %s -> %s; %s; %s\n", path, a.joints, a.mesh.n, a.meshes,
-                   a.max_influences, a.reduced_vertices, a.clips, s->clip_name[0], s->clip_name[1], a.units_note, cost);
-        if (st == PB_OK) snprintf(model_scene_name, sizeof model_scene_name, "%s", s->name);
-        pb_asset_free(&a);
-    }
-    if (st == PB_OK) return 0;
-    fprintf(stderr, "posebench frame: --model: %s\n", pb_last_error());
-    return -1;
-}
-
-static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale,
-                       const char *model, const opt_val *clip)
-{
-    int ns = 0;
-    if (pb_scene_synthetic(&scenes[ns], (size_t)joints, 20231) != PB_OK) {
-        fprintf(stderr, "posebench frame: %s\n", pb_last_error());
-        return -1;
-    }
-    ns++;
-    char pa[512], pbp[512];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
-    if (!no_cmu && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
-        if (pb_scene_bvh_files(&scenes[ns], NULL, pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
-            snprintf(scenes[ns].name, sizeof scenes[ns].name, "cmu-%zu", scenes[ns].joints);
-            ns++;
-        } else {
-            fprintf(stderr, "posebench frame: the packaged CMU clips did not load (%s); running without them\n",
-                    pb_last_error());
-        }
-    }
-    pb_bvh_file *files = bvh->count ? calloc((size_t)bvh->count, sizeof *files) : NULL;
-    if (bvh->count && !files) {
-        fprintf(stderr, "posebench frame: out of memory\n");
-        return -1;
-    }
-    int nf = 0, bad = 0;
-    for (; nf < bvh->count; nf++)
-        if (pb_bvh_file_load(&files[nf], bvh->all[nf], scale, NULL, NULL) != PB_OK) {
-            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
-            bad = 1;
-            break;
-        }
-    for (int i = 0; !bad && i < nf && ns < max; i++, ns++) {
-        int pair = i + 1 < nf && pb_bvh_file_same_skeleton(&files[i], &files[i + 1]);
-        if (pb_scene_bvh(&scenes[ns], NULL, &files[i], &files[pair ? i + 1 : i]) != PB_OK) {
-            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
-            bad = 1;
-            break;
-        }
-        i += pair;
-    }
-    for (int i = 0; i < nf; i++) pb_bvh_file_free(&files[i]);
-    free(files);
-    if (!bad && model && ns < max) {
-        if (load_model(&scenes[ns], model, clip) == 0) ns++;
-        else bad = 1;
-    }
-    if (bad) {
-        for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
-        return -1;
-    }
-    return ns;
-}
-
 static void print_legend(const frame_cfg *cfg)
 {
     printf("\nstages (us per frame for the whole crowd, CPU time; each stage timed inside the whole frame):\n"
@@ -460,8 +380,8 @@ static int run(const opt_val *v, int nrest, char **rest)
         return EXIT_USAGE;
     }
     pb_scene scenes[3 + MAX_BVH];
-    int ns = load_scenes(scenes, 3 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale, v[O_MODEL].str,
-                         &v[O_CLIP]);
+    int ns = frame_load_scenes(scenes, 3 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale,
+                               v[O_MODEL].str, &v[O_CLIP], &model_import_cost, model_scene_name, sizeof model_scene_name);
     if (ns < 0) return EXIT_USAGE;
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 2) {   /* the blend graph: its own table */
         if (!v[O_CHARACTERS].count) cfg.characters = 1000;
