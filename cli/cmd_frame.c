@@ -18,6 +18,7 @@
 #include "frame_opts.h"
 #include "posebench/frame.h"
 #include "measure.h"
+#include "noise.h"
 #include "pick.h"
 
 #define MAX_VARIANTS FRAME_MAX_VARIANTS
@@ -44,6 +45,7 @@ typedef struct frame_row {
     double total_us, setup_us;   /* median of the whole-frame totals (each repetition's total = its stages' sum) */
     double total_spread;         /* (max - min) / median of the total over the repetitions */
     double cpu_per_wall;         /* median CPU time / wall time of the whole-frame blocks (1: never descheduled) */
+    int noisy;                   /* noise_check of the total: NOISE_SPREAD, NOISE_STAGE_SUM (noise.h) */
 } frame_row;
 
 /* The library's stages [st_first[s], st_first[s + 1]) make table stage s (sample: both clips). */
@@ -145,6 +147,7 @@ static int measure(pb_frame_crowd *c, const frame_cfg *cfg, frame_row *row)
     row->total_us = median_sort(tot, cfg->reps);   /* sorts: tot[0] is the min, tot[reps - 1] the max */
     row->total_spread = row->total_us > 0 ? (tot[cfg->reps - 1] - tot[0]) / row->total_us : NAN;
     if (pb_frame_method_get(m)->once[0]) row->setup_us = median_sort(setup, cfg->reps);
+    row->noisy = noise_check(row->total_spread, row->stage_sum_us, row->total_us);
     free(tot);
     return 0;
 fail_free:
@@ -173,9 +176,11 @@ static void print_row(const frame_row *row, size_t characters, double cpm)
     print_us(row->total_us, 9);
     if (isnan(row->total_us) || isnan(row->stage_sum_us) || !(row->total_us > 0)) printf(" %7s", "-");
     else printf(" %+6.1f%%", 100.0 * (row->total_us - row->stage_sum_us) / row->total_us);
+    putchar(noise_mark(row->noisy, NOISE_STAGE_SUM));
     print_us(row->apart_sum_us, 9);
     if (isnan(row->total_spread)) printf(" %7s", "-");
     else printf(" %6.1f%%", 100.0 * row->total_spread);
+    putchar(noise_mark(row->noisy, NOISE_SPREAD));
     printf(" %9.0f", cpm);
     print_us(row->setup_us, 10);
     putchar('\n');
@@ -218,7 +223,7 @@ static int json_row(cJSON *rows, const frame_row *row, size_t characters, double
          json_add_num(o, "total_us", row->total_us) &&
          json_add_num(o, "total_spread", isnan(row->total_spread) ? 0.0 : row->total_spread) &&
          json_add_num(o, "characters_per_ms", cpm) && json_add_num(o, "setup_once_us", row->setup_us) &&
-         cJSON_AddStringToObject(o, "setup_once", in->once);
+         cJSON_AddStringToObject(o, "setup_once", in->once) && noise_json(o, row->noisy);
     return ok ? 0 : -1;
 }
 
@@ -254,7 +259,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
                                                "medians over repetitions; stages timed inside the whole frame by "
                                                "CLOCK_MONOTONIC reads after each stage, each given its share of the "
                                                "block's CPU time; stage_apart_us: each stage as its own block") &&
-         json_add_num(cf, "clock_read_us", clock_read_cost(wall_seconds) * 1e6) &&
+         json_add_num(cf, "clock_read_us", clock_read_cost(wall_seconds) * 1e6) && noise_config_json(cf) == 0 &&
          (st = cJSON_CreateStringArray(stage_key, ST_COUNT)) && cJSON_AddItemToObject(root, "stages", st) &&
          (sa = cJSON_AddArrayToObject(root, "scenes")) && cJSON_AddArrayToObject(root, "rows");
     for (int i = 0; ok && i < ns; i++) {
@@ -455,11 +460,12 @@ static int run(const opt_val *v, int nrest, char **rest)
         printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s; mesh: %zu vertices (%s)\n  %s\n",
                sc->name, sc->joints, cfg.characters, crowd.n, sc->leg_desc, sc->mesh.n,
                sc->skin == PB_SKIN_DQS ? "dual-quaternion skinning" : "linear blend skinning", sc->source);
-        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %8s %9s %9s %8s %9s %8s %9s %10s\n", "method", "variant",
                stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], stage_head[6],
                stage_head[7], "stage sum",
-               "total us", "diff", "apart sum", "spread", "chars/ms", "setup us");
+               "total us", "diff ", "apart sum", "spread ", "chars/ms", "setup us");
         fflush(stdout);
+        int noisy = 0;
         for (int mi = 0; mi < nm && status == EXIT_OK; mi++) {
             for (int vi = 0; vi < nv; vi++) {
                 frame_row row = { .sc = sc, .v = vars[vi], .m = mlist[mi] };
@@ -471,6 +477,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
                 double cpm = row.total_us > 0 ? (double)cfg.characters / (row.total_us / 1000.0) : NAN;
                 print_row(&row, cfg.characters, cpm);
+                noisy |= row.noisy;
                 if (jrows && json_row(jrows, &row, cfg.characters, cpm) != 0) {
                     fprintf(stderr, "posebench frame: out of memory\n");
                     status = EXIT_USAGE;
@@ -478,6 +485,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
             }
         }
+        if (status == EXIT_OK) noise_note(noisy);
         if (status == EXIT_OK) status = fused_table(&crowd, &cfg, nm, mlist, vars, nv, root);
         pb_frame_crowd_free(&crowd);
     }
