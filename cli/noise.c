@@ -29,11 +29,12 @@ char noise_mark(int flags, int test)
     return flags & test ? '!' : ' ';
 }
 
-void noise_note(int any)
+void noise_note(int flags)
 {
-    if (any)
-        printf("  !: noisy, over %.0f%% (spread over the repetitions, or stage sum against the total): machine "
-               "busy: measure again with more --reps\n", 100 * NOISE_LIMIT);
+    if (flags & NOISE_ANY)
+        printf("  !: noisy, over %.0f%%: %s%s%s: machine busy: measure again with more --reps\n", 100 * NOISE_LIMIT,
+               flags & NOISE_SPREAD ? "the spread of the repetitions" : "", (flags & NOISE_ANY) == NOISE_ANY ? ", " : "",
+               flags & NOISE_STAGE_SUM ? "the stage sum against the total" : "");
 }
 
 cJSON *noise_json(cJSON *obj, int flags)

@@ -27,8 +27,8 @@ double noise_spread(double median, double min, double max);   /* (max - min) / m
 int noise_stages(const double *stage, int n, double total, double spread);
 
 char noise_mark(int flags, int test);   /* '!' when test is among flags, else ' ' */
-/* The line under a table that has a noisy row (nothing when any is 0). */
-void noise_note(int any);
+/* The line under a table, naming the tests among flags (its rows' OR'ed); nothing when flags has none. */
+void noise_note(int flags);
 /* obj's "noisy": the tests that tripped by name ("spread", "stage_sum"), [] when none. NULL when out of memory. */
 cJSON *noise_json(cJSON *obj, int flags);
 /* config's "noise_limit" (NOISE_LIMIT) and "noise_rule". 0, or -1 when out of memory. */
