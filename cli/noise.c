@@ -56,7 +56,7 @@ int noise_config_json(cJSON *config)
     return cJSON_AddNumberToObject(config, "noise_limit", NOISE_LIMIT) &&
                    cJSON_AddStringToObject(config, "noise_rule", "a row's \"noisy\" names the tests over noise_limit: "
                                                                  "spread, (max - min) / median of the repetitions; "
-                                                                 "stage_sum, |total - sum of the stage medians| / total. "
+                                                                 "stage_sum (frame only), |total - sum of the stage medians| / total. "
                                                                  "machine busy: measure again with more --reps")
                ? 0
                : -1;

@@ -35,8 +35,9 @@ void trow(out2 *o, int head, int ncell, const char *const *cells, const char *kl
     }
 }
 
-/* The noise warning of a frame or budget row (cli/noise.h): "! spread" from its own "noisy", or
- * "! frame: stage_sum; ..." from its figures' (budget's cost, frame, ...); "" when quiet or not recorded. */
+/* The noise warning of a frame or budget row (cli/noise.h), short (the cells do not wrap): "! spread,
+ * stage_sum", the tests of its own "noisy", or "! cost, frame_threads", its noisy figures (budget's, whose
+ * test is the spread); "" when quiet or not recorded. */
 static void noisy_cell(char *buf, size_t len, const cJSON *row)
 {
     size_t n = 0;
@@ -44,10 +45,8 @@ static void noisy_cell(char *buf, size_t len, const cJSON *row)
     for (const cJSON *c = row ? row->child : NULL; c && n + 1 < len; c = c->next) {
         const cJSON *a = !strcmp(c->string, "noisy") ? c : cJSON_IsObject(c) ? jget(c, "noisy") : NULL;
         if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a)) continue;
-        n += (size_t)snprintf(buf + n, len - n, "%s", n ? "; " : "! ");
-        if (a != c && n + 1 < len) n += (size_t)snprintf(buf + n, len - n, "%s: ", c->string);
-        for (size_t i = 0; i < jlen(a) && n + 1 < len; i++)
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", jat_str(a, i) ? jat_str(a, i) : "?");
+        for (size_t i = 0; i < (a == c ? jlen(a) : 1) && n + 1 < len; i++, n += strlen(buf + n))
+            snprintf(buf + n, len - n, "%s%s", n ? ", " : "! ", a != c ? c->string : jat_str(a, i) ? jat_str(a, i) : "?");
     }
 }
 
