@@ -250,7 +250,7 @@ grep -q "^QUALITY BY TRANSITION SET" <<<"$out" && pass=$((pass+1)) || { fail=$((
 # whether it is noisy, the limit once in the config; the text marks a noisy figure with '!' and says what to do
 nf=$(grep -o '"min_us":' "$j" | wc -l); nn=$(grep -o '"noisy":[[:space:]]*\[' "$j" | wc -l)
 [ "$nf" -gt 0 ] && [ "$nf" = "$nn" ] && [ "$(grep -o '"noise_limit":' "$j" | wc -l)" = 1 ] \
-  && { ! grep -q '"noisy":[[:space:]]*\[[^]]' "$j" || grep -q "^  !: noisy, over 20% .*measure again with more --reps" <<<"$out"; } \
+  && { ! grep -q '"noisy":[[:space:]]*\[[^]]' "$j" || grep -q "^  !: noisy, over 20%: .*measure again with more --reps" <<<"$out"; } \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget noise warning: $nn of $nf figures say noisy"; }
 j2=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --sweep halflife=0.05,0.2 --json "$j2" 2>&1)
 grep -q '"sweep"' "$j2" && grep -q "^SWEEP of halflife over 0.05 0.2 s" <<<"$out" \
@@ -321,7 +321,7 @@ for src in clips mm graph; do
     $( [ "$src" = clips ] && echo --method dead --method inertialize ) --json "$j" 2>&1)
   nr=$(grep -o '"total_us":' "$j" | wc -l); nn=$(grep -o '"noisy":[[:space:]]*\[' "$j" | wc -l)
   [ "$nr" -gt 0 ] && [ "$nr" = "$nn" ] && grep -Eq '"noise_limit":[[:space:]]*0.2' "$j" \
-    && { ! grep -q '"noisy":[[:space:]]*\[[^]]' "$j" || grep -q "^  !: noisy, over 20% .*measure again with more --reps" <<<"$out"; } \
+    && { ! grep -q '"noisy":[[:space:]]*\[[^]]' "$j" || grep -q "^  !: noisy, over 20%: .*measure again with more --reps" <<<"$out"; } \
     && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame --source $src noise warning: $nn of $nr rows say noisy"; }
   rm -f "$j"
 done
