@@ -10,6 +10,7 @@
 #include "budget_sets_out.h"
 #include "frame_cmd.h"
 #include "context.h"
+#include "noise.h"
 
 /* "cross-fade (nlerp)", "inertialization" */
 static const char *method_name(pb_frame_method m, char *buf, size_t len)
@@ -18,6 +19,14 @@ static const char *method_name(pb_frame_method m, char *buf, size_t len)
     if (strcmp(in->rot, "n/a")) snprintf(buf, len, "%s (%s)", in->method, in->rot);
     else snprintf(buf, len, "%s", in->method);
     return buf;
+}
+
+/* noise_check of one timed figure: its spread only. Its parts (the method's cost, the rest of the frame) are
+ * timed apart, each finding its data in cache, so their sum falls below the whole frame by cache effects, not
+ * noise (docs/frame-and-budget.md, "Stage times add up"): frame's stage sum, timed inside the frame, is the test. */
+static int meas_noisy(const bv_meas *m)
+{
+    return noise_check(noise_spread(m->median, m->min, m->max), NAN, m->median);
 }
 
 /* "245..250": 245 measured to fit, 250 not; ">=4096" at the cap; "0" if 1 character does not; "~" if the probe limit
@@ -105,16 +114,20 @@ static void print_layers(const budget_res *R)
     printf("\nLAYERS: per-frame add-ons for the crowd (%zu characters x %ld joints; lower body: the legs, %zu joints), "
            "one call per frame,\nmedian of %ld x %ld calls (CPU time)\n", R->characters, R->joints, R->lower, R->reps,
            R->frames);
-    printf("%-31s | %9s %6s | %10s | %8s %7s | %7s\n", "layer", "us/frame", "spread", "uniform us", "B/joint", "GB/s",
+    printf("%-31s | %9s %7s | %10s | %8s %7s | %7s\n", "layer", "us/frame", "spread ", "uniform us", "B/joint", "GB/s",
            "budget");
+    int noisy = 0;
     for (int i = 0; i < BL_NOPS; i++) {
         const bl_op_row *r = &R->layer[i];
         if (isfinite(r->plain_us.median)) snprintf(c1, sizeof c1, "%.1f", r->plain_us.median);
         else snprintf(c1, sizeof c1, "-");
-        printf("%-31s | %9.1f %5.1f%% | %10s | %8.1f %7.2f | %6.1f%%\n", bl_op_info(i)->name, r->us.median,
-               100 * (r->us.max - r->us.min) / r->us.median, c1, r->bytes_per_joint, layer_gbs(R, r),
-               100 * r->us.median / R->budget);
+        int nz = meas_noisy(&r->us);
+        noisy |= nz;
+        printf("%-31s | %9.1f %5.1f%%%c | %10s | %8.1f %7.2f | %6.1f%%\n", bl_op_info(i)->name, r->us.median,
+               100 * (r->us.max - r->us.min) / r->us.median, noise_mark(nz, NOISE_SPREAD), c1, r->bytes_per_joint,
+               layer_gbs(R, r), 100 * r->us.median / R->budget);
     }
+    noise_note(noisy);
     printf("  masked override: blend_static (slerp) or blend_static_nlerp of two sampled poses, a seeded weight per\n"
            "  character (per.alpha) times the bone mask (per.mask: 1 upper body, 0 legs); masked additive: the frame's\n"
            "  additive layer (velocities included, weight %.1f) with that mask, static: additive_local_static (slerp) or\n"
@@ -126,14 +139,18 @@ static void print_layers(const budget_res *R)
     printf("\nLAYERED TRANSITIONS: cost as the methods' (its samples + the transition; whole frame), at the crowd "
            "(no bisection);\nquality on the same %d transitions%s\n", R->np,
            R->qlower ? "" : " (no legs in the quality scene: the split switches the whole body over the upper body's window)");
-    printf("%-27s | %9s %-12s | %9s %-12s | %8s %8s %8s %8s %7s\n", "transition", "us/frame", "verdict", "frame us",
+    printf("%-27s | %9s  %-12s | %9s  %-12s | %8s %8s %8s %8s %7s\n", "transition", "us/frame", "verdict", "frame us",
            "verdict", "jump m/s", "rad/s", "dev cm", "dev deg", "range");
+    noisy = 0;
     for (int f = 0; f < BL_NFORMS; f++) {
         const bl_form_row *r = &R->lform[f];
-        printf("%-27s | %9.1f %-12s | %9.1f %-12s | %8.3f %8.2f %8.2f %8.2f %7.2f\n", bl_form_info(f)->name,
-               r->cost.median, bv_word(r->cost_v), r->frame.median, bv_word(r->frame_v), r->q.vel_jump, r->q.ang_jump,
-               r->q.dev_cm, r->q.dev_deg, r->q.range_deg);
+        int nc = meas_noisy(&r->cost), nf = meas_noisy(&r->frame);
+        noisy |= nc | nf;
+        printf("%-27s | %9.1f%c %-12s | %9.1f%c %-12s | %8.3f %8.2f %8.2f %8.2f %7.2f\n", bl_form_info(f)->name,
+               r->cost.median, noise_mark(nc, NOISE_SPREAD), bv_word(r->cost_v), r->frame.median, noise_mark(nf, NOISE_SPREAD),
+               bv_word(r->frame_v), r->q.vel_jump, r->q.ang_jump, r->q.dev_cm, r->q.dev_deg, r->q.range_deg);
     }
+    noise_note(noisy);
     printf("  split: one blend_static at alpha 1 with the bone mask holding each joint's weight, the window's\n"
            "  smoothstep: the upper body over %.0f%% of the %.2f s window, the legs (%zu of the quality scene's joints)\n"
            "  over all of it; with equal windows it is the cross-fade (slerp) exactly. N-way: the cross-fade as\n"
@@ -154,32 +171,40 @@ void budget_print(const budget_res *R)
            (double)R->hl[2]);
     printf("COST per frame for the crowd, median of %ld x %ld frames (CPU time); spread: (max - min) / median\n",
            R->reps, R->frames);
-    printf("%-17s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "", "", "method", "", "", "",
+    printf("%-17s %-9s | %9s %7s %-12s %11s | %9s %7s %-12s %11s | %8s\n", "", "", "method", "", "", "",
            "whole", "frame", "", "", "");
-    printf("%-17s %-9s | %9s %6s %-12s %11s | %9s %6s %-12s %11s | %8s\n", "method", "rotation", "us/frame", "spread",
-           "verdict", "max crowd*", "us/frame", "spread", "verdict", "max crowd*", "setup us");
+    printf("%-17s %-9s | %9s %7s %-12s %11s | %9s %7s %-12s %11s | %8s\n", "method", "rotation", "us/frame", "spread ",
+           "verdict", "max crowd*", "us/frame", "spread ", "verdict", "max crowd*", "setup us");
+    int noisy = 0;
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         const budget_row *r = &R->rows[mi];
-        printf("%-17s %-9s | %9.1f %5.1f%% %-12s %11s | %9.1f %5.1f%% %-12s %11s |", in->method, in->rot,
-               r->cost.median, 100 * (r->cost.max - r->cost.min) / r->cost.median, bv_word(r->cost_v),
-               crowd_str(&r->max, c1, sizeof c1), r->frame.median,
-               100 * (r->frame.max - r->frame.min) / r->frame.median, bv_word(r->frame_v),
+        int nc = meas_noisy(&r->cost), nf = meas_noisy(&r->frame);
+        noisy |= nc | nf;
+        printf("%-17s %-9s | %9.1f %5.1f%%%c %-12s %11s | %9.1f %5.1f%%%c %-12s %11s |", in->method, in->rot,
+               r->cost.median, 100 * (r->cost.max - r->cost.min) / r->cost.median, noise_mark(nc, NOISE_SPREAD),
+               bv_word(r->cost_v), crowd_str(&r->max, c1, sizeof c1), r->frame.median,
+               100 * (r->frame.max - r->frame.min) / r->frame.median, noise_mark(nf, NOISE_SPREAD), bv_word(r->frame_v),
                crowd_str(&r->frame_max, c2, sizeof c2));
         if (in->once[0]) printf(" %8.1f\n", r->setup_us);
         else printf(" %8s\n", "-");
     }
+    noise_note(noisy);
     printf("\nWHOLE FRAME ON %d THREAD%s: the crowd in fused blocks of %zu characters (pb_frame_blocks), wall time, "
            "median of %ld x %ld frames\n", R->threads, R->threads > 1 ? "S" : "", fused_block(R->cost_scene, 0),
            R->reps, R->frames);
-    printf("%-17s %-9s | %9s %6s %-12s %11s\n", "method", "rotation", "us/frame", "spread", "verdict", "max crowd*");
+    printf("%-17s %-9s | %9s %7s %-12s %11s\n", "method", "rotation", "us/frame", "spread ", "verdict", "max crowd*");
+    noisy = 0;
     for (int mi = 0; mi < BUDGET_NM; mi++) {
         const pb_frame_method_info *in = pb_frame_method_get(budget_methods[mi]);
         const budget_row *r = &R->rows[mi];
-        printf("%-17s %-9s | %9.1f %5.1f%% %-12s %11s\n", in->method, in->rot, r->frame_mt.median,
-               100 * (r->frame_mt.max - r->frame_mt.min) / r->frame_mt.median, bv_word(r->frame_mt_v),
-               crowd_str(&r->frame_mt_max, c1, sizeof c1));
+        int nt = meas_noisy(&r->frame_mt);
+        noisy |= nt;
+        printf("%-17s %-9s | %9.1f %5.1f%%%c %-12s %11s\n", in->method, in->rot, r->frame_mt.median,
+               100 * (r->frame_mt.max - r->frame_mt.min) / r->frame_mt.median, noise_mark(nt, NOISE_SPREAD),
+               bv_word(r->frame_mt_v), crowd_str(&r->frame_mt_max, c1, sizeof c1));
     }
+    noise_note(noisy);
     printf("  method: the clips it samples + its transition ops: cut samples the destination; cross-fades sample both\n"
            "  clips and run blend_static (slerp), blend_static_nlerp (nlerp) or blend (slerp, exact velocities);\n"
            "  inertialization samples the destination and runs inertialize; dead blending samples the destination and\n"
@@ -238,13 +263,13 @@ static int add_quality(cJSON *o, const bq_quality *q)
            json_add_num(o, "range_deg", q->range_deg);
 }
 
-/* {"median_us", "min_us", "max_us", "spread", "verdict"} */
+/* {"median_us", "min_us", "max_us", "spread", "verdict", "noisy"} */
 static int add_meas(cJSON *o, const char *name, const bv_meas *m, bv_verdict v)
 {
     cJSON *x = cJSON_AddObjectToObject(o, name);
     return x && json_add_num(x, "median_us", m->median) && json_add_num(x, "min_us", m->min) &&
            json_add_num(x, "max_us", m->max) && json_add_num(x, "spread", (m->max - m->min) / m->median) &&
-           cJSON_AddStringToObject(x, "verdict", bv_word(v));
+           cJSON_AddStringToObject(x, "verdict", bv_word(v)) && noise_json(x, meas_noisy(m));
 }
 
 /* the bisection: {"fits": a, "does_not_fit": b or null, its verdict, the measurements, probes, capped} */
@@ -318,7 +343,7 @@ static int add_layers(cJSON *root, const budget_res *R)
              json_add_num(o, "spread", (r->us.max - r->us.min) / r->us.median) &&
              json_add_num(o, "uniform_us", r->plain_us.median) &&
              json_add_num(o, "bytes_per_joint", r->bytes_per_joint) && json_add_num(o, "gbps", layer_gbs(R, r)) &&
-             json_add_num(o, "budget_fraction", r->us.median / R->budget);
+             json_add_num(o, "budget_fraction", r->us.median / R->budget) && noise_json(o, meas_noisy(&r->us));
     }
     for (int f = 0; ok && f < BL_NFORMS; f++) {
         const bl_form_row *r = &R->lform[f];
@@ -368,7 +393,7 @@ int budget_write_json(const budget_res *R, const char *path)
          cJSON_AddNumberToObject(cf, "block", (double)fused_block(R->cost_scene, 0)) &&
          cJSON_AddNumberToObject(cf, "repetitions", (double)R->reps) &&
          (sizes = cJSON_CreateDoubleArray(sz, 1)) && cJSON_AddItemToObject(cf, "crowd_sizes", sizes) &&
-         cJSON_AddNumberToObject(cf, "noise_floor", BV_NOISE_FLOOR) &&
+         cJSON_AddNumberToObject(cf, "noise_floor", BV_NOISE_FLOOR) && noise_config_json(cf) == 0 &&
          cJSON_AddNumberToObject(cf, "bisection_tolerance", BUDGET_TOL) &&
          cJSON_AddNumberToObject(cf, "bisection_max_probes", BUDGET_PROBES) &&
          cJSON_AddNumberToObject(cf, "bisection_cap_characters", (double)R->cap) &&

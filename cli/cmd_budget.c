@@ -501,6 +501,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
     if (status == EXIT_OK) status = measure_sets(&R, &syn, &qs, &box, &boxq, o[O_NO_CMU].count > 0, user, nuser);
     if (status == EXIT_OK) budget_print(&R);   /* a failed write to stdout: main's check (posebench.c) */
+    fflush(stdout);   /* before stderr's lines: piped together (2>&1), they cut a buffered line at 4 KiB */
     if (status == EXIT_OK && json) {
         if (budget_write_json(&R, json) != 0) status = EXIT_USAGE;
         else fprintf(stderr, "posebench budget: wrote %s\n", json);

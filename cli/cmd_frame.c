@@ -6,12 +6,10 @@
  * process clock is a system call, ~0.3 us, which per stage would be a few %
  * of a stage), and the whole frame as its own block; medians over
  * repetitions. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "command.h"
 #include "context.h"
@@ -20,6 +18,7 @@
 #include "frame_opts.h"
 #include "posebench/frame.h"
 #include "measure.h"
+#include "noise.h"
 #include "pick.h"
 
 #define MAX_VARIANTS FRAME_MAX_VARIANTS
@@ -46,6 +45,7 @@ typedef struct frame_row {
     double total_us, setup_us;   /* median of the whole-frame totals (each repetition's total = its stages' sum) */
     double total_spread;         /* (max - min) / median of the total over the repetitions */
     double cpu_per_wall;         /* median CPU time / wall time of the whole-frame blocks (1: never descheduled) */
+    int noisy;                   /* noise_check of the total: NOISE_SPREAD, NOISE_STAGE_SUM (noise.h) */
 } frame_row;
 
 /* The library's stages [st_first[s], st_first[s + 1]) make table stage s (sample: both clips). */
@@ -147,6 +147,7 @@ static int measure(pb_frame_crowd *c, const frame_cfg *cfg, frame_row *row)
     row->total_us = median_sort(tot, cfg->reps);   /* sorts: tot[0] is the min, tot[reps - 1] the max */
     row->total_spread = row->total_us > 0 ? (tot[cfg->reps - 1] - tot[0]) / row->total_us : NAN;
     if (pb_frame_method_get(m)->once[0]) row->setup_us = median_sort(setup, cfg->reps);
+    row->noisy = noise_check(row->total_spread, row->stage_sum_us, row->total_us);
     free(tot);
     return 0;
 fail_free:
@@ -175,9 +176,11 @@ static void print_row(const frame_row *row, size_t characters, double cpm)
     print_us(row->total_us, 9);
     if (isnan(row->total_us) || isnan(row->stage_sum_us) || !(row->total_us > 0)) printf(" %7s", "-");
     else printf(" %+6.1f%%", 100.0 * (row->total_us - row->stage_sum_us) / row->total_us);
+    putchar(noise_mark(row->noisy, NOISE_STAGE_SUM));
     print_us(row->apart_sum_us, 9);
     if (isnan(row->total_spread)) printf(" %7s", "-");
     else printf(" %6.1f%%", 100.0 * row->total_spread);
+    putchar(noise_mark(row->noisy, NOISE_SPREAD));
     printf(" %9.0f", cpm);
     print_us(row->setup_us, 10);
     putchar('\n');
@@ -220,7 +223,7 @@ static int json_row(cJSON *rows, const frame_row *row, size_t characters, double
          json_add_num(o, "total_us", row->total_us) &&
          json_add_num(o, "total_spread", isnan(row->total_spread) ? 0.0 : row->total_spread) &&
          json_add_num(o, "characters_per_ms", cpm) && json_add_num(o, "setup_once_us", row->setup_us) &&
-         cJSON_AddStringToObject(o, "setup_once", in->once);
+         cJSON_AddStringToObject(o, "setup_once", in->once) && noise_json(o, row->noisy);
     return ok ? 0 : -1;
 }
 
@@ -256,7 +259,7 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
                                                "medians over repetitions; stages timed inside the whole frame by "
                                                "CLOCK_MONOTONIC reads after each stage, each given its share of the "
                                                "block's CPU time; stage_apart_us: each stage as its own block") &&
-         json_add_num(cf, "clock_read_us", clock_read_cost(wall_seconds) * 1e6) &&
+         json_add_num(cf, "clock_read_us", clock_read_cost(wall_seconds) * 1e6) && noise_config_json(cf) == 0 &&
          (st = cJSON_CreateStringArray(stage_key, ST_COUNT)) && cJSON_AddItemToObject(root, "stages", st) &&
          (sa = cJSON_AddArrayToObject(root, "scenes")) && cJSON_AddArrayToObject(root, "rows");
     for (int i = 0; ok && i < ns; i++) {
@@ -274,84 +277,6 @@ static cJSON *json_head(const frame_cfg *cfg, const pb_scene *scenes, int ns)
         return NULL;
     }
     return root;
-}
-
-/* Scenes: synthetic, CMU when packaged, then the user's files (each loaded
- * once, so its warnings print once). Returns the count, or -1 after a message. */
-/* --model as a scene (its clips by --clip): 0, or -1 after a message naming the file or the clip */
-static int load_model(pb_scene *s, const char *path, const opt_val *clip)
-{
-    pb_asset a;
-    pb_status st = model_import(path, NULL, &a, &model_import_cost);
-    if (st == PB_OK) {
-        st = pb_scene_asset(s, &a, clip->count > 0 ? clip->all[0] : NULL, clip->count > 1 ? clip->all[1] : NULL);
-        char cost[160];
-        model_cost_line(cost, sizeof cost, &model_import_cost);
-        if (st == PB_OK)
-            printf("posebench frame: --model %s: %zu joints, %zu vertices in %zu mesh(es), up to %d influences (%zu "
-                   "vertices reduced to 4), %zu clip(s): %s -> %s; %s; %s\n", path, a.joints, a.mesh.n, a.meshes,
-                   a.max_influences, a.reduced_vertices, a.clips, s->clip_name[0], s->clip_name[1], a.units_note, cost);
-        if (st == PB_OK) snprintf(model_scene_name, sizeof model_scene_name, "%s", s->name);
-        pb_asset_free(&a);
-    }
-    if (st == PB_OK) return 0;
-    fprintf(stderr, "posebench frame: --model: %s\n", pb_last_error());
-    return -1;
-}
-
-static int load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale,
-                       const char *model, const opt_val *clip)
-{
-    int ns = 0;
-    if (pb_scene_synthetic(&scenes[ns], (size_t)joints, 20231) != PB_OK) {
-        fprintf(stderr, "posebench frame: %s\n", pb_last_error());
-        return -1;
-    }
-    ns++;
-    char pa[512], pbp[512];
-    snprintf(pa, sizeof pa, "%s/01_01.bvh", PB_CMU_DIR);
-    snprintf(pbp, sizeof pbp, "%s/01_03.bvh", PB_CMU_DIR);
-    if (!no_cmu && access(pa, R_OK) == 0 && access(pbp, R_OK) == 0) {
-        if (pb_scene_bvh_files(&scenes[ns], NULL, pa, pbp, PB_CMU_UNIT_SCALE, NULL, NULL) == PB_OK) {
-            snprintf(scenes[ns].name, sizeof scenes[ns].name, "cmu-%zu", scenes[ns].joints);
-            ns++;
-        } else {
-            fprintf(stderr, "posebench frame: the packaged CMU clips did not load (%s); running without them\n",
-                    pb_last_error());
-        }
-    }
-    pb_bvh_file *files = bvh->count ? calloc((size_t)bvh->count, sizeof *files) : NULL;
-    if (bvh->count && !files) {
-        fprintf(stderr, "posebench frame: out of memory\n");
-        return -1;
-    }
-    int nf = 0, bad = 0;
-    for (; nf < bvh->count; nf++)
-        if (pb_bvh_file_load(&files[nf], bvh->all[nf], scale, NULL, NULL) != PB_OK) {
-            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
-            bad = 1;
-            break;
-        }
-    for (int i = 0; !bad && i < nf && ns < max; i++, ns++) {
-        int pair = i + 1 < nf && pb_bvh_file_same_skeleton(&files[i], &files[i + 1]);
-        if (pb_scene_bvh(&scenes[ns], NULL, &files[i], &files[pair ? i + 1 : i]) != PB_OK) {
-            fprintf(stderr, "posebench frame: %s\n", pb_last_error());
-            bad = 1;
-            break;
-        }
-        i += pair;
-    }
-    for (int i = 0; i < nf; i++) pb_bvh_file_free(&files[i]);
-    free(files);
-    if (!bad && model && ns < max) {
-        if (load_model(&scenes[ns], model, clip) == 0) ns++;
-        else bad = 1;
-    }
-    if (bad) {
-        for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
-        return -1;
-    }
-    return ns;
 }
 
 static void print_legend(const frame_cfg *cfg)
@@ -460,8 +385,8 @@ static int run(const opt_val *v, int nrest, char **rest)
         return EXIT_USAGE;
     }
     pb_scene scenes[3 + MAX_BVH];
-    int ns = load_scenes(scenes, 3 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale, v[O_MODEL].str,
-                         &v[O_CLIP]);
+    int ns = frame_load_scenes(scenes, 3 + MAX_BVH, joints, v[O_NO_CMU].count > 0, &v[O_BVH], bvh_scale,
+                               v[O_MODEL].str, &v[O_CLIP], &model_import_cost, model_scene_name, sizeof model_scene_name);
     if (ns < 0) return EXIT_USAGE;
     if (v[O_SOURCE].count && v[O_SOURCE].choice == 2) {   /* the blend graph: its own table */
         if (!v[O_CHARACTERS].count) cfg.characters = 1000;
@@ -535,11 +460,12 @@ static int run(const opt_val *v, int nrest, char **rest)
         printf("\n%s: %zu joints x %zu characters = %zu elements; legs: %s; mesh: %zu vertices (%s)\n  %s\n",
                sc->name, sc->joints, cfg.characters, crowd.n, sc->leg_desc, sc->mesh.n,
                sc->skin == PB_SKIN_DQS ? "dual-quaternion skinning" : "linear blend skinning", sc->source);
-        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %8s %9s %9s %7s %9s %7s %9s %10s\n", "method", "variant",
+        printf("%-16s %-8s %9s %10s %9s %8s %9s %8s %8s %8s %9s %9s %8s %9s %8s %9s %10s\n", "method", "variant",
                stage_head[0], stage_head[1], stage_head[2], stage_head[3], stage_head[4], stage_head[5], stage_head[6],
                stage_head[7], "stage sum",
-               "total us", "diff", "apart sum", "spread", "chars/ms", "setup us");
+               "total us", "diff ", "apart sum", "spread ", "chars/ms", "setup us");
         fflush(stdout);
+        int noisy = 0;
         for (int mi = 0; mi < nm && status == EXIT_OK; mi++) {
             for (int vi = 0; vi < nv; vi++) {
                 frame_row row = { .sc = sc, .v = vars[vi], .m = mlist[mi] };
@@ -551,6 +477,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
                 double cpm = row.total_us > 0 ? (double)cfg.characters / (row.total_us / 1000.0) : NAN;
                 print_row(&row, cfg.characters, cpm);
+                noisy |= row.noisy;
                 if (jrows && json_row(jrows, &row, cfg.characters, cpm) != 0) {
                     fprintf(stderr, "posebench frame: out of memory\n");
                     status = EXIT_USAGE;
@@ -558,6 +485,7 @@ static int run(const opt_val *v, int nrest, char **rest)
                 }
             }
         }
+        if (status == EXIT_OK) noise_note(noisy);
         if (status == EXIT_OK) status = fused_table(&crowd, &cfg, nm, mlist, vars, nv, root);
         pb_frame_crowd_free(&crowd);
     }

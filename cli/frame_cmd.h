@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 #include "context.h"
+#include "model_import.h"
+#include "opts.h"
 #include "posebench/frame.h"
 
 typedef struct frame_cfg {
@@ -20,6 +22,13 @@ typedef struct frame_cfg {
     pb_curve curve;   /* the cross-fades' weight curve (--curve, its Bezier control points: --bezier) */
     int frozen;       /* --frozen: the cross-fades' source held at the transition */
 } frame_cfg;
+
+/* Scenes (frame_scenes.c): the synthetic one (joints), CMU's when packaged (not with no_cmu), the bvh files
+ * (each loaded once, so its warnings print once; two in a row of one skeleton are one scene's source and
+ * destination), then model with its clips by clip (its import's cost into *cost, its scene's name into
+ * model_name). The count, or -1 after a message. */
+int frame_load_scenes(pb_scene *scenes, int max, long joints, int no_cmu, const opt_val *bvh, float scale,
+                      const char *model, const opt_val *clip, model_cost *cost, char *model_name, size_t name_len);
 
 #define FUSED_MAX_THREADS 16
 typedef struct fused_threads {

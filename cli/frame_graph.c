@@ -20,6 +20,7 @@
 #include "frame_cmd.h"
 #include "graph_json.h"
 #include "measure.h"
+#include "noise.h"
 #include "posebench/graph.h"
 
 #define GRAPH_SEED 11
@@ -27,6 +28,7 @@
 
 typedef struct {
     double stage_us[PB_GS_COUNT], total_us, spread;
+    int noisy;   /* noise.h */
     double active[PB_GM_COUNT];   /* characters per frame in a transition of each method */
     double fired;                 /* transitions started per frame (loops included) */
 } graph_row;
@@ -73,6 +75,7 @@ static int measure(pb_graph_crowd *c, const pb_graph_scene *g, const graph_json 
         block_share(per, cfg->reps, r, PB_GS_COUNT, wall, wall_all, (cpu_seconds() - cpu0) * 1e6 / cfg->frames);
     }
     block_medians(per, cfg->reps, PB_GS_COUNT, row->stage_us, &row->total_us, &row->spread);
+    row->noisy = noise_stages(row->stage_us, PB_GS_COUNT, row->total_us, row->spread);
     double frames = (double)cfg->frames * cfg->reps;
     for (int m = 0; m < PB_GM_COUNT; m++) row->active[m] /= frames;
     row->fired = (double)(fired(c) - f0) / frames;
@@ -100,7 +103,7 @@ static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, size_t
          cJSON_AddNumberToObject(o, "spread", row->spread) &&
          cJSON_AddNumberToObject(o, "us_per_character", row->total_us / (double)characters) &&
          cJSON_AddNumberToObject(o, "ns_per_joint", 1e3 * row->total_us / (double)(characters * sc->joints)) &&
-         cJSON_AddNumberToObject(o, "transitions_per_frame", row->fired);
+         cJSON_AddNumberToObject(o, "transitions_per_frame", row->fired) && noise_json(o, row->noisy);
     if (!ok || !cJSON_AddItemToArray(rows, o)) {
         cJSON_Delete(o);
         return -1;
@@ -120,7 +123,11 @@ int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv,
         pb_graph_scene_free(&g);
     }
     cJSON *rows = root ? cJSON_AddArrayToObject(root, "graph_rows") : NULL;
-    if (root && (!rows || !cJSON_AddStringToObject(root, "graph", cfg->graph ? cfg->graph : "default"))) return -1;
+    cJSON *cf = root ? cJSON_AddObjectToObject(root, "config") : NULL;
+    if (root && (!rows || !cJSON_AddStringToObject(root, "graph", cfg->graph ? cfg->graph : "default") || !cf ||
+                 noise_config_json(cf) != 0))
+        return -1;
+    int noisy = 0;
     printf("posebench frame --source graph: %zu characters each running %s, %d frames x %d repetitions (median), CPU "
            "time in us per frame\n", cfg->characters, cfg->graph ? cfg->graph : "the default blend graph", cfg->frames,
            cfg->reps);
@@ -144,7 +151,7 @@ int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv,
         printf("\n%s: %zu joints x %zu characters; %zu states, %zu transitions, %zu layers\n%-8s", sc->name, sc->joints,
                cfg->characters, def->states, def->transitions, def->layers, "variant");
         for (int s = 0; s < PB_GS_COUNT; s++) printf(" %10s", pb_graph_stage_name((pb_graph_stage)s));
-        printf(" %9s %7s %8s %8s  in transition per frame (xfade/inert/dead/dead_ue), started\n", "total us", "spread",
+        printf(" %9s  %7s  %8s %8s  in transition per frame (xfade/inert/dead/dead_ue), started\n", "total us", "spread",
                "us/char", "ns/joint");
         for (int vi = 0; vi < nv; vi++) {   /* each variant from the same start */
             pb_graph_crowd c;
@@ -164,15 +171,18 @@ int frame_graph_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv,
             }
             printf("%-8s", pb_variant_name(vars[vi]));
             for (int s = 0; s < PB_GS_COUNT; s++) printf(" %10.1f", row.stage_us[s]);
-            printf(" %9.1f %6.0f%% %8.3f %8.2f  %.1f/%.1f/%.1f/%.1f, %.2f\n", row.total_us, 100 * row.spread,
+            printf(" %9.1f%c %6.0f%%%c %8.3f %8.2f  %.1f/%.1f/%.1f/%.1f, %.2f\n", row.total_us,
+                   noise_mark(row.noisy, NOISE_STAGE_SUM), 100 * row.spread, noise_mark(row.noisy, NOISE_SPREAD),
                    row.total_us / (double)cfg->characters, 1e3 * row.total_us / (double)(cfg->characters * sc->joints),
                    row.active[PB_GM_CROSSFADE], row.active[PB_GM_INERTIALIZE], row.active[PB_GM_DEAD],
                    row.active[PB_GM_DEAD_UE], row.fired);
             fflush(stdout);
+            noisy |= row.noisy;
         }
         if (cfg->graph) graph_json_free(&user);
         pb_graph_scene_free(&g);
     }
+    noise_note(noisy);
     printf("\n  control: parameters checked, transitions tried per character (scalar); sample: each character's\n"
            "  state pose (up to 3 motions of a blend space, sample_linear + timescale each, SIMD across the crowd,\n"
            "  2 blends) and the cross-fade sources (gathered); begin: offsets / sources / half-lives of the\n"

@@ -15,10 +15,12 @@
 
 #include "frame_cmd.h"
 #include "measure.h"
+#include "noise.h"
 #include "posebench/frame_mm.h"
 
 typedef struct {
     double stage_us[PB_MMS_COUNT], total_us, spread, searches, switches;
+    int noisy;   /* noise.h */
 } mm_row;
 
 static int measure(pb_mm_crowd *c, const frame_cfg *cfg, const pb_variant *v, mm_row *row)
@@ -44,6 +46,7 @@ static int measure(pb_mm_crowd *c, const frame_cfg *cfg, const pb_variant *v, mm
         block_share(per, cfg->reps, r, PB_MMS_COUNT, wall, wall_all, (cpu_seconds() - cpu0) * 1e6 / cfg->frames);
     }
     block_medians(per, cfg->reps, PB_MMS_COUNT, row->stage_us, &row->total_us, &row->spread);
+    row->noisy = noise_stages(row->stage_us, PB_MMS_COUNT, row->total_us, row->spread);
     double frames = (double)cfg->frames * cfg->reps;
     row->searches = (double)(c->searches - s0) / frames;
     row->switches = (double)(c->switches - w0) / frames;
@@ -74,7 +77,7 @@ static int json_row(cJSON *rows, const pb_scene *sc, const pb_variant *v, pb_mm_
     ok = cJSON_AddNumberToObject(o, "total_us", row->total_us) && cJSON_AddNumberToObject(o, "spread", row->spread) &&
          cJSON_AddNumberToObject(o, "us_per_character", row->total_us / (double)characters) &&
          cJSON_AddNumberToObject(o, "searches_per_frame", row->searches) &&
-         cJSON_AddNumberToObject(o, "switches_per_frame", row->switches);
+         cJSON_AddNumberToObject(o, "switches_per_frame", row->switches) && noise_json(o, row->noisy);
     if (!ok || !cJSON_AddItemToArray(rows, o)) {
         cJSON_Delete(o);
         return -1;
@@ -86,7 +89,9 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
                  const pb_frame_method *switching, int nsw, pb_scene *scenes, int ns, cJSON *root)
 {
     cJSON *rows = root ? cJSON_AddArrayToObject(root, "mm_rows") : NULL;
-    if (root && !rows) return -1;
+    cJSON *cf = root ? cJSON_AddObjectToObject(root, "config") : NULL;
+    if (root && (!rows || !cf || noise_config_json(cf) != 0)) return -1;
+    int noisy = 0;
     printf("posebench frame --source mm: %zu characters, a search every %d frames each, %d frames x %d repetitions "
            "(median), switches over %.2f s (dead_slerp: half-life %.2f s), CPU time in us per frame\n", cfg->characters,
            interval, cfg->frames, cfg->reps, (double)PB_FRAME_TRANSITION_S, (double)PB_FRAME_HALFLIFE_S);
@@ -105,7 +110,7 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
                 }
                 if (vi == 0 && wi == 0 && (m == 0 || !want_search[0]))
                     printf("\n%s: %zu joints x %zu characters; database: %zu frames of its 2 clips\n%-11s %-12s %-8s %9s "
-                           "%11s %9s %9s %9s %10s %7s %9s %9s %9s\n", sc->name, sc->joints, cfg->characters, c.db.rows,
+                           "%11s %9s %9s %9s %10s  %7s  %9s %9s %9s\n", sc->name, sc->joints, cfg->characters, c.db.rows,
                            "search", "switch by", "variant", "sample", "blend", "search", "switch", "FK+vel", "total us",
                            "spread", "us/char", "searches", "switches");
                 mm_row row;
@@ -115,10 +120,12 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
                     pb_mm_crowd_free(&c);
                     return -1;
                 }
-                printf("%-11s %-12s %-8s %9.1f %11.1f %9.1f %9.1f %9.1f %10.1f %6.0f%% %9.3f %9.1f %9.1f\n",
+                printf("%-11s %-12s %-8s %9.1f %11.1f %9.1f %9.1f %9.1f %10.1f%c %6.0f%%%c %9.3f %9.1f %9.1f\n",
                        pb_mm_method_name((pb_mm_method)m), pb_frame_method_name(switching[wi]), pb_variant_name(vars[vi]), row.stage_us[0], row.stage_us[1],
-                       row.stage_us[2], row.stage_us[3], row.stage_us[4], row.total_us, 100 * row.spread,
+                       row.stage_us[2], row.stage_us[3], row.stage_us[4], row.total_us,
+                       noise_mark(row.noisy, NOISE_STAGE_SUM), 100 * row.spread, noise_mark(row.noisy, NOISE_SPREAD),
                        row.total_us / (double)cfg->characters, row.searches, row.switches);
+                noisy |= row.noisy;
                 fflush(stdout);
                 pb_mm_crowd_free(&c);
                 if (rows && json_row(rows, sc, vars[vi], (pb_mm_method)m, switching[wi], interval, cfg->characters, &row) != 0)
@@ -126,6 +133,7 @@ int frame_mm_run(const frame_cfg *cfg, const pb_variant *const *vars, int nv, in
             }
         }
     }
+    noise_note(noisy);
     printf("\n  sample: sample_linear of each character's clip at its own time; blend: by the switch method, the\n"
            "  sample plus its offset decayed (inertialize), the output at the switch extrapolated and blended into\n"
            "  the sample (dead_slerp: dead_blending) or the sample as it is (cut); search: the random walks and the\n"

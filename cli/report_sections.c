@@ -35,9 +35,25 @@ void trow(out2 *o, int head, int ncell, const char *const *cells, const char *kl
     }
 }
 
+/* The noise warning of a frame or budget row (cli/noise.h), short (the cells do not wrap): "! spread,
+ * stage_sum", the tests of its own "noisy", or "! cost, frame_threads", its noisy figures (budget's, whose
+ * test is the spread); "" when quiet or not recorded. */
+static void noisy_cell(char *buf, size_t len, const cJSON *row)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const cJSON *c = row ? row->child : NULL; c && n + 1 < len; c = c->next) {
+        const cJSON *a = !strcmp(c->string, "noisy") ? c : cJSON_IsObject(c) ? jget(c, "noisy") : NULL;
+        if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a)) continue;
+        for (size_t i = 0; i < (a == c ? jlen(a) : 1) && n + 1 < len; i++, n += strlen(buf + n))
+            snprintf(buf + n, len - n, "%s%s", n ? ", " : "! ", a != c ? c->string : jat_str(a, i) ? jat_str(a, i) : "?");
+    }
+}
+
 /* A table whose rows are JSON objects: one column per key, formatted by kind:
  * 's' string, 'f' number with `prec` decimals, '%' fraction as a percentage,
- * 'b' boolean as yes/NO, 'g' fmt_num with `prec` significant digits. Rows
+ * 'b' boolean as yes/NO, 'g' fmt_num with `prec` significant digits, 'n' the
+ * row's noise warning (noisy_cell; key unused). Rows
  * where the boolean key `ok_key` is false are marked bad (NULL: none). */
 typedef struct json_col {
     const char *head, *key;
@@ -63,6 +79,7 @@ static void json_table(out2 *o, const cJSON *rows, const json_col *cols, int nco
             case '%': snprintf(buf[k], sizeof buf[k], "%.*f%%", c->prec, 100.0 * v); break;
             case 'b': snprintf(buf[k], sizeof buf[k], "%s", json_bool(row, c->key, 0) ? "yes" : "NO"); break;
             case 'g': fmt_num(buf[k], sizeof buf[k], v, c->prec); break;
+            case 'n': noisy_cell(buf[k], sizeof buf[k], row); break;
             default: snprintf(buf[k], sizeof buf[k], "%.*f", c->prec, v); break;
             }
             cells[k] = buf[k];
@@ -287,19 +304,22 @@ void frame_section(report *r, out2 *o, int made)
                    "lower. Scalar has its own "
                    "panel and axis on the left: it is about ten times slower and would flatten the SIMD bars. "
                    "chars/ms = characters animated per millisecond; spread = (slowest - fastest) / median repetition; "
-                   "skin ns/vertex = the skin stage's time per vertex skinned (characters x the scene's vertices).");
+                   "skin ns/vertex = the skin stage's time per vertex skinned (characters x the scene's vertices); "
+                   "noisy: the spread, or the stage sum against the total, over the noise limit (given "
+                   "below): the machine was busy, measure again with more repetitions.");
     fprintf(o->h, "<p>A crowd of %.0f characters running one animation frame: sample (%s; both clips for a "
                   "cross-fade, the destination for inertialization and dead blending) &rarr; transition (cross-fade: "
                   "blend; inertialize; dead_blending) &rarr; additive layer &rarr; two-bone IK on both legs (with the "
                   "fk_static it needs) &rarr; FK with velocities. Microseconds per frame for the whole crowd, CPU time, "
                   "median of %.0f repetitions of %.0f frames (spread: (max - min) / median of the total); every "
-                  "character mid-transition. Setup: once per transition.</p>\n",
+                  "character mid-transition. Setup: once per transition. Noisy: over %.0f%%.</p>\n",
             json_num(cfg, "characters"), json_str(cfg, "sampler") ? json_str(cfg, "sampler") : "?", json_num(cfg, "repetitions"),
-            json_num(cfg, "frames"));
+            json_num(cfg, "frames"), 100 * json_num(cfg, "noise_limit"));
     fprintf(o->m, "%.0f characters; us per frame for the whole crowd (CPU time, median of %.0f x %.0f frames); "
                   "sample -> transition -> additive -> 2-leg IK -> FK with velocities; spread = (max - min) / median "
-                  "of the total.\n\n",
-            json_num(cfg, "characters"), json_num(cfg, "repetitions"), json_num(cfg, "frames"));
+                  "of the total; noisy: over %.0f%%.\n\n",
+            json_num(cfg, "characters"), json_num(cfg, "repetitions"), json_num(cfg, "frames"),
+            100 * json_num(cfg, "noise_limit"));
     for (size_t si = 0; scenes && si < jlen(scenes); si++) {
         const cJSON *sc = jat(scenes, si);
         const char *name = json_str(sc, "name");
@@ -318,8 +338,8 @@ void frame_section(report *r, out2 *o, int made)
         fputs("</p>\n<table class=\"num\">\n", o->h);
         fprintf(o->m, "### %s, %.0f joints, %.0f vertices\n\n", name ? name : "?", json_num(sc, "joints"), nv);
         if (imp[0]) fprintf(o->m, "%s.\n\n", imp);
-        const char *cells[18];
-        char buf[18][32];
+        const char *cells[20];
+        char buf[20][32];
         int nc = 0;
         cells[nc++] = "method";
         cells[nc++] = "variant";
@@ -331,6 +351,7 @@ void frame_section(report *r, out2 *o, int made)
         cells[nc++] = "chars/ms";
         cells[nc++] = "setup us";
         cells[nc++] = "skin ns/vertex";
+        cells[nc++] = "noisy";
         trow(o, 1, nc, cells, NULL);
         for (size_t q = 0; rows && q < jlen(rows); q++) {
             const cJSON *row = jat(rows, q);
@@ -368,6 +389,9 @@ void frame_section(report *r, out2 *o, int made)
             else snprintf(buf[nc], sizeof buf[0], "-");
             cells[nc] = buf[nc];
             nc++;
+            noisy_cell(buf[nc], sizeof buf[0], row);
+            cells[nc] = buf[nc];
+            nc++;
             trow(o, 0, nc, cells, NULL);
         }
         both(o, "</table>\n", "\n");
@@ -392,7 +416,8 @@ static void budget_layers(out2 *o, const cJSON *b, double budget)
     if (layers && jlen(layers)) {
         const json_col cols[] = { { "layer", "layer", 's', 0 }, { "us/frame", "us", 'f', 1 }, { "spread", "spread", '%', 1 },
                                   { "uniform us", "uniform_us", 'g', 4 }, { "B/joint", "bytes_per_joint", 'f', 1 },
-                                  { "GB/s", "gbps", 'f', 2 }, { "share of budget", "budget_fraction", '%', 1 } };
+                                  { "GB/s", "gbps", 'f', 2 }, { "share of budget", "budget_fraction", '%', 1 },
+                                  { "noisy", "noisy", 'n', 0 } };
         titled_table(o, "Layers", layers, cols, sizeof cols / sizeof cols[0]);
         fprintf(o->h, "<p class=\"note\">What a layer adds to each frame for the crowd (%.0f characters x %.0f joints), "
                       "one call over every character (CPU time, median). Masked override: blend_static (slerp) or "
@@ -409,7 +434,8 @@ static void budget_layers(out2 *o, const cJSON *b, double budget)
                                   { "verdict", "verdict", 's', 0 }, { "frame us", "frame_us", 'f', 1 },
                                   { "frame", "frame_verdict", 's', 0 }, { "velocity jump m/s", "vel_jump_ms", 'f', 3 },
                                   { "angular jump rad/s", "ang_jump_rads", 'f', 2 }, { "deviation cm", "dev_cm", 'f', 2 },
-                                  { "deviation deg", "dev_deg", 'f', 2 }, { "range excess deg", "range_deg", 'f', 2 } };
+                                  { "deviation deg", "dev_deg", 'f', 2 }, { "range excess deg", "range_deg", 'f', 2 },
+                                  { "noisy", "noisy", 'n', 0 } };
         titled_table(o, "Layered transitions", lt, cols, sizeof cols / sizeof cols[0]);
         fprintf(o->h, "<p class=\"note\">Cost as the methods' above (both clips sampled plus the transition; the whole "
                       "frame with it), at the crowd only (no bisection); quality on the same transitions. Split "
@@ -466,14 +492,16 @@ void budget_section(report *r, out2 *o, int made)
         { "frame", "frame_verdict", 's', 0 }, { "max crowd* (frame)", "frame_max_characters", 'f', 0 },
         { "frame us, threads**", "frame_threads_us", 'f', 1 }, { "frame, threads", "frame_threads_verdict", 's', 0 },
         { "max crowd* (threads)", "frame_threads_max_characters", 'f', 0 },
-        { "setup us (once)", "setup_us", 'g', 3 } };
+        { "setup us (once)", "setup_us", 'g', 3 }, { "noisy", "noisy", 'n', 0 } };
     both(o, "<h3>Cost</h3>\n<div class=\"wide\"><table class=\"num budget\">\n", "### Cost\n\n");
     json_table(o, rows, cost_cols, sizeof cost_cols / sizeof cost_cols[0], "fits");
     both(o, "</table></div>\n", "\n");
     fprintf(o->h, "<p class=\"note\">* largest crowd within %.0f us, measured: a bisection over the character count, "
                   "each probe a median of the repetitions (the JSON's max_crowd_search has every probe). ** the whole "
-                  "frame with the crowd in fused blocks of %.0f characters on %.0f threads (wall time).</p>\n", budget,
-            json_num(cfg, "block"), json_num(cfg, "threads"));
+                  "frame with the crowd in fused blocks of %.0f characters on %.0f threads (wall time). noisy: the "
+                  "figures whose spread is over %.0f%%: the machine was busy, measure again with more "
+                  "--reps.</p>\n", budget,
+            json_num(cfg, "block"), json_num(cfg, "threads"), 100 * json_num(cfg, "noise_limit"));
     const json_col quality_cols[] = {
         { "method", "method", 's', 0 }, { "rotation", "rotation", 's', 0 },
         { "velocity jump m/s", "vel_jump_ms", 'f', 3 }, { "angular jump rad/s", "ang_jump_rads", 'f', 2 },

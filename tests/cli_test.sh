@@ -239,13 +239,19 @@ grep -Eq '"frame_max_crowd":' "$j" && grep -Eq '"frame_threads_us":' "$j" && gre
 n=0; for k in override_slerp_masked override_nlerp_masked additive_masked additive_static_masked additive_nlerp_masked \
               blend_n4_fast blend_n4_accurate \
               crossfade_split crossfade_blend_n_fast crossfade_blend_n_accurate; do grep -q "\"key\":[[:space:]]*\"$k\"" "$j" && n=$((n+1)); done
-[ "$n" = 10 ] && grep -Eq '^N-way blend K=4 \(accurate\) +\| +[0-9.]+ ' <<<"$out" && grep -Eq '^split cross-fade \(slerp\) +\| +[0-9.]+ ' <<<"$out" \
+[ "$n" = 10 ] && grep -Eq '^N-way blend K=4 \(accurate\) +\| +[0-9.]+ ' <<<"$out" && grep -Eq '^split cross-fade \(slerp\) +\| +[0-9.]+[! ] ' <<<"$out" \
   && ! grep -Eq '"(us|cost_us|frame_us|bytes_per_joint|gbps|dev_cm)":[[:space:]]*null' "$j" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget layers: $n of 10 rows in the JSON"; echo "$out" | grep -A7 "^LAYERS"; }
 # the transition sets (cli/budget_sets.c): every set and the claims in the JSON; a sweep's rows
 grep -q '"transition_sets"' "$j" && grep -q '"claims"' "$j" && grep -q '"name":.*"interrupted"' "$j" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget transition sets in the JSON"; }
 grep -q "^QUALITY BY TRANSITION SET" <<<"$out" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget sets table"; }
+# the noise warning (cli/noise.c; which test trips when: test_noise): every timed figure (those with a min_us) says
+# whether it is noisy, the limit once in the config; the text marks a noisy figure with '!' and says what to do
+nf=$(grep -o '"min_us":' "$j" | wc -l); nn=$(grep -o '"noisy":[[:space:]]*\[' "$j" | wc -l)
+[ "$nf" -gt 0 ] && [ "$nf" = "$nn" ] && [ "$(grep -o '"noise_limit":' "$j" | wc -l)" = 1 ] \
+  && { ! grep -q '"noisy":[[:space:]]*\[[^]]' "$j" || grep -q "^  !: noisy, over 20%: .*measure again with more --reps" <<<"$out"; } \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget noise warning: $nn of $nf figures say noisy"; }
 j2=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 50 --no-cmu --variant scalar --sweep halflife=0.05,0.2 --json "$j2" 2>&1)
 grep -q '"sweep"' "$j2" && grep -q "^SWEEP of halflife over 0.05 0.2 s" <<<"$out" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --sweep"; echo "$out" | tail -3; }
@@ -308,6 +314,17 @@ j=$(mktemp); run frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --var
 grep -Eq '"stage_sum_us":' "$j" && grep -Eq '"total_us":' "$j" && grep -Eq '"stage_apart_sum_us":' "$j" \
   && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame JSON: stage sum, total and apart sum"; }
 rm -f "$j"
+# the noise warning on every row of frame's tables (value either way: test_noise forces it), the limit in the config;
+# a noisy row's '!' comes with the line saying what to do
+for src in clips mm graph; do
+  j=$(mktemp); out=$(run frame --source "$src" --quick --characters 4 --frames 2 --reps 3 --no-cmu --variant scalar \
+    $( [ "$src" = clips ] && echo --method dead --method inertialize ) --json "$j" 2>&1)
+  nr=$(grep -o '"total_us":' "$j" | wc -l); nn=$(grep -o '"noisy":[[:space:]]*\[' "$j" | wc -l)
+  [ "$nr" -gt 0 ] && [ "$nr" = "$nn" ] && grep -Eq '"noise_limit":[[:space:]]*0.2' "$j" \
+    && { ! grep -q '"noisy":[[:space:]]*\[[^]]' "$j" || grep -q "^  !: noisy, over 20%: .*measure again with more --reps" <<<"$out"; } \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL frame --source $src noise warning: $nn of $nr rows say noisy"; }
+  rm -f "$j"
+done
 # the blocked table: more threads than blocks works and says so; the JSON has its rows
 j=$(mktemp); out=$(run frame --quick --characters 20 --frames 2 --reps 1 --no-cmu --variant scalar --method inertialize \
   --threads "$( [ -n "$emu" ] && echo 1 || echo 3 )" --json "$j" 2>&1); st=$?
