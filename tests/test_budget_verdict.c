@@ -4,19 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
+
 #include "budget_verdict.h"
 
-static int fails = 0, checks = 0;
-#define CHECK(cond, ...)                                                                                              \
-    do {                                                                                                              \
-        checks++;                                                                                                     \
-        if (!(cond)) {                                                                                                \
-            fails++;                                                                                                  \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                               \
-            printf(__VA_ARGS__);                                                                                      \
-            printf("\n");                                                                                             \
-        }                                                                                                             \
-    } while (0)
 
 static void test_verdicts(void)
 {
@@ -141,6 +132,5 @@ int main(void)
     test_verdicts();
     test_ties();
     test_bisect();
-    printf("budget_verdict: %d checks, %d failed\n", checks, fails);
-    return fails != 0;
+    return check_done();
 }

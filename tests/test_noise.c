@@ -5,19 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
+
 #include "noise.h"
 
-static int fails = 0, checks = 0;
-#define CHECK(cond, ...)                                                                                              \
-    do {                                                                                                              \
-        checks++;                                                                                                     \
-        if (!(cond)) {                                                                                                \
-            fails++;                                                                                                  \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                               \
-            printf(__VA_ARGS__);                                                                                      \
-            printf("\n");                                                                                             \
-        }                                                                                                             \
-    } while (0)
 
 static void test_check(void)
 {
@@ -62,6 +53,5 @@ int main(void)
 {
     test_check();
     test_json();
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails != 0;
+    return check_done();
 }
