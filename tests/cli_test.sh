@@ -50,7 +50,7 @@ check "frame threads 0"      2 "--threads expects an integer in 1..1024, got '0'
 check "frame threads < 0"    2 "--threads expects an integer in 1..1024, got '-2'" -- frame --threads -2
 check "frame threads absurd" 2 "--threads expects an integer in 1..1024, got '100000'" -- frame --threads 100000
 check "frame block small"    2 "--block expects an integer in 16..4096, got '4'" -- frame --block 4
-check "frame bad skin"       2 "--skin expects lbs or dqs, got 'qs'" -- frame --skin qs
+check "frame bad skin"       2 "--skin expects lbs, dqs or none, got 'qs'" -- frame --skin qs
 check "frame dqs"            0 "mesh: 200 vertices \(dual-quaternion skinning\)" -- frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --skin dqs
 check "frame clip alone"     2 "--clip names a clip of --model FILE" -- frame --clip walk
 check "frame model missing"  2 "--model: /nonexistent.fbx: cannot open" -- frame --model /nonexistent.fbx
