@@ -65,7 +65,10 @@ typedef struct budget_res {
     int threads;                         /* the threaded whole frame: pool threads */
     pb_pool *pool;
     budget_row rows[BUDGET_NM];
-    bv_meas rest;                        /* the rest of the frame at the crowd (additive, legs FK, IK, FK), us */
+    bv_meas rest;                        /* the rest of the frame at the crowd (additive .. skin: budget_skin.h), us */
+    size_t vertices;                     /* skinned per character by the whole frame (0: no skin stage) */
+    int skin;                            /* what the skin stage runs: SKIN_OPT_LBS, _DQS or _NONE (no stage) */
+    char mesh[160];                      /* which mesh, or why none is skinned (budget_skin.c) */
     int real;                            /* quality on CMU mocap (else the synthetic clips) */
     const pb_scene *qscene;
     bq_pair pairs[BUDGET_MAX_PAIRS];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "budget_frame.h"
 #include "budget_layers.h"
 #include "budget_sets_out.h"
 #include "frame_cmd.h"
@@ -42,12 +43,13 @@ static const char *crowd_str(const bv_search *s, char *buf, size_t len)
 /* the closing reading on the whole frame; ties within noise are named as ties */
 static void print_reading(const budget_res *R)
 {
-    char nm[64], nm2[64], cs[32];
+    char nm[64], nm2[64], cs[32], rs[128];
     double rest_frac = R->rest.median / R->budget;
     printf("\nreading (blending methods, cut excluded; whole frames, the rest of the frame included):\n");
-    printf("  the rest of the frame (additive, legs FK, 2-leg IK, FK+vel) takes %.1f us at %zu characters: %.0f%% of "
-           "the %.0f us budget,\n  leaving %.1f us (%.0f%%) for sampling and the transition.\n", R->rest.median,
-           R->characters, 100 * rest_frac, R->budget, R->budget - R->rest.median, 100 * (1 - rest_frac));
+    printf("  the rest of the frame (%s) takes %.1f us at %zu characters: %.0f%% of "
+           "the %.0f us budget,\n  leaving %.1f us (%.0f%%) for sampling and the transition.\n",
+           budget_frame_stages(R, PB_FS_ADDITIVE, ", ", rs, sizeof rs), R->rest.median, R->characters, 100 * rest_frac,
+           R->budget, R->budget - R->rest.median, 100 * (1 - rest_frac));
     int cheapest = -1;
     for (int mi = 1; mi < BUDGET_NM; mi++)
         if (R->rows[mi].frame_v == BV_FITS && (cheapest < 0 || R->rows[mi].frame.median < R->rows[cheapest].frame.median))
@@ -163,12 +165,14 @@ void budget_print(const budget_res *R)
 {
     /* ---- the tables ---- */
     const char *smp = pb_op_get(R->sampler)->name;
-    char c1[32], c2[32];
+    char c1[32], c2[32], rs[128];
     printf("posebench budget: %.0f us per frame for %zu characters x %ld joints (%s), variant %s, %s\n", R->budget,
            R->characters, R->joints, R->scene, pb_variant_name(R->v), smp);
     printf("transition window %.2f s (smoothstep weight for cross-fades and dead blending), dead-blending half-life "
-           "%.2f s (dead_ue: clamp(%g d / v, %g, %g) s)\n\n", R->duration, R->halflife, (double)R->hl[0], (double)R->hl[1],
+           "%.2f s (dead_ue: clamp(%g d / v, %g, %g) s)\n", R->duration, R->halflife, (double)R->hl[0], (double)R->hl[1],
            (double)R->hl[2]);
+    budget_frame_print(R);
+    printf("\n");
     printf("COST per frame for the crowd, median of %ld x %ld frames (CPU time); spread: (max - min) / median\n",
            R->reps, R->frames);
     printf("%-17s %-9s | %9s %7s %-12s %11s | %9s %7s %-12s %11s | %8s\n", "", "", "method", "", "", "",
@@ -210,7 +214,7 @@ void budget_print(const budget_res *R)
            "  inertialization samples the destination and runs inertialize; dead blending samples the destination and\n"
            "  runs dead_blending (slerp) or extrapolate_decayed + blend_static_nlerp + the roots copied (nlerp); UE:\n"
            "  dead_blending with Unreal's half-lives per joint, axis and channel (estimate_halflife at the transition).\n"
-           "  whole frame: the method, then the additive layer, legs FK, 2-leg IK and FK with velocities, timed as one\n"
+           "  whole frame: the method, then the rest of the frame (%s), timed as one\n"
            "  frame (pb_frame_step; the rest alone: %.1f us, %.1f-%.1f). setup us: once per transition (inertialize_offset;\n"
            "  dead blending: a copy of the source pose; UE: and estimate_halflife). Every character mid-transition.\n"
            "  verdict: fits when the repetitions' whole interval [min, max], widened to at least the median +-%.0f%%,\n"
@@ -219,7 +223,8 @@ void budget_print(const budget_res *R)
            "  * largest crowd within %.0f us, MEASURED: a..b = a characters measured to fit, b not (marginal or above);\n"
            "    bisection over the character count, each probe %ld x %ld frames, to %.0f%% or 1 character, at most %d\n"
            "    probes (~: the limit stopped it first), up to %ld characters.\n\n",
-           R->rest.median, R->rest.min, R->rest.max, 100 * BV_NOISE_FLOOR, R->budget, R->budget, R->reps, R->frames,
+           budget_frame_stages(R, PB_FS_ADDITIVE, ", ", rs, sizeof rs), R->rest.median, R->rest.min, R->rest.max,
+           100 * BV_NOISE_FLOOR, R->budget, R->budget, R->reps, R->frames,
            100 * BUDGET_TOL, BUDGET_PROBES, R->cap);
 
     if (R->real)
@@ -397,7 +402,7 @@ int budget_write_json(const budget_res *R, const char *path)
          cJSON_AddNumberToObject(cf, "bisection_tolerance", BUDGET_TOL) &&
          cJSON_AddNumberToObject(cf, "bisection_max_probes", BUDGET_PROBES) &&
          cJSON_AddNumberToObject(cf, "bisection_cap_characters", (double)R->cap) &&
-         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) &&
+         cJSON_AddNumberToObject(cf, "frame_dt_s", (double)PB_FRAME_DT) && budget_frame_json(cf, R) == 0 &&
          (!R->have_model_cost || model_cost_json(cf, &R->model_cost) == 0) &&
          (rest = cJSON_CreateDoubleArray(rest_med, 1)) && cJSON_AddItemToObject(root, "rest_of_frame_us", rest) &&
          add_meas(root, "rest_of_frame", &R->rest, bv_judge(&R->rest, R->budget, BV_NOISE_FLOOR)) &&

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "budget_frame.h"
 #include "budget_layers.h"
 #include "command.h"
 #include "context.h"
@@ -29,6 +30,7 @@
 #include "halflife_opts.h"
 #include "measure.h"
 #include "pick.h"
+#include "skin_opts.h"
 
 const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_STATIC, PB_FM_CROSSFADE_NLERP,
                                                PB_FM_CROSSFADE, PB_FM_INERTIALIZE, PB_FM_DEAD, PB_FM_DEAD_NLERP,
@@ -36,7 +38,8 @@ const pb_frame_method budget_methods[BUDGET_NM] = { PB_FM_CUT, PB_FM_CROSSFADE_S
 #define NM BUDGET_NM
 
 enum { O_BUDGET, O_CHARACTERS, O_JOINTS, O_VARIANT, O_SAMPLER, O_DURATION, O_HALFLIFE, O_FRAMES, O_REPS, O_NO_CMU,
-       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_BVH, O_BVH_SCALE, O_MODEL, O_COUNT };
+       O_QUICK, O_JSON, O_THREADS, O_HL_SCALE, O_HL_MIN, O_HL_MAX, O_SWEEP, O_BVH, O_BVH_SCALE, O_MODEL, O_VERTICES,
+       O_SKIN, O_COUNT };
 static const opt_spec opts[O_COUNT] = {
     [O_BUDGET] = { "budget-us", OPT_DOUBLE, "US", 1e-3, 1e9, NULL, 0, "500", "per-frame budget in microseconds" },
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200",
@@ -69,6 +72,8 @@ static const opt_spec opts[O_COUNT] = {
     [O_MODEL] = { "model", OPT_STR, "FILE", 0, 0, NULL, 0, NULL,
                   "your character (FBX, glTF 2, Collada, X, ...: posebench/asset.h): the cost on its skeleton\n"
                   "instead of the synthetic one (not with --joints), and its first two clips in the transition sets" },
+    [O_VERTICES] = SKIN_OPT_VERTICES,   /* frame's (skin_opts.h): the whole frame skins as frame's */
+    [O_SKIN] = SKIN_OPT_SKIN,
 };
 
 /* what a block times: the method's own work, the whole frame, the rest, the whole frame fused on threads */
@@ -436,7 +441,7 @@ static int run(const opt_val *o, int nrest, char **rest)
             return EXIT_USAGE;
         }
         pb_asset_options ao = pb_asset_default_options();
-        ao.allow_no_mesh = 1;   /* the budget skins nothing: a skeleton with clips is enough */
+        ao.allow_no_mesh = 1;   /* a skeleton with clips is enough: its whole frame then skins nothing */
         pb_status st = model_import(o[O_MODEL].str, &ao, &model, &R.model_cost);
         if (st == PB_OK) st = pb_scene_asset(&ms, &model, NULL, NULL);
         if (st == PB_OK) {
@@ -491,6 +496,7 @@ static int run(const opt_val *o, int nrest, char **rest)
     }
     R.scene = ms.joints ? ms.name : syn.name;
     R.cost_scene = ms.joints ? &ms : &syn;
+    if (status == EXIT_OK) status = budget_frame_skin(&R, ms.joints ? &ms : &syn, &o[O_VERTICES], &o[O_SKIN], quick);
     if (status == EXIT_OK && pb_pool_create(&R.pool, R.threads) != PB_OK) {
         fprintf(stderr, "posebench budget: %s\n", pb_last_error());
         status = EXIT_USAGE;
@@ -501,7 +507,8 @@ static int run(const opt_val *o, int nrest, char **rest)
     if (status == EXIT_OK) status = measure_quality(&R, &syn, &cmu, &qs, o[O_NO_CMU].count > 0);
     if (status == EXIT_OK) status = measure_sets(&R, &syn, &qs, &box, &boxq, o[O_NO_CMU].count > 0, user, nuser);
     if (status == EXIT_OK) budget_print(&R);   /* a failed write to stdout: main's check (posebench.c) */
-    fflush(stdout);   /* before stderr's lines: piped together (2>&1), they cut a buffered line at 4 KiB */
+    /* the tables whole before stderr's next lines (a pipe's buffer split a line); a failure: main reports it */
+    if (status == EXIT_OK && fflush(stdout) != 0) status = EXIT_USAGE;
     if (status == EXIT_OK && json) {
         if (budget_write_json(&R, json) != 0) status = EXIT_USAGE;
         else fprintf(stderr, "posebench budget: wrote %s\n", json);
@@ -532,10 +539,11 @@ const command cmd_budget = {
     .name = "budget",
     .summary = "transition methods: cost per frame, fit in a budget, and quality on motion capture",
     .about = "  Per transition method (cut, cross-fade slerp/nlerp/exact velocities, inertialization, dead blending\n"
-             "  slerp/nlerp): the measured per-frame cost for the crowd, alone and as a whole frame (with additive,\n"
-             "  legs FK, IK, FK), each with a verdict: fits (the repetitions' whole spread, at least +-3% of the\n"
-             "  median, is within the budget), marginal (the budget lies inside it) or does not fit; the largest\n"
-             "  crowd that fits, measured by bisection (to 2% or 1 character, at most 10 probes); and the quality of\n"
+             "  slerp/nlerp): the measured per-frame cost for the crowd, alone and as a whole frame (frame's stages:\n"
+             "  additive, legs FK, IK, FK, palette, and skin of --vertices by --skin), each with a verdict: fits (the\n"
+             "  repetitions' whole spread, at least +-3% of the median, is within the budget), marginal (the budget\n"
+             "  lies inside it) or does not fit; the largest crowd that fits, measured by bisection (to 2% or 1\n"
+             "  character, at most 10 probes); and the quality of\n"
              "  the same transitions on real mocap (velocity jump, deviation). Then the layers: masked override,\n"
              "  masked additive and N-way blend (K=4) as per-frame add-ons (us, B/joint, GB/s), and a split (masked)\n"
              "  and an N-way cross-fade, timed and played like the methods. Then the transition sets (real pairs,\n"

@@ -20,6 +20,7 @@
 #include "measure.h"
 #include "noise.h"
 #include "pick.h"
+#include "skin_opts.h"
 
 #define MAX_VARIANTS FRAME_MAX_VARIANTS
 #define MAX_BVH FRAME_MAX_BVH
@@ -363,17 +364,8 @@ static int run(const opt_val *v, int nrest, char **rest)
     if (nm < 0 || frame_opts_sources(v) != 0 || frame_opts_halflife_est(v, &cfg) != 0 ||
         frame_opts_curve(v, mlist, nm, &cfg) != 0)
         return EXIT_USAGE;
-    /* --quick: a tenth of the mesh (skinning 2000 vertices per character is most of a frame; the sanitizer
-     * builds run report --quick) */
-    size_t vertices = v[O_VERTICES].count ? (size_t)v[O_VERTICES].l
-                      : quick                 ? PB_FRAME_VERTICES / 10
-                                              : PB_FRAME_VERTICES;
-    if (vertices && cfg.characters > PB_FRAME_CROWD_MAX_VERTICES / vertices) {   /* refused before anything runs */
-        fprintf(stderr, "posebench frame: --characters %zu x --vertices %zu is %zu skinned vertices, over the limit of "
-                "%zu (PB_FRAME_CROWD_MAX_VERTICES): use fewer characters or vertices\n", cfg.characters, vertices,
-                cfg.characters * vertices, (size_t)PB_FRAME_CROWD_MAX_VERTICES);
-        return EXIT_USAGE;
-    }
+    size_t vertices = skin_opts_vertices(&v[O_VERTICES], &v[O_SKIN], quick);   /* --skin none: 0 */
+    if (skin_opts_check("frame", cfg.characters, vertices) != 0) return EXIT_USAGE;   /* before anything runs */
 
     const pb_variant *vars[MAX_VARIANTS];
     int nv = pick_variants("frame", v[O_VARIANT].all, v[O_VARIANT].count, PICK_ALL_NATIVE, vars, MAX_VARIANTS);
@@ -417,13 +409,8 @@ static int run(const opt_val *v, int nrest, char **rest)
         for (int i = 0; i < ns; i++) pb_scene_free(&scenes[i]);
         return st == 0 ? EXIT_OK : EXIT_CHECK;
     }
-    for (int i = 0; i < ns; i++) scenes[i].skin = v[O_SKIN].count && v[O_SKIN].choice == 1 ? PB_SKIN_DQS : PB_SKIN_LBS;
-    for (int i = 0; i < ns; i++)
-        if (scenes[i].inv_bind.n && vertices) {   /* a --model: its own mesh */
-            continue;
-        } else if (scenes[i].inv_bind.n) {        /* --vertices 0: no scene skins */
-            pb_mesh_free(&scenes[i].mesh);
-        } else if (pb_scene_mesh(&scenes[i], vertices) != PB_OK) {
+    for (int i = 0; i < ns; i++)   /* a --model keeps its own mesh (none with --vertices 0) */
+        if (skin_opts_scene(&scenes[i], vertices, skin_opts_method(&v[O_SKIN])) != PB_OK) {
             fprintf(stderr, "posebench frame: %s\n", pb_last_error());
             for (int k = 0; k < ns; k++) pb_scene_free(&scenes[k]);
             return EXIT_USAGE;

@@ -22,6 +22,7 @@
 #include "command.h"
 #include "measure.h"
 #include "report.h"
+#include "skin_opts.h"
 
 /* What each mode benchmarks (README and docs/frame-and-budget.md give the times measured).
  * The default answers "what does each op cost here" at the sizes a frame's calls have (64
@@ -219,7 +220,9 @@ static int run(const opt_val *o, int nrest, char **rest)
         av[ac++] = self;
         av[ac++] = (char *)(k == 2 ? "bench" : name);
         char sizes_opt[] = "--sizes", csv[] = "--csv", dashdash[] = "--", reps[] = FULL_REPS, mint[] = FULL_MIN_TIME,
-             frames_opt[] = "--frames", reps_opt[] = "--reps", chars_opt[] = "--characters", op_opt[] = "--op", dram_op[] = DRAM_OP;
+             frames_opt[] = "--frames", reps_opt[] = "--reps", chars_opt[] = "--characters", op_opt[] = "--op", dram_op[] = DRAM_OP,
+             vertices_opt[] = "--vertices", vertices[24];
+        snprintf(vertices, sizeof vertices, "%d", r->quick ? SKIN_OPTS_VERTICES_QUICK : PB_FRAME_VERTICES);
         char *sizes = r->full ? FULL_SIZES : r->quick ? QUICK_SIZES : DEFAULT_SIZES;
         if (k == 0) {
             if (r->quick) av[ac++] = quick;
@@ -262,6 +265,10 @@ static int run(const opt_val *o, int nrest, char **rest)
                 av[ac++] = chars_opt;
                 av[ac++] = "50";
             }
+            /* the same mesh for both, so budget's whole frame is the frame's: budget runs --quick by default,
+             * whose mesh would be --quick's where the frame skins the full one */
+            av[ac++] = vertices_opt;
+            av[ac++] = vertices;
             av[ac++] = json;
             av[ac++] = k == 3 ? p_frame : p_budget;
         }

@@ -6,6 +6,7 @@
 
 #include "frame_opts.h"
 #include "pick.h"
+#include "skin_opts.h"
 
 const opt_spec frame_opts[O_COUNT] = {
     [O_CHARACTERS] = { "characters", OPT_LONG, "N", 1, 4096, NULL, 0, "200", "crowd size" },
@@ -33,10 +34,8 @@ const opt_spec frame_opts[O_COUNT] = {
                     "the blocked table's scaling rows: 1, 2, ... N threads" },
     [O_BLOCK] = { "block", OPT_LONG, "N", PB_FRAME_BLOCK_MIN, 4096, NULL, 0, "the most that fits half of L2",
                   "characters per block in the blocked table (fused and staged)" },
-    [O_VERTICES] = { "vertices", OPT_LONG, "N", 0, 1000000, NULL, 0, "2000; --quick 200",
-                     "synthetic mesh skinned per character (by --skin); 0: no skinning stage" },
-    [O_SKIN] = { "skin", OPT_CHOICE, NULL, 0, 0, "lbs|dqs", 0, "lbs",
-                 "linear blend skinning by 3x4 matrices, or dual-quaternion skinning (palette_dq)" },
+    [O_VERTICES] = SKIN_OPT_VERTICES,   /* skin_opts.h: budget's too */
+    [O_SKIN] = SKIN_OPT_SKIN,
     [O_SOURCE] = { "source", OPT_CHOICE, NULL, 0, 0, "clips|mm|graph", 0, "clips",
                    "the pose source: each character playing its clips (the stages above), motion matching\n"
                    "(search, switch by --method, FK: its own table), or a blend graph per character\n"

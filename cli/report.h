@@ -165,6 +165,9 @@ void validation_section(report *r, out2 *o, int made);
 void bench_section(report *r, out2 *o, const int *made);
 void frame_section(report *r, out2 *o, int made);
 void budget_section(report *r, out2 *o, int made);
+/* budget's config's stage list `key` ("stages", "rest_of_frame_stages": frame's stage keys) as the frame
+ * table's headings, ", " between them, in buf; fallback when the JSON has none (an older budget). */
+const char *budget_stages_text(const cJSON *cfg, const char *key, const char *fallback, char *buf, size_t len);
 /* report_budget_sets.c: plot 9's data (0, or -1: no transition sets) and the sets' part of the budget section. */
 int write_budget_sets_data(report *r, FILE *vars);
 void budget_sets_section(report *r, out2 *o, int made);

@@ -114,13 +114,17 @@ static void answer_budget(report *r, out2 *o)
         if (!close || json_num(x, "dev_cm") < json_num(close, "dev_cm")) close = x;
     }
     const char *src = json_strz(r->budget, "quality_source");
-    fprintf(o->h, "<li><b>Which methods fit %.0f &micro;s</b> (budget's frame: sampling, the transition, additive "
-                  "layer, IK and FK, no palette or skinning; %.0f characters &times; %.0f joints, %s): <b>%d of %d</b>",
-            budget, json_num(cfg, "characters"), json_num(cfg, "joints"),
+    char stg[160];
+    const char *stages = budget_stages_text(cfg, "stages", "sample, transition, additive, legs FK, 2-leg IK, FK+vel",
+                                            stg, sizeof stg);
+    fprintf(o->h, "<li><b>Which methods fit %.0f &micro;s</b> (budget's whole frame: %s; %.0f vertices skinned; "
+                  "%.0f characters &times; %.0f joints, %s): <b>%d of %d</b>",
+            budget, stages, json_num(cfg, "vertices"), json_num(cfg, "characters"), json_num(cfg, "joints"),
             json_strz(cfg, "variant"), nfit, n);
-    fprintf(o->m, "2. **Which methods fit %.0f us** (budget's frame: sampling, transition, additive, IK, FK; no "
-                  "palette or skinning; %.0f characters x %.0f joints, %s): **%d of %d**",
-            budget, json_num(cfg, "characters"), json_num(cfg, "joints"), json_strz(cfg, "variant"), nfit, n);
+    fprintf(o->m, "2. **Which methods fit %.0f us** (budget's whole frame: %s; %.0f vertices skinned; %.0f "
+                  "characters x %.0f joints, %s): **%d of %d**",
+            budget, stages, json_num(cfg, "vertices"), json_num(cfg, "characters"), json_num(cfg, "joints"),
+            json_strz(cfg, "variant"), nfit, n);
     if (nfit) {
         char sm[96], cl[96];
         method_name(smooth, sm, sizeof sm);

@@ -287,6 +287,19 @@ static const char *stage_label(const char *key)
     return key ? key : "?";
 }
 
+const char *budget_stages_text(const cJSON *cfg, const char *key, const char *fallback, char *buf, size_t len)
+{
+    const cJSON *a = jget(cfg, key);
+    size_t used = 0;
+    if (!jlen(a) || !len) return fallback;
+    buf[0] = '\0';
+    for (size_t i = 0; i < jlen(a) && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", stage_label(jat_str(a, i)));
+        used = n < 0 ? len : used + (size_t)n;
+    }
+    return buf;
+}
+
 void frame_section(report *r, out2 *o, int made)
 {
     both(o, "<h2 id=\"frame\">Frame pipeline</h2>\n", "## Frame pipeline\n\n");
@@ -455,6 +468,7 @@ void budget_section(report *r, out2 *o, int made)
     }
     const cJSON *cfg = jget(r->budget, "config"), *rows = jget(r->budget, "rows"), *rest = jget(r->budget, "rest_of_frame_us");
     double budget = json_num(cfg, "budget_us");
+    char stg[160];
     how_to_read(o, "Which way of switching between two animations fits the frame budget, and what it looks like. Each "
                    "method is one point in each panel: x its cost per frame for the crowd (clips sampled plus its "
                    "transition ops), the red dashed line the budget (left of it fits). Left panel: the peak velocity "
@@ -465,14 +479,16 @@ void budget_section(report *r, out2 *o, int made)
     fprintf(o->h, "<p>Budget %.0f us per frame for %.0f characters x %.0f joints, variant %s, %s, transition window "
                   "%.2f s, dead-blending half-life %.2f s. Cost: the clips each method samples plus its transition ops, "
                   "per frame for the crowd (CPU time, median of %.0f repetitions). <i>frame</i>: the whole frame "
-                  "(pb_frame_step: the method plus additive layer, legs FK, 2-leg IK and FK, %.1f us of it). Verdicts: "
+                  "(pb_frame_step: the method plus the rest of the frame, %s, %.1f us of it). Verdicts: "
                   "<i>fits</i> when the slowest repetition is within the budget, <i>does not fit</i> when the fastest "
                   "is over it, <i>marginal</i> when the budget lies inside the spread (at least +-%.0f%% of the "
                   "median). Max crowd: <b>measured</b> by bisection (the largest crowd measured to fit; the search "
                   "stops within %.0f%% or 1 character).</p>\n",
             budget, json_num(cfg, "characters"), json_num(cfg, "joints"), json_str(cfg, "variant") ? json_str(cfg, "variant") : "?",
             json_str(cfg, "sampler") ? json_str(cfg, "sampler") : "?", json_num(cfg, "duration_s"), json_num(cfg, "halflife_s"),
-            json_num(cfg, "repetitions"), rest && jlen(rest) ? jat_num(rest, 0) : json_num(r->budget, "rest_of_frame_us"),
+            json_num(cfg, "repetitions"),
+            budget_stages_text(cfg, "rest_of_frame_stages", "additive layer, legs FK, 2-leg IK and FK", stg, sizeof stg),
+            rest && jlen(rest) ? jat_num(rest, 0) : json_num(r->budget, "rest_of_frame_us"),
             100 * json_num(cfg, "noise_floor"), 100 * json_num(cfg, "bisection_tolerance"));
     fprintf(o->m, "Budget %.0f us for %.0f characters x %.0f joints (variant %s). Verdicts fits / marginal / does not "
                   "fit against the repetitions' spread; max crowd measured by bisection.\n\n", budget,

@@ -10,9 +10,9 @@ target_sources(posebench_cli PRIVATE
   ${PB_CLI_ROOT}/cli/opts.c ${PB_CLI_ROOT}/cli/num.c ${PB_CLI_ROOT}/cli/env.c ${PB_CLI_ROOT}/cli/pick.c ${PB_CLI_ROOT}/cli/context.c ${PB_CLI_ROOT}/cli/model_import.c
   # one file per command
   ${PB_CLI_ROOT}/cli/cmd_list.c ${PB_CLI_ROOT}/cli/ops_markdown.c ${PB_CLI_ROOT}/cli/cmd_validate.c ${PB_CLI_ROOT}/cli/cmd_bench.c
-  ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/frame_opts.c ${PB_CLI_ROOT}/cli/frame_fused.c ${PB_CLI_ROOT}/cli/frame_scenes.c ${PB_CLI_ROOT}/cli/noise.c ${PB_CLI_ROOT}/cli/frame_mm.c ${PB_CLI_ROOT}/cli/frame_graph.c ${PB_CLI_ROOT}/cli/graph_json.c ${PB_CLI_ROOT}/cli/graph_drive.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
-  # budget's quality, layers and output
-  ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_layers.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c
+  ${PB_CLI_ROOT}/cli/cmd_frame.c ${PB_CLI_ROOT}/cli/frame_opts.c ${PB_CLI_ROOT}/cli/skin_opts.c ${PB_CLI_ROOT}/cli/frame_fused.c ${PB_CLI_ROOT}/cli/frame_scenes.c ${PB_CLI_ROOT}/cli/noise.c ${PB_CLI_ROOT}/cli/frame_mm.c ${PB_CLI_ROOT}/cli/frame_graph.c ${PB_CLI_ROOT}/cli/graph_json.c ${PB_CLI_ROOT}/cli/graph_drive.c ${PB_CLI_ROOT}/cli/cmd_budget.c ${PB_CLI_ROOT}/cli/cmd_report.c
+  # budget's quality, layers, whole frame and output
+  ${PB_CLI_ROOT}/cli/budget_quality.c ${PB_CLI_ROOT}/cli/budget_layers.c ${PB_CLI_ROOT}/cli/budget_out.c ${PB_CLI_ROOT}/cli/budget_verdict.c ${PB_CLI_ROOT}/cli/budget_frame.c
   ${PB_CLI_ROOT}/cli/budget_sets.c ${PB_CLI_ROOT}/cli/budget_sets_make.c ${PB_CLI_ROOT}/cli/budget_sets_out.c ${PB_CLI_ROOT}/cli/budget_sweep.c
   # report: reading the steps' JSON, plots, HTML
   ${PB_CLI_ROOT}/cli/report_util.c ${PB_CLI_ROOT}/cli/report_read.c ${PB_CLI_ROOT}/cli/report_plots.c

@@ -50,7 +50,7 @@ check "frame threads 0"      2 "--threads expects an integer in 1..1024, got '0'
 check "frame threads < 0"    2 "--threads expects an integer in 1..1024, got '-2'" -- frame --threads -2
 check "frame threads absurd" 2 "--threads expects an integer in 1..1024, got '100000'" -- frame --threads 100000
 check "frame block small"    2 "--block expects an integer in 16..4096, got '4'" -- frame --block 4
-check "frame bad skin"       2 "--skin expects lbs or dqs, got 'qs'" -- frame --skin qs
+check "frame bad skin"       2 "--skin expects lbs, dqs or none, got 'qs'" -- frame --skin qs
 check "frame dqs"            0 "mesh: 200 vertices \(dual-quaternion skinning\)" -- frame --quick --characters 4 --frames 2 --reps 1 --no-cmu --variant scalar --skin dqs
 check "frame clip alone"     2 "--clip names a clip of --model FILE" -- frame --clip walk
 check "frame model missing"  2 "--model: /nonexistent.fbx: cannot open" -- frame --model /nonexistent.fbx
@@ -139,6 +139,8 @@ check "budget sweep trailing" 2 "a value after the last ','" -- budget --sweep h
 check "budget bvh missing"   2 "--bvh: .*nonexistent.bvh" -- budget --bvh /nonexistent.bvh
 check "budget model missing" 2 "--model: /nonexistent.fbx: cannot open" -- budget --model /nonexistent.fbx
 check "budget model joints"  2 "--joints is the synthetic skeleton's: not with --model" -- budget --model /nonexistent.fbx --joints 8
+check "budget bad skin"      2 "--skin expects lbs, dqs or none, got 'foo'" -- budget --skin foo
+check "budget bad vertices"  2 "--vertices expects an integer in 0..1000000, got '-1'" -- budget --vertices -1
 env_check() { # env_check <name> <status> <regex> <VAR=value> -- args...
   local name=$1 want=$2 re=$3 var=$4; shift 5
   local out; out=$(env "$var" bash -c 'emu=$1; shift; if [ -n "$emu" ]; then $emu "$@"; else "$@"; fi' _ "$emu" "$bin" "$@" 2>&1)
@@ -305,6 +307,39 @@ if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then   # --bvh: the user's cli
   rm -f "$j2"
 fi
 rm -f "$j"
+# budget's whole frame is frame's (issue 58 item 6): palette and skin named in the text and the JSON, --skin none
+# drops the skin stage, and skinning makes the rest of the frame cost more at the same crowd (a property, not a time)
+tiny="--quick --characters 4 --joints 8 --reps 1 --budget-us 50 --no-cmu --variant scalar"
+j=$(mktemp); out=$(run budget $tiny --frames 2 --vertices 100 --skin dqs --json "$j" 2>&1); st=$?
+[ "$st" -le 1 ] && grep -Eq "^whole frame: sample -> transition -> additive -> .*FK\+vel -> palette -> skin \(" <<<"$out" \
+  && grep -q "skin: skin_dqs (dual-quaternion skinning) of a synthetic mesh of 100 vertices" <<<"$out" \
+  && grep -Eq "rest of the frame \(additive, .*FK\+vel, palette, skin\) takes" <<<"$out" \
+  && grep -Eq '"stages":[[:space:]]*\["sample",[^]]*"palette",[[:space:]]*"skin"\]' "$j" \
+  && grep -Eq '"rest_of_frame_stages":[[:space:]]*\["additive",[^]]*"skin"\]' "$j" \
+  && grep -Eq '"vertices":[[:space:]]*100,' "$j" && grep -Eq '"skin":[[:space:]]*"dqs"' "$j" \
+  && grep -Eq '"palette_op":[[:space:]]*"palette_dq"' "$j" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --skin dqs: status $st"; echo "$out" | grep -E "^whole frame|rest of the frame"; }
+j0=$(mktemp); out=$(run budget $tiny --frames 5 --skin none --json "$j0" 2>&1); st=$?
+[ "$st" -le 1 ] && grep -Eq "^whole frame: sample -> .* -> palette \(frame's stages.*no skin stage: --skin none" <<<"$out" \
+  && grep -Eq "rest of the frame \(additive, .*, palette\) takes" <<<"$out" \
+  && ! grep -Eq '"stages":[^]]*"skin"' "$j0" && grep -Eq '"skin":[[:space:]]*"none"' "$j0" && grep -Eq '"vertices":[[:space:]]*0,' "$j0" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --skin none: status $st"; echo "$out" | grep -E "^whole frame|rest of the frame"; }
+j1=$(mktemp); run budget $tiny --frames 5 --vertices 2000 --json "$j1" >/dev/null 2>&1
+rest() { grep -Eo '"rest_of_frame_us":[[:space:]]*\[[0-9.eE+-]+' "$1" | sed 's/.*\[//'; }
+r0=$(rest "$j0"); r1=$(rest "$j1")
+[ -n "$r0" ] && [ -n "$r1" ] && awk -v a="$r1" -v b="$r0" 'BEGIN { exit !(a > b) }' && grep -Eq '"skin":[[:space:]]*"lbs"' "$j1" \
+  && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget: rest of the frame with 2000 vertices skinned ($r1 us) not above --skin none ($r0 us)"; }
+rm -f "$j" "$j0" "$j1"
+# a --model without a mesh (tests/asset_gltf.h's character written with no_mesh, as test_asset_bad's nomesh.gltf;
+# Assimp gives a BVH file a mesh): its whole frame skins nothing, and says so
+model=$graphs/tests/asset/nomesh.gltf
+if ! run validate --model /nonexistent.fbx 2>&1 | grep -q "built without Assimp"; then
+  j=$(mktemp); out=$(run budget --quick --characters 4 --frames 2 --reps 1 --budget-us 5000 --no-cmu --variant scalar \
+    --model "$model" --json "$j" 2>&1); st=$?
+  [ "$st" = 0 ] && grep -q "no skin stage: the model has no mesh" <<<"$out" && grep -Eq '"skin":[[:space:]]*"none"' "$j" \
+    && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL budget --model without a mesh ($st)"; echo "$out" | tail -3; }
+  rm -f "$j"
+fi
 # a budget nothing fits: exit 1, said on stderr and in the JSON, the JSON still written whole
 j=$(mktemp); out=$(run budget --quick --characters 4 --joints 8 --frames 2 --reps 1 --budget-us 0.001 --no-cmu --variant scalar --json "$j" 2>&1); st=$?
 [ "$st" = 1 ] && grep -q "CHECK FAILED: no blending method" <<<"$out" && grep -Eq '"passed":[[:space:]]*false' "$j" \
